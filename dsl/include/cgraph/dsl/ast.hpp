@@ -1,0 +1,247 @@
+#pragma once
+// The syntax tree of a .cgraph file. Every node carries the byte range it was parsed from.
+//
+// This header is shared by dsl/ and compiler/ only and is never installed, so the Spirit X3
+// types used for its variants stay out of every public header.
+
+#include <boost/optional.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cgraph::dsl::ast {
+
+namespace x3 = boost::spirit::x3;
+
+// Byte offsets [begin, end), set by the parser's on_success annotation. (X3's own
+// position_tagged keeps iterator pairs in a side cache; plain offsets are smaller, need no
+// cache to read, and map straight to cgraph::source_range.)
+struct tagged {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+};
+
+struct identifier : tagged {
+  std::string name;
+};
+
+// ---- types -------------------------------------------------------------------------------
+
+struct type_name : tagged {
+  std::string base;  // i8 … f64, bool, void, cond
+  bool pointer = false;
+};
+
+// ---- expressions -------------------------------------------------------------------------
+
+struct int_literal : tagged {
+  std::uint64_t value = 0;
+  bool too_large = false;  // does not fit 64 bits; reported by the checker
+};
+struct float_literal : tagged {
+  double value = 0;
+};
+struct bool_literal : tagged {
+  bool value = false;
+};
+
+struct expression;
+
+// min(a, b), max(a, b), ceil_div(a, b)
+struct function_call : tagged {
+  identifier function;
+  std::vector<expression> args;
+};
+struct sizeof_expr : tagged {
+  type_name type;
+};
+struct parenthesized : tagged {
+  x3::forward_ast<expression> inner;
+};
+
+struct operand : x3::variant<int_literal, float_literal, bool_literal, sizeof_expr, function_call,
+                             identifier, parenthesized> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// Unary minus signs are counted, not nested, so "- - - x" needs no recursion.
+struct unary : tagged {
+  std::uint32_t negations = 0;
+  operand value;
+};
+
+enum class binary_op : std::uint8_t { add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor };
+
+struct operation : tagged {
+  binary_op op{};
+  unary rhs;
+};
+
+// A flat "a op b op c …" list; precedence is applied by the checker (one X3 rule instead of
+// one per precedence level keeps every operand from being wrapped seven times).
+struct expression : tagged {
+  unary first;
+  std::vector<operation> rest;
+};
+
+// ---- statements --------------------------------------------------------------------------
+
+struct statement;
+
+struct block : tagged {
+  std::vector<statement> statements;
+};
+
+// Shared by all statements that make a node: an optional label and the `after` clause, which
+// may stand before the statement (`l: after a, b k<<<…>>>(…);`) or at its end
+// (`l: k<<<…>>>(…) after a, b;`, `if c after a { … }`).
+struct node_prefix : tagged {
+  boost::optional<identifier> label;
+  std::vector<identifier> after;
+};
+
+struct launch_stmt : tagged {
+  node_prefix prefix;
+  identifier kernel;
+  std::vector<expression> grid;   // one to three components
+  std::vector<expression> block;  // one to three components
+  boost::optional<expression> shared_bytes;
+  std::vector<expression> args;
+  std::vector<identifier> after;
+};
+
+enum class builtin_op : std::uint8_t { memcpy_op, memset_op };
+
+struct builtin_stmt : tagged {  // memcpy(dst, src, bytes) / memset(dst, value, count)
+  node_prefix prefix;
+  builtin_op op{};
+  std::vector<expression> args;
+  std::vector<identifier> after;
+};
+
+struct host_stmt : tagged {
+  node_prefix prefix;
+  identifier callback;
+  std::vector<expression> args;
+  std::vector<identifier> after;
+};
+
+struct call_stmt : tagged {
+  node_prefix prefix;
+  identifier graph;
+  std::vector<expression> args;
+  std::vector<identifier> after;
+};
+
+struct let_stmt : tagged {
+  identifier name;
+  expression value;
+};
+
+struct cond_stmt : tagged {
+  identifier name;
+  boost::optional<expression> init;
+};
+
+struct if_stmt : tagged {
+  node_prefix prefix;
+  identifier condition;
+  std::vector<identifier> after;
+  block then_body;
+  boost::optional<block> else_body;
+};
+
+struct while_stmt : tagged {
+  node_prefix prefix;
+  identifier condition;
+  std::vector<identifier> after;
+  block body;
+};
+
+struct case_clause : tagged {
+  expression value;
+  block body;
+};
+
+struct switch_stmt : tagged {
+  node_prefix prefix;
+  identifier condition;
+  std::vector<identifier> after;
+  std::vector<case_clause> cases;
+};
+
+struct repeat_stmt : tagged {
+  node_prefix prefix;
+  expression count;
+  std::vector<identifier> after;
+  block body;
+};
+
+struct parallel_stmt : tagged {
+  block branches;  // each statement of the block is one branch
+};
+
+struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt,
+                               cond_stmt, x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>,
+                               x3::forward_ast<switch_stmt>, x3::forward_ast<repeat_stmt>,
+                               x3::forward_ast<parallel_stmt>, x3::forward_ast<block>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// ---- top level ---------------------------------------------------------------------------
+
+struct string_literal : tagged {
+  std::string value;
+  bool raw = false;  // """…"""
+};
+
+struct parameter : tagged {
+  identifier name;
+  type_name type;
+  boost::optional<expression> default_value;
+};
+
+struct include_decl : tagged {
+  string_literal path;
+};
+
+struct kernel_decl : tagged {
+  identifier name;
+  std::vector<parameter> params;
+  boost::optional<string_literal> symbol;  // as "…"
+  boost::optional<identifier> library;     // from LIB
+};
+
+struct host_decl : tagged {
+  identifier name;
+  std::vector<parameter> params;
+};
+
+enum class library_kind : std::uint8_t { module, source };
+
+struct library_decl : tagged {  // module LIB = "file"; / source LIB = """…""";
+  library_kind kind{};
+  identifier name;
+  string_literal text;
+};
+
+struct graph_decl : tagged {
+  identifier name;
+  std::vector<parameter> params;
+  block body;
+};
+
+struct declaration : x3::variant<include_decl, kernel_decl, host_decl, library_decl, graph_decl> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct file : tagged {
+  std::vector<declaration> declarations;
+};
+
+}  // namespace cgraph::dsl::ast

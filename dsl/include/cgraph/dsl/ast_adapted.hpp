@@ -1,0 +1,31 @@
+#pragma once
+// Boost.Fusion adaptations: which AST members X3 fills, in grammar order. Members set by
+// semantic actions or custom parsers (identifier, literals, block) are not adapted.
+
+#include <cgraph/dsl/ast.hpp>
+
+#include <boost/fusion/include/adapt_struct.hpp>
+
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::function_call, function, args)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::sizeof_expr, type)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::unary, negations, value)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::operation, op, rhs)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::expression, first, rest)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::node_prefix, label, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::launch_stmt, prefix, kernel, grid, block, shared_bytes,
+                          args, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::builtin_stmt, prefix, op, args, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::host_stmt, prefix, callback, args, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::call_stmt, prefix, graph, args, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::let_stmt, name, value)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::cond_stmt, name, init)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::if_stmt, prefix, condition, after, then_body, else_body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::while_stmt, prefix, condition, after, body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::case_clause, value, body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::switch_stmt, prefix, condition, after, cases)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::repeat_stmt, prefix, count, after, body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::parameter, name, type, default_value)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::kernel_decl, name, params, symbol, library)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::host_decl, name, params)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::library_decl, kind, name, text)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::graph_decl, name, params, body)

@@ -1,0 +1,81 @@
+#include <cgraph/diagnostic.hpp>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace cgraph {
+
+diagnostic& diagnostics::error(source_range range, std::string message) {
+  ++errors_;
+  return list_.emplace_back(diagnostic{severity::error, range, std::move(message), {}});
+}
+
+diagnostic& diagnostics::warning(source_range range, std::string message) {
+  return list_.emplace_back(diagnostic{severity::warning, range, std::move(message), {}});
+}
+
+void diagnostics::sort_by_position() {
+  std::stable_sort(list_.begin(), list_.end(),
+                   [](const diagnostic& a, const diagnostic& b) { return a.range.begin < b.range.begin; });
+}
+
+void diagnostics::append(const diagnostics& other) {
+  list_.insert(list_.end(), other.list_.begin(), other.list_.end());
+  errors_ += other.errors_;
+}
+
+namespace {
+
+const char* severity_name(severity s) {
+  switch (s) {
+    case severity::error: return "error";
+    case severity::warning: return "warning";
+    case severity::note: return "note";
+  }
+  return "error";
+}
+
+// The source line, then a caret line that copies the line's tabs so the ^ lands under the
+// right character in any tab width, and skips UTF-8 continuation bytes.
+void append_excerpt(std::string& out, const source_file& file, source_range range) {
+  std::string_view line = file.line_text(range.begin);
+  auto column = file.location(range.begin).column - 1;
+  out += line;
+  out += '\n';
+  for (std::uint32_t i = 0; i < column && i < line.size(); ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if (c == '\t') out += '\t';
+    else if ((c & 0xC0) != 0x80) out += ' ';
+  }
+  out += '^';
+  // The range may span lines; underline only the part on the first one.
+  std::uint32_t line_end = range.begin - column + static_cast<std::uint32_t>(line.size());
+  std::string_view text = file.text();
+  for (std::uint32_t i = range.begin + 1; i < std::min(range.end, line_end); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out += '~';
+  out += '\n';
+}
+
+void append_one(std::string& out, const source_file& file, severity level, source_range range,
+                const std::string& message) {
+  out += fmt::format("{}: {}: {}\n", file.position(range.begin), severity_name(level), message);
+  append_excerpt(out, file, range);
+}
+
+}  // namespace
+
+std::string format_diagnostic(const source_file& file, const diagnostic& d) {
+  std::string out;
+  append_one(out, file, d.level, d.range, d.message);
+  for (const auto& n : d.notes) append_one(out, file, severity::note, n.range, n.message);
+  return out;
+}
+
+std::string format_diagnostics(const source_file& file, const diagnostics& list) {
+  std::string out;
+  for (const auto& d : list.all()) out += format_diagnostic(file, d);
+  return out;
+}
+
+}  // namespace cgraph

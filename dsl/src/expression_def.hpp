@@ -1,0 +1,54 @@
+#pragma once
+// Expressions: literals, names, min/max/ceil_div, sizeof(T), parentheses, unary minus and a
+// flat list of binary operators (precedence is applied by the checker).
+
+#include "common.hpp"
+#include "expression.hpp"
+
+#include <cgraph/dsl/ast_adapted.hpp>
+
+namespace cgraph::dsl::parser {
+
+struct expression_class : annotate_position {};
+struct launch_dims_class : annotate_position {};
+struct unary_class : annotate_position {};
+struct operation_class : annotate_position {};
+struct operand_class : annotate_position {};
+struct function_call_class : annotate_position {};
+struct sizeof_class : annotate_position {};
+struct parenthesized_class : annotate_position {};
+
+const expression_type expression = "expression";
+const launch_dims_type launch_dims = "launch dimension";
+const x3::rule<unary_class, ast::unary> unary = "expression";
+const x3::rule<operation_class, ast::operation> operation = "operation";
+const x3::rule<operand_class, ast::operand> operand = "expression";
+const x3::rule<function_call_class, ast::function_call> function_call = "function call";
+const x3::rule<sizeof_class, ast::sizeof_expr> sizeof_expr = "sizeof";
+const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenthesized expression";
+
+const auto expression_def = unary >> *operation;
+const auto operation_def = binary_op_parser{} > unary;
+const auto unary_def = negations_parser{} >> operand;
+const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | sizeof_expr | function_call |
+                         identifier | parenthesized;
+const auto function_call_def = identifier >> '(' > (expression % ',') > ')';
+const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';
+// Single-member structs get their member through an action: X3 would try to assign the
+// member's type to the whole struct.
+const auto set_inner = [](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); };
+const auto parenthesized_def = '(' > expression[set_inner] > ')';
+
+// (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
+const auto dims_tuple = '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')';
+const auto launch_dims_def = dims_tuple | x3::repeat(1)[expression];
+
+BOOST_SPIRIT_DEFINE(expression, launch_dims, unary, operation, operand, function_call, sizeof_expr,
+                    parenthesized)
+
+}  // namespace cgraph::dsl::parser
+
+namespace cgraph::dsl {
+const parser::expression_type& expression() { return parser::expression; }
+const parser::launch_dims_type& launch_dims() { return parser::launch_dims; }
+}  // namespace cgraph::dsl

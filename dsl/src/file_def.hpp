@@ -1,0 +1,61 @@
+#pragma once
+// Top-level declarations (LANGUAGE.md §4).
+
+#include "common.hpp"
+#include "expression.hpp"
+#include "file.hpp"
+#include "statement.hpp"
+
+#include <cgraph/dsl/ast_adapted.hpp>
+
+namespace cgraph::dsl::parser {
+
+struct file_class : annotate_position {};
+struct declaration_class : report_syntax_error {};
+struct parameter_class : annotate_position {};
+struct parameters_class : annotate_position {};
+struct include_class : annotate_position {};
+struct kernel_class : annotate_position {};
+struct host_decl_class : annotate_position {};
+struct library_class : annotate_position {};
+struct graph_class : annotate_position {};
+
+const file_type file = "file";
+const x3::rule<declaration_class, ast::declaration> declaration = "declaration";
+const x3::rule<parameter_class, ast::parameter> parameter = "parameter";
+const x3::rule<parameters_class, std::vector<ast::parameter>> parameters = "parameters";
+const x3::rule<include_class, ast::include_decl> include_decl = "include";
+const x3::rule<kernel_class, ast::kernel_decl> kernel_decl = "kernel";
+const x3::rule<host_decl_class, ast::host_decl> host_decl = "host";
+const x3::rule<library_class, ast::library_decl> library_decl = "library";
+const x3::rule<graph_class, ast::graph_decl> graph_decl = "graph";
+
+struct library_kinds : x3::symbols<ast::library_kind> {
+  library_kinds() { add("module", ast::library_kind::module)("source", ast::library_kind::source); }
+};
+const library_kinds library_kind;
+
+const auto set_include_path = [](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); };
+const auto push_declaration = [](auto& ctx) { x3::_val(ctx).declarations.push_back(std::move(x3::_attr(ctx))); };
+
+const auto parameter_def = identifier > ':' > type > -('=' > expression());
+const auto parameters_def = '(' > -(parameter > *(',' > parameter)) > ')';
+const auto include_decl_def = kw("include") > string_literal[set_include_path] > ';';
+const auto kernel_decl_def = kw("kernel") > identifier > parameters > -(kw("as") > string_literal) >
+                             -(kw("from") > identifier) > ';';
+const auto host_decl_def = kw("host") > identifier > parameters > ';';
+const auto library_decl_def = x3::lexeme[library_kind >> !(x3::alnum | '_')] > identifier > '=' >
+                              string_literal > ';';
+const auto graph_decl_def = kw("graph") > identifier > parameters > block();
+
+const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl;
+const auto file_def = *(declaration[push_declaration] | recover_parser(true)) > x3::eoi;
+
+BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, kernel_decl, host_decl,
+                    library_decl, graph_decl)
+
+}  // namespace cgraph::dsl::parser
+
+namespace cgraph::dsl {
+const parser::file_type& file() { return parser::file; }
+}  // namespace cgraph::dsl

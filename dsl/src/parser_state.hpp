@@ -1,0 +1,47 @@
+#pragma once
+// State shared by the grammar's handlers during one parse: the buffer (to turn iterators
+// into offsets) and the diagnostics sink. Set for the duration of parse() on this thread.
+
+#include <cgraph/diagnostic.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cgraph::dsl::parser {
+
+struct parser_state {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  diagnostics* sink = nullptr;
+
+  std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - begin); }
+  std::vector<std::uint32_t> syntax_errors;  // offsets of the errors this parse reported
+
+  void error(const char* from, const char* to, std::string message) {
+    sink->error({offset(from), offset(to)}, std::move(message));
+    syntax_errors.push_back(offset(from));
+  }
+  // Whether a syntax error was already reported in [from, to]: recovery then adds none.
+  // (The pre-scan's stray-byte errors do not count: the skipper steps over those bytes.)
+  bool has_error_in(const char* from, const char* to) const;
+
+  static parser_state*& current();  // thread-local
+};
+
+// Installs a parser_state for the current thread and restores the previous one.
+class parser_state_scope {
+public:
+  explicit parser_state_scope(parser_state& s) : saved_(parser_state::current()) { parser_state::current() = &s; }
+  ~parser_state_scope() { parser_state::current() = saved_; }
+  parser_state_scope(const parser_state_scope&) = delete;
+  parser_state_scope& operator=(const parser_state_scope&) = delete;
+
+private:
+  parser_state* saved_;
+};
+
+// A short description of the token at p, for "expected X, found Y".
+std::string describe_token(const char* p, const char* end);
+
+}  // namespace cgraph::dsl::parser

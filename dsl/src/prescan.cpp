@@ -1,0 +1,127 @@
+#include "prescan.hpp"
+
+#include "lexical.hpp"
+
+#include <fmt/format.h>
+
+namespace cgraph::dsl::detail {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at p, or 0 if the bytes there are not valid UTF-8.
+std::size_t utf8_length(const unsigned char* p, const unsigned char* end, char32_t& code) {
+  unsigned char c = p[0];
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || static_cast<std::size_t>(end - p) < n) return 0;
+  code = n == 1 ? c : c & (0x7F >> n);
+  for (std::size_t i = 1; i < n; ++i) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (p[i] & 0x3F);
+  }
+  static constexpr char32_t min_code[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < min_code[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+  return n;
+}
+
+class scanner {
+public:
+  scanner(std::string_view text, diagnostics& sink) : begin_(text.data()), end_(text.data() + text.size()), sink_(sink) {}
+
+  std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - begin_); }
+
+  // Reports invalid UTF-8 inside a comment or string.
+  void check_utf8(const char* from, const char* to, const char* what) {
+    auto* p = reinterpret_cast<const unsigned char*>(from);
+    auto* end = reinterpret_cast<const unsigned char*>(to);
+    while (p < end) {
+      char32_t code;
+      std::size_t n = utf8_length(p, end, code);
+      if (n == 0) {
+        sink_.error({offset(reinterpret_cast<const char*>(p)), offset(reinterpret_cast<const char*>(p)) + 1},
+                    fmt::format("invalid UTF-8 byte 0x{:02X} in {}", *p, what));
+        n = 1;
+      }
+      p += n;
+    }
+  }
+
+  // A byte outside strings and comments that starts no token; returns its length.
+  std::size_t report_stray(const char* p) {
+    auto* u = reinterpret_cast<const unsigned char*>(p);
+    char32_t code = 0;
+    std::size_t n = utf8_length(u, reinterpret_cast<const unsigned char*>(end_), code);
+    source_range range{offset(p), offset(p) + static_cast<std::uint32_t>(n ? n : 1)};
+    if (n == 0)
+      sink_.error(range, fmt::format("invalid UTF-8 byte 0x{:02X}", *u));
+    else if (n > 1)
+      sink_.error(range, fmt::format("unexpected character '{}' (U+{:04X}); non-ASCII text is allowed only in "
+                                     "strings and comments",
+                                     std::string_view(p, n), static_cast<std::uint32_t>(code)));
+    else if (*u >= 0x20 && *u < 0x7F)
+      sink_.error(range, fmt::format("unexpected character '{}'", *p));
+    else
+      sink_.error(range, fmt::format("unexpected byte 0x{:02X}", *u));
+    return n ? n : 1;
+  }
+
+  prescan_result run(std::size_t max_nesting) {
+    prescan_result result;
+    std::size_t depth = 0;
+    const char* p = begin_;
+    while (p < end_) {
+      char c = *p;
+      if (c == '/' && end_ - p >= 2 && (p[1] == '/' || p[1] == '*')) {
+        const char* q = p[1] == '/' ? lexical::skip_line_comment(p, end_) : lexical::skip_block_comment(p, end_);
+        if (!q) {
+          sink_.error({offset(p), offset(p) + 2}, "unterminated comment: '/*' has no matching '*/'");
+          result.fatal = true;
+          return result;
+        }
+        check_utf8(p, q, "a comment");
+        result.comments.push_back({offset(p), offset(q)});
+        p = q;
+      } else if (c == '"') {
+        const char* q = lexical::skip_string(p, end_);
+        if (!q) {
+          bool raw = end_ - p >= 3 && p[1] == '"' && p[2] == '"';
+          sink_.error({offset(p), offset(p) + (raw ? 3u : 1u)},
+                      raw ? "unterminated raw string: '\"\"\"' has no matching '\"\"\"'"
+                          : "unterminated string: a '\"' string must end on the line it starts");
+          result.fatal = true;
+          return result;
+        }
+        check_utf8(p, q, "a string");
+        p = q;
+      } else if (c == '(' || c == '{') {
+        if (++depth > max_nesting) {
+          sink_.error({offset(p), offset(p) + 1},
+                      fmt::format("nesting is deeper than the limit of {} levels", max_nesting));
+          result.fatal = true;
+          return result;
+        }
+        ++p;
+      } else if (c == ')' || c == '}') {
+        if (depth > 0) --depth;
+        ++p;
+      } else if (lexical::is_space(c) || lexical::starts_token(c)) {
+        ++p;
+      } else {
+        p += report_stray(p);
+      }
+    }
+    return result;
+  }
+
+private:
+  const char* begin_;
+  const char* end_;
+  diagnostics& sink_;
+};
+
+}  // namespace
+
+prescan_result prescan(std::string_view text, diagnostics& sink, std::size_t max_nesting) {
+  return scanner(text, sink).run(max_nesting);
+}
+
+}  // namespace cgraph::dsl::detail

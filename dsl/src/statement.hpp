@@ -1,0 +1,17 @@
+#pragma once
+#include "config.hpp"
+
+#include <cgraph/dsl/ast.hpp>
+
+namespace cgraph::dsl::parser {
+
+struct block_class;
+using block_type = x3::rule<block_class, ast::block>;
+BOOST_SPIRIT_DECLARE(block_type)
+
+}  // namespace cgraph::dsl::parser
+
+namespace cgraph::dsl {
+// `{ statement… }` with recovery: a statement that fails is reported and skipped.
+const parser::block_type& block();
+}  // namespace cgraph::dsl

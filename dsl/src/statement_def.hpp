@@ -1,0 +1,91 @@
+#pragma once
+// Statements of a graph body (LANGUAGE.md §5).
+
+#include "common.hpp"
+#include "expression.hpp"
+#include "statement.hpp"
+
+#include <cgraph/dsl/ast_adapted.hpp>
+
+namespace cgraph::dsl::parser {
+
+struct block_class : annotate_position {};
+struct statement_class : report_syntax_error {};
+struct node_prefix_class : annotate_position {};
+struct after_clause_class : annotate_position {};
+struct launch_class : annotate_position {};
+struct builtin_class : annotate_position {};
+struct host_call_class : annotate_position {};
+struct graph_call_class : annotate_position {};
+struct let_class : annotate_position {};
+struct cond_class : annotate_position {};
+struct if_class : annotate_position {};
+struct while_class : annotate_position {};
+struct case_class : annotate_position {};
+struct switch_class : annotate_position {};
+struct repeat_class : annotate_position {};
+struct parallel_class : annotate_position {};
+struct args_class : annotate_position {};
+
+const block_type block = "'{'";
+const x3::rule<statement_class, ast::statement> statement = "statement";
+const x3::rule<node_prefix_class, ast::node_prefix> node_prefix = "label";
+const x3::rule<after_clause_class, std::vector<ast::identifier>> after_clause = "after";
+const x3::rule<args_class, std::vector<ast::expression>> arguments = "arguments";
+const x3::rule<launch_class, ast::launch_stmt> launch_stmt = "kernel launch";
+const x3::rule<builtin_class, ast::builtin_stmt> builtin_stmt = "memcpy or memset";
+const x3::rule<host_call_class, ast::host_stmt> host_stmt = "host call";
+const x3::rule<graph_call_class, ast::call_stmt> call_stmt = "call";
+const x3::rule<let_class, ast::let_stmt> let_stmt = "let";
+const x3::rule<cond_class, ast::cond_stmt> cond_stmt = "cond";
+const x3::rule<if_class, ast::if_stmt> if_stmt = "if";
+const x3::rule<while_class, ast::while_stmt> while_stmt = "while";
+const x3::rule<case_class, ast::case_clause> case_clause = "'case'";
+const x3::rule<switch_class, ast::switch_stmt> switch_stmt = "switch";
+const x3::rule<repeat_class, ast::repeat_stmt> repeat_stmt = "repeat";
+const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
+
+struct builtin_ops : x3::symbols<ast::builtin_op> {
+  builtin_ops() { add("memcpy", ast::builtin_op::memcpy_op)("memset", ast::builtin_op::memset_op); }
+};
+const builtin_ops builtin_op;
+
+const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(std::move(x3::_attr(ctx))); };
+
+const auto block_def = '{' > *(statement[push_statement] | recover_parser(false)) > '}';
+
+const auto node_prefix_def = -(identifier >> ':') >> after_clause;
+const auto after_clause_def = -(kw("after") > (identifier % ','));
+// After a ',' another argument must follow, so a bad one is reported where it stands.
+const auto arguments_def = '(' > -(expression() > *(',' > expression())) > ')';
+
+const auto launch_stmt_def = node_prefix >> identifier > punct("<<<") > launch_dims() > ',' > launch_dims() >
+                             -(',' > expression()) > punct(">>>") > arguments > after_clause > ';';
+const auto builtin_stmt_def = node_prefix >> x3::lexeme[builtin_op >> !(x3::alnum | '_')] > arguments >
+                              after_clause > ';';
+const auto host_stmt_def = node_prefix >> kw("host") > identifier > arguments > after_clause > ';';
+const auto call_stmt_def = node_prefix >> kw("call") > identifier > arguments > after_clause > ';';
+const auto let_stmt_def = kw("let") > identifier > '=' > expression() > ';';
+const auto cond_stmt_def = kw("cond") > identifier > -('=' > expression()) > ';';
+const auto if_stmt_def = node_prefix >> kw("if") > identifier > after_clause > block > -(kw("else") > block);
+const auto while_stmt_def = node_prefix >> kw("while") > identifier > after_clause > block;
+const auto case_clause_def = kw("case") > expression() > block;
+const auto switch_stmt_def = node_prefix >> kw("switch") > identifier > after_clause > '{' > *case_clause > '}';
+const auto repeat_stmt_def = node_prefix >> kw("repeat") > expression() > after_clause > block;
+const auto set_branches = [](auto& ctx) { x3::_val(ctx).branches = std::move(x3::_attr(ctx)); };
+const auto parallel_stmt_def = kw("parallel") > block[set_branches];
+
+// Keyword statements first: an identifier never matches a keyword, so the launch (which
+// starts with an identifier) is tried last and commits at '<<<'.
+const auto statement_def = let_stmt | cond_stmt | parallel_stmt | if_stmt | while_stmt | switch_stmt |
+                           repeat_stmt | builtin_stmt | host_stmt | call_stmt | block | launch_stmt;
+
+BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
+                    host_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, while_stmt, case_clause,
+                    switch_stmt, repeat_stmt, parallel_stmt)
+
+}  // namespace cgraph::dsl::parser
+
+namespace cgraph::dsl {
+const parser::block_type& block() { return parser::block; }
+}  // namespace cgraph::dsl

@@ -1,0 +1,363 @@
+#pragma once
+// Hand-written X3 primitive parsers for the tokens: identifiers (with the keyword check),
+// keywords, numbers, strings, types and binary operators. Written by hand because each is a
+// few lines of scanning, and the generic X3 compositions for them cost several times more.
+
+#include "lexical.hpp"
+#include "parser_state.hpp"
+
+#include <cgraph/dsl/ast.hpp>
+
+#include <boost/spirit/home/x3.hpp>
+
+
+#include <charconv>
+#include <string>
+#include <string_view>
+
+namespace cgraph::dsl::parser {
+
+namespace x3 = boost::spirit::x3;
+
+namespace detail {
+
+inline void tag(ast::tagged& node, const char* from, const char* to) {
+  auto& state = *parser_state::current();
+  node.begin = state.offset(from);
+  node.end = state.offset(to);
+}
+
+inline const char* scan_word(const char* p, const char* end) {
+  while (p != end && lexical::is_ident_char(*p)) ++p;
+  return p;
+}
+
+template <typename Derived, typename Attribute>
+struct token_parser : x3::parser<Derived> {
+  using attribute_type = Attribute;
+  static bool const has_attribute = !std::is_same_v<Attribute, x3::unused_type>;
+};
+
+}  // namespace detail
+
+// [A-Za-z_][A-Za-z0-9_]* that is not a keyword.
+struct identifier_parser : detail::token_parser<identifier_parser, ast::identifier> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !lexical::is_alpha(*first)) return false;
+    const char* end = detail::scan_word(first, last);
+    std::string_view word(first, static_cast<std::size_t>(end - first));
+    if (lexical::is_keyword(word)) return false;
+    ast::identifier id;
+    id.name.assign(word);
+    detail::tag(id, first, end);
+    x3::traits::move_to(std::move(id), attr);
+    first = end;
+    return true;
+  }
+};
+
+// A reserved word, not followed by an identifier character.
+struct keyword_parser : detail::token_parser<keyword_parser, x3::unused_type> {
+  constexpr explicit keyword_parser(std::string_view w) : word(w) {}
+  std::string_view word;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    if (static_cast<std::size_t>(last - first) < word.size() ||
+        std::string_view(first, word.size()) != word)
+      return false;
+    const char* end = first + word.size();
+    if (end != last && lexical::is_ident_char(*end)) return false;
+    first = end;
+    return true;
+  }
+};
+
+inline keyword_parser kw(std::string_view word) { return keyword_parser(word); }
+
+// A punctuation sequence such as "<<<"; unlike x3::lit it reports itself as '<<<'.
+struct punct_parser : detail::token_parser<punct_parser, x3::unused_type> {
+  constexpr explicit punct_parser(std::string_view t) : text(t) {}
+  std::string_view text;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    if (static_cast<std::size_t>(last - first) < text.size() ||
+        std::string_view(first, text.size()) != text)
+      return false;
+    first += text.size();
+    return true;
+  }
+};
+
+inline punct_parser punct(std::string_view text) { return punct_parser(text); }
+
+// Integer literals: 123, 0x7f, 0b101, with '_' between digits.
+struct int_parser : detail::token_parser<int_parser, ast::int_literal> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    const char* p = first;
+    if (p == last || !lexical::is_digit(*p)) return false;
+    unsigned base = 10;
+    if (*p == '0' && last - p > 2 && (p[1] == 'x' || p[1] == 'X' || p[1] == 'b' || p[1] == 'B')) {
+      base = (p[1] == 'x' || p[1] == 'X') ? 16 : 2;
+      if (digit_value(p[2], base) < 0) return false;
+      p += 2;
+    }
+    ast::int_literal lit;
+    bool need_digit = true;  // no leading, trailing or doubled '_'
+    for (; p != last; ++p) {
+      if (*p == '_' && !need_digit) { need_digit = true; continue; }
+      int d = digit_value(*p, base);
+      if (d < 0) break;
+      need_digit = false;
+      if (lit.value > (~std::uint64_t{0} - static_cast<unsigned>(d)) / base) lit.too_large = true;
+      lit.value = lit.value * base + static_cast<unsigned>(d);
+    }
+    if (need_digit) --p;  // a trailing '_' is not part of the literal
+    detail::tag(lit, first, p);
+    x3::traits::move_to(std::move(lit), attr);
+    first = p;
+    return true;
+  }
+
+  static int digit_value(char c, unsigned base) {
+    int d = c >= '0' && c <= '9' ? c - '0'
+          : c >= 'a' && c <= 'f' ? c - 'a' + 10
+          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return d >= 0 && static_cast<unsigned>(d) < base ? d : -1;
+  }
+};
+
+// Float literals: 1.0, .5, 1e-3, 2.5e+4 (a '.' followed by a digit, or an exponent).
+struct float_parser : detail::token_parser<float_parser, ast::float_literal> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    const char* p = first;
+    auto digits = [&] { const char* s = p; while (p != last && lexical::is_digit(*p)) ++p; return p != s; };
+    bool whole = digits();
+    bool fraction = false;
+    if (p != last && *p == '.' && p + 1 != last && lexical::is_digit(p[1])) { ++p; fraction = digits(); }
+    if (!whole && !fraction) return false;
+    bool exponent = false;
+    if (p != last && (*p == 'e' || *p == 'E')) {
+      const char* q = p + 1;
+      if (q != last && (*q == '+' || *q == '-')) ++q;
+      if (q != last && lexical::is_digit(*q)) { p = q; digits(); exponent = true; }
+    }
+    if (!fraction && !exponent) return false;
+    ast::float_literal lit;
+    std::from_chars(first, p, lit.value);  // out-of-range values become inf: the checker reports them
+    detail::tag(lit, first, p);
+    x3::traits::move_to(std::move(lit), attr);
+    first = p;
+    return true;
+  }
+};
+
+struct bool_parser : detail::token_parser<bool_parser, ast::bool_literal> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    const char* start = first;
+    ast::bool_literal lit;
+    x3::unused_type none;
+    if (kw("true").parse(first, last, ctx, rctx, none)) lit.value = true;
+    else if (!kw("false").parse(first, last, ctx, rctx, none)) return false;
+    detail::tag(lit, start, first);
+    x3::traits::move_to(std::move(lit), attr);
+    return true;
+  }
+};
+
+// "…" with \" \\ \n \t escapes, or """…""" taken as is. A bad escape is reported and kept.
+struct string_parser : detail::token_parser<string_parser, ast::string_literal> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || *first != '"') return false;
+    const char* end = lexical::skip_string(first, last);
+    if (!end) return false;  // reported by the pre-scan
+    ast::string_literal lit;
+    if (end - first >= 6 && first[1] == '"' && first[2] == '"') {
+      lit.raw = true;
+      lit.value.assign(first + 3, end - 3);
+    } else {
+      for (const char* p = first + 1; p < end - 1; ++p) {
+        if (*p != '\\') { lit.value += *p; continue; }
+        ++p;
+        switch (*p) {
+          case '"': lit.value += '"'; break;
+          case '\\': lit.value += '\\'; break;
+          case 'n': lit.value += '\n'; break;
+          case 't': lit.value += '\t'; break;
+          default:
+            parser_state::current()->error(p - 1, p + 1, std::string("unknown escape sequence '\\") + *p +
+                                                             "' (use \\\", \\\\, \\n or \\t)");
+            lit.value += *p;
+        }
+      }
+    }
+    detail::tag(lit, first, end);
+    x3::traits::move_to(std::move(lit), attr);
+    first = end;
+    return true;
+  }
+};
+
+// i8 … f64, bool, void, cond, optionally followed by '*'.
+struct type_parser : detail::token_parser<type_parser, ast::type_name> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !lexical::is_alpha(*first)) return false;
+    const char* end = detail::scan_word(first, last);
+    std::string_view word(first, static_cast<std::size_t>(end - first));
+    static constexpr std::string_view names[] = {"i8", "i16", "i32", "i64", "u8",   "u16", "u32",
+                                                 "u64", "f32", "f64", "bool", "void", "cond"};
+    if (std::find(std::begin(names), std::end(names), word) == std::end(names)) return false;
+    ast::type_name type;
+    type.base.assign(word);
+    const char* p = end;
+    x3::skip_over(p, last, ctx);
+    if (p != last && *p == '*') { type.pointer = true; end = p + 1; }
+    detail::tag(type, first, end);
+    x3::traits::move_to(std::move(type), attr);
+    first = end;
+    return true;
+  }
+};
+
+// + - * / % << >> & | ^ ; ">>" followed by '>' is the end of a launch configuration.
+struct binary_op_parser : detail::token_parser<binary_op_parser, ast::binary_op> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last) return false;
+    using op = ast::binary_op;
+    op result{};
+    std::size_t length = 1;
+    switch (*first) {
+      case '+': result = op::add; break;
+      case '-': result = op::sub; break;
+      case '*': result = op::mul; break;
+      case '%': result = op::mod; break;
+      case '&': result = op::bit_and; break;
+      case '|': result = op::bit_or; break;
+      case '^': result = op::bit_xor; break;
+      case '/':  // a comment was skipped already, so this is division
+        result = op::div;
+        break;
+      case '<':
+        if (last - first < 2 || first[1] != '<' || (last - first > 2 && first[2] == '<')) return false;
+        result = op::shl, length = 2;
+        break;
+      case '>':
+        if (last - first < 2 || first[1] != '>' || (last - first > 2 && first[2] == '>')) return false;
+        result = op::shr, length = 2;
+        break;
+      default:
+        return false;
+    }
+    x3::traits::move_to(result, attr);
+    first += length;
+    return true;
+  }
+};
+
+// Counts leading unary minus signs (zero or more; always succeeds).
+struct negations_parser : detail::token_parser<negations_parser, std::uint32_t> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    std::uint32_t count = 0;
+    for (;;) {
+      It p = first;
+      x3::skip_over(p, last, ctx);
+      if (p == last || *p != '-') break;
+      first = p + 1;
+      ++count;
+    }
+    x3::traits::move_to(count, attr);
+    return true;
+  }
+};
+
+// Error recovery: after a statement (or declaration) failed, skip to the next ';' or past the
+// next balanced '}' (and a following `else { … }`), stopping before a '}' that closes the
+// enclosing block. Reports "expected a statement" unless the failure was already reported.
+struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
+  constexpr explicit recover_parser(bool top) : top_level(top) {}
+  bool top_level;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || (!top_level && *first == '}')) return false;
+    const char* p = skip_to_sync(first, last, ctx);
+    auto& state = *parser_state::current();
+    if (!state.has_error_in(first, p)) {
+      const char* token_end = lexical::is_ident_char(*first) ? detail::scan_word(first, last) : first + 1;
+      state.error(first, token_end,
+                  std::string("expected ") + (top_level ? "a declaration" : "a statement") +
+                      ", found " + describe_token(first, last));
+    }
+    first = p;
+    return true;
+  }
+
+  template <typename Ctx>
+  const char* skip_to_sync(const char* p, const char* last, Ctx const& ctx) const {
+    int depth = 0;
+    while (p < last) {
+      char c = *p;
+      if (c == '"') {
+        const char* q = lexical::skip_string(p, last);
+        p = q ? q : last;
+        continue;
+      }
+      if (c == '/' && last - p >= 2 && (p[1] == '/' || p[1] == '*')) {
+        const char* q = p[1] == '/' ? lexical::skip_line_comment(p, last) : lexical::skip_block_comment(p, last);
+        p = q ? q : last;
+        continue;
+      }
+      ++p;
+      if (c == ';' && depth == 0) return p;
+      if (c == '{') ++depth;
+      if (c == '}') {
+        if (depth == 0) return top_level ? p : p - 1;
+        if (--depth == 0) {
+          const char* q = p;
+          x3::skip_over(q, last, ctx);
+          if (!(last - q >= 4 && std::string_view(q, 4) == "else" &&
+                (last - q == 4 || !lexical::is_ident_char(q[4]))))
+            return p;
+        }
+      }
+    }
+    return p;
+  }
+};
+
+}  // namespace cgraph::dsl::parser
+
+namespace boost::spirit::x3 {
+
+template <>
+struct get_info<cgraph::dsl::parser::keyword_parser> {
+  using result_type = std::string;
+  std::string operator()(cgraph::dsl::parser::keyword_parser const& p) const { return "'" + std::string(p.word) + "'"; }
+};
+
+template <>
+struct get_info<cgraph::dsl::parser::punct_parser> {
+  using result_type = std::string;
+  std::string operator()(cgraph::dsl::parser::punct_parser const& p) const { return "'" + std::string(p.text) + "'"; }
+};
+
+}  // namespace boost::spirit::x3

@@ -1,0 +1,59 @@
+#pragma once
+// Diagnostics are values: the front end and the checker collect them and never throw.
+
+#include <cgraph/source.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cgraph {
+
+enum class severity { error, warning, note };
+
+struct diagnostic_note {
+  source_range range;
+  std::string message;
+};
+
+struct diagnostic {
+  severity level = severity::error;
+  source_range range;
+  std::string message;
+  std::vector<diagnostic_note> notes;
+};
+
+// Collects diagnostics in the order they are found.
+class diagnostics {
+public:
+  diagnostic& error(source_range range, std::string message);
+  diagnostic& warning(source_range range, std::string message);
+
+  bool has_errors() const noexcept { return errors_ > 0; }
+  std::size_t error_count() const noexcept { return errors_; }
+  const std::vector<diagnostic>& all() const noexcept { return list_; }
+  // Orders by position (stable), so output follows the file whatever pass found the problem.
+  void sort_by_position();
+  void append(const diagnostics& other);
+
+private:
+  std::vector<diagnostic> list_;
+  std::size_t errors_ = 0;
+};
+
+// "file:line:col: error: message", the source line, and ^~~~ under the range, then each note.
+std::string format_diagnostic(const source_file& file, const diagnostic& d);
+std::string format_diagnostics(const source_file& file, const diagnostics& list);
+
+// Thrown by APIs that compile text: holds every diagnostic, already formatted in what().
+class compile_error : public std::runtime_error {
+public:
+  compile_error(std::string formatted, std::vector<diagnostic> list)
+      : std::runtime_error(std::move(formatted)), list_(std::move(list)) {}
+  const std::vector<diagnostic>& diagnostics() const noexcept { return list_; }
+
+private:
+  std::vector<diagnostic> list_;
+};
+
+}  // namespace cgraph

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds cgraph and runs the main job over examples/:
+# every example is checked, lowered to IR and drawn as DOT (rendered to SVG with Graphviz).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+build=${CGRAPH_BUILD_DIR:-build/main}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGRAPH_BUILD_TESTS=OFF ${CGRAPH_CMAKE_ARGS:-}
+cmake --build "$build" -j "$(nproc)"
+cgraphc="$build/cgraphc"
+out="$build/examples-out"
+mkdir -p "$out"
+for f in examples/*.cgraph; do
+  name=$(basename "$f" .cgraph)
+  "$cgraphc" check "$f"
+  "$cgraphc" ir "$f" > "$out/$name.ir"
+  "$cgraphc" dot "$f" > "$out/$name.dot"
+  dot -Tsvg "$out/$name.dot" -o "$out/$name.svg"
+  echo "example $name: checked, $(grep -c ' = ' "$out/$name.ir") IR lines, drawn to $out/$name.svg"
+done
+echo "main job: all examples passed check, ir and dot"
