@@ -40,10 +40,21 @@ const auto set_inner = [](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr
 const auto parenthesized_def = '(' > expression[set_inner] > ')';
 
 // (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
-const auto dims_tuple = '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')';
-const auto launch_dims_def = dims_tuple | x3::repeat(1)[expression];
+// Each alternative parses into its own temporary (the actions copy it over), so a failed tuple
+// attempt leaves nothing in the result.
+struct dims_tuple_class : annotate_position {};
+const x3::rule<dims_tuple_class, ast::dims_tuple> dims_tuple = "launch dimension";
+const auto dims_tuple_def = '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')';
+const auto take_tuple = [](auto& ctx) {
+  auto& t = x3::_attr(ctx);
+  auto& dims = x3::_val(ctx);
+  dims = {std::move(t.x), std::move(t.y)};
+  if (t.z) dims.push_back(std::move(*t.z));
+};
+const auto take_single = [](auto& ctx) { x3::_val(ctx) = {std::move(x3::_attr(ctx))}; };
+const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
 
-BOOST_SPIRIT_DEFINE(expression, launch_dims, unary, operation, operand, function_call, sizeof_expr,
+BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, unary, operation, operand, function_call, sizeof_expr,
                     parenthesized)
 
 }  // namespace cgraph::dsl::parser

@@ -45,23 +45,18 @@ const x3::rule<switch_class, ast::switch_stmt> switch_stmt = "switch";
 const x3::rule<repeat_class, ast::repeat_stmt> repeat_stmt = "repeat";
 const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
 
-struct builtin_ops : x3::symbols<ast::builtin_op> {
-  builtin_ops() { add("memcpy", ast::builtin_op::memcpy_op)("memset", ast::builtin_op::memset_op); }
-};
-const builtin_ops builtin_op;
-
 const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(std::move(x3::_attr(ctx))); };
 
 const auto block_def = '{' > *(statement[push_statement] | recover_parser(false)) > '}';
 
-const auto node_prefix_def = -(identifier >> ':') >> after_clause;
+const auto node_prefix_def = -label_parser{} >> after_clause;
 const auto after_clause_def = -(kw("after") > (identifier % ','));
 // After a ',' another argument must follow, so a bad one is reported where it stands.
 const auto arguments_def = '(' > -(expression() > *(',' > expression())) > ')';
 
 const auto launch_stmt_def = node_prefix >> identifier > punct("<<<") > launch_dims() > ',' > launch_dims() >
                              -(',' > expression()) > punct(">>>") > arguments > after_clause > ';';
-const auto builtin_stmt_def = node_prefix >> x3::lexeme[builtin_op >> !(x3::alnum | '_')] > arguments >
+const auto builtin_stmt_def = node_prefix >> builtin_keyword_parser{} > arguments >
                               after_clause > ';';
 const auto host_stmt_def = node_prefix >> kw("host") > identifier > arguments > after_clause > ';';
 const auto call_stmt_def = node_prefix >> kw("call") > identifier > arguments > after_clause > ';';

@@ -58,6 +58,22 @@ struct identifier_parser : detail::token_parser<identifier_parser, ast::identifi
   }
 };
 
+// `NAME:` before a node statement. One primitive, so a name that turns out not to be a label
+// leaves nothing behind in the attribute when the parser backtracks.
+struct label_parser : detail::token_parser<label_parser, ast::identifier> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    It p = first;
+    ast::identifier id;
+    if (!identifier_parser{}.parse(p, last, ctx, rctx, id)) return false;
+    x3::skip_over(p, last, ctx);
+    if (p == last || *p != ':') return false;
+    x3::traits::move_to(std::move(id), attr);
+    first = p + 1;
+    return true;
+  }
+};
+
 // A reserved word, not followed by an identifier character.
 struct keyword_parser : detail::token_parser<keyword_parser, x3::unused_type> {
   constexpr explicit keyword_parser(std::string_view w) : word(w) {}
@@ -95,6 +111,23 @@ struct punct_parser : detail::token_parser<punct_parser, x3::unused_type> {
 };
 
 inline punct_parser punct(std::string_view text) { return punct_parser(text); }
+
+// `memcpy` or `memset`, with its position (arity errors point at it).
+struct builtin_keyword_parser : detail::token_parser<builtin_keyword_parser, ast::builtin_keyword> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    const char* start = first;
+    ast::builtin_keyword k;
+    x3::unused_type none;
+    if (kw("memcpy").parse(first, last, ctx, rctx, none)) k.op = ast::builtin_op::memcpy_op;
+    else if (kw("memset").parse(first, last, ctx, rctx, none)) k.op = ast::builtin_op::memset_op;
+    else return false;
+    detail::tag(k, start, first);
+    x3::traits::move_to(std::move(k), attr);
+    return true;
+  }
+};
 
 // Integer literals: 123, 0x7f, 0b101, with '_' between digits.
 struct int_parser : detail::token_parser<int_parser, ast::int_literal> {

@@ -87,6 +87,13 @@ struct expression : tagged {
   std::vector<operation> rest;
 };
 
+// A launch dimension written as a tuple: (x, y [, z]).
+struct dims_tuple {
+  expression x;
+  expression y;
+  boost::optional<expression> z;
+};
+
 // ---- statements --------------------------------------------------------------------------
 
 struct statement;
@@ -115,9 +122,13 @@ struct launch_stmt : tagged {
 
 enum class builtin_op : std::uint8_t { memcpy_op, memset_op };
 
+struct builtin_keyword : tagged {
+  builtin_op op{};
+};
+
 struct builtin_stmt : tagged {  // memcpy(dst, src, bytes) / memset(dst, value, count)
   node_prefix prefix;
-  builtin_op op{};
+  builtin_keyword keyword;
   std::vector<expression> args;
   std::vector<identifier> after;
 };

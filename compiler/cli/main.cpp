@@ -1,0 +1,128 @@
+// cgraphc: the command line of LANGUAGE.md §8.
+// Exit status: 0 success, 1 the input has errors, 2 usage error or unreadable file.
+
+#include <cgraph/compiler.hpp>
+#include <cgraph/dsl/format.hpp>
+#include <cgraph/printers.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_input_errors = 1;
+constexpr int exit_usage = 2;
+
+struct usage_error {
+  std::string message;
+};
+
+cgraph::source_file read_source(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage_error{"cannot read '" + path + "': " + std::strerror(errno)};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw usage_error{"cannot read '" + path + "'"};
+  return cgraph::source_file(path, std::move(text).str());
+}
+
+// Compiles one file; prints its diagnostics to stderr.
+std::optional<cgraph::ir::program> compile_file(const cgraph::source_file& src) {
+  auto result = cgraph::compile(src);
+  std::cerr << cgraph::format_diagnostics(src, result.diags);
+  return std::move(result.program);
+}
+
+int run_check(const std::vector<std::string>& files) {
+  int status = exit_ok;
+  for (const auto& f : files) {
+    auto src = read_source(f);
+    if (!compile_file(src)) status = exit_input_errors;
+  }
+  return status;
+}
+
+int run_ir(const std::string& file) {
+  auto src = read_source(file);
+  auto program = compile_file(src);
+  if (!program) return exit_input_errors;
+  std::cout << cgraph::print_ir(*program, src);
+  return exit_ok;
+}
+
+int run_dot(const std::string& file, const std::string& graph) {
+  auto src = read_source(file);
+  auto program = compile_file(src);
+  if (!program) return exit_input_errors;
+  if (!graph.empty() && !program->find_graph(graph)) throw usage_error{"no graph named '" + graph + "' in " + file};
+  std::cout << cgraph::print_dot(*program, src, graph);
+  return exit_ok;
+}
+
+int run_fmt(const std::string& file) {
+  auto src = read_source(file);
+  cgraph::diagnostics diags;
+  auto formatted = cgraph::dsl::format_source(src, diags);
+  std::cerr << cgraph::format_diagnostics(src, diags);
+  if (!formatted) return exit_input_errors;
+  std::cout << *formatted;
+  return exit_ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cgraphc: checks .cgraph files and prints their IR, DOT and canonical form", "cgraphc"};
+  app.set_version_flag("--version", "cgraphc 0.1.0");
+  app.require_subcommand(1);
+
+  std::vector<std::string> check_files;
+  auto* check = app.add_subcommand("check", "parse and check; prints nothing on success");
+  check->add_option("FILE", check_files, ".cgraph files")->required();
+
+  std::string file, graph, mode, output;
+  auto* ir = app.add_subcommand("ir", "print the lowered IR as text");
+  ir->add_option("FILE", file, ".cgraph file")->required();
+
+  auto* dot = app.add_subcommand("dot", "print the IR as Graphviz DOT (no GPU needed)");
+  dot->add_option("FILE", file, ".cgraph file")->required();
+  dot->add_option("--graph", graph, "only this graph");
+
+  auto* emit = app.add_subcommand("emit-cpp", "generate C++ that builds the graphs");
+  emit->add_option("FILE", file, ".cgraph file")->required();
+  emit->add_option("--mode", mode, "construction strategy")->required()->check(CLI::IsMember({"explicit", "capture"}));
+  emit->add_option("-o", output, "output file");
+
+  auto* fmt = app.add_subcommand("fmt", "print the file in canonical layout");
+  fmt->add_option("FILE", file, ".cgraph file")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return exit_usage;
+  }
+
+  try {
+    if (*check) return run_check(check_files);
+    if (*ir) return run_ir(file);
+    if (*dot) return run_dot(file, graph);
+    if (*fmt) return run_fmt(file);
+    if (*emit) throw usage_error{"emit-cpp is not implemented in this version yet (it lands with build-time compilation)"};
+  } catch (const usage_error& e) {
+    std::cerr << "cgraphc: error: " << e.message << '\n';
+    return exit_usage;
+  }
+  return exit_usage;
+}

@@ -1,0 +1,218 @@
+// compile(): parse, register the top-level names, lower declarations and graphs, then the
+// checks that need every graph (recursion through `call`, host nodes reached from a
+// conditional body).
+
+#include "graph_lowering.hpp"
+#include "lowering.hpp"
+
+#include <cgraph/dsl/parse.hpp>
+
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace cgraph {
+
+namespace {
+
+using namespace compiler::detail;
+
+class program_lowering {
+public:
+  program_lowering(const dsl::ast::file& file, ir::program& program, diagnostics& diags, const compile_limits& limits)
+      : file_(file), program_(program), diags_(diags), limits_(limits) {}
+
+  void run() {
+    register_names();
+    for (const auto& d : file_.declarations) boost::apply_visitor([&](const auto& x) { lower(x); }, d);
+    program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_};
+    for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) lower_graph(ctx, i);
+    check_recursion();
+    check_host_in_conditionals();
+  }
+
+private:
+  // ---- names ---------------------------------------------------------------------------------
+
+  void register_names() {
+    for (const auto& d : file_.declarations) {
+      boost::apply_visitor(
+          [&](const auto& x) {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, dsl::ast::kernel_decl>) add_global(x.name, global_symbol::kind::kernel, program_.kernels);
+            else if constexpr (std::is_same_v<T, dsl::ast::host_decl>) add_global(x.name, global_symbol::kind::host, program_.hosts);
+            else if constexpr (std::is_same_v<T, dsl::ast::library_decl>) add_global(x.name, global_symbol::kind::library, program_.libraries);
+            else if constexpr (std::is_same_v<T, dsl::ast::graph_decl>) {
+              if (add_global(x.name, global_symbol::kind::graph, program_.graphs)) graph_decls_.push_back(&x);
+            }
+          },
+          d);
+    }
+  }
+
+  // Registers a name and reserves its slot in `list`; false for a redefinition.
+  template <typename List>
+  bool add_global(const dsl::ast::identifier& name, global_symbol::kind k, List& list) {
+    auto [it, inserted] = globals_.try_emplace(name.name, global_symbol{k, static_cast<std::uint32_t>(list.size()), range_of(name)});
+    if (!inserted) {
+      auto& d = diags_.error(range_of(name), fmt::format("redefinition of '{}'", name.name));
+      d.notes.push_back({it->second.range, "previous declaration is here"});
+      duplicates_.insert(&name);
+      return false;
+    }
+    list.emplace_back();
+    return true;
+  }
+
+  bool is_duplicate(const dsl::ast::identifier& name) const { return duplicates_.count(&name) > 0; }
+
+  // ---- declarations --------------------------------------------------------------------------
+
+  std::vector<ir::parameter> lower_signature(const std::vector<dsl::ast::parameter>& params, bool host) {
+    std::vector<ir::parameter> out;
+    std::unordered_map<std::string_view, source_range> seen;
+    for (const auto& p : params) {
+      auto [it, inserted] = seen.try_emplace(p.name.name, range_of(p.name));
+      if (!inserted) {
+        auto& d = diags_.error(range_of(p.name), fmt::format("duplicate parameter '{}'", p.name.name));
+        d.notes.push_back({it->second, "previous parameter is here"});
+      }
+      if (p.default_value)
+        diags_.error(range_of(*p.default_value), "default values are allowed only for graph parameters");
+      auto t = resolve_type(p.type, diags_);
+      if (t && host && t->k == ir::type::kind::cond)
+        diags_.error(range_of(p.type), "host callbacks take scalar or pointer parameters, not 'cond'");
+      out.push_back({p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
+    }
+    return out;
+  }
+
+  void lower(const dsl::ast::include_decl& d) {
+    if (d.path.value.empty()) diags_.error(range_of(d.path), "include path is empty");
+    program_.includes.push_back(d.path.value);
+  }
+
+  void lower(const dsl::ast::kernel_decl& d) {
+    auto params = lower_signature(d.params, false);
+    if (is_duplicate(d.name)) return;
+    ir::kernel& k = program_.kernels[globals_.at(d.name.name).index];
+    k.name = d.name.name;
+    k.symbol = d.symbol ? d.symbol->value : d.name.name;
+    k.params = std::move(params);
+    k.range = range_of(d);
+    if (d.symbol && d.symbol->value.empty()) diags_.error(range_of(*d.symbol), "the 'as' symbol is empty");
+    if (d.library) {
+      auto it = globals_.find(d.library->name);
+      if (it == globals_.end())
+        diags_.error(range_of(*d.library), fmt::format("unknown module or source '{}'", d.library->name));
+      else if (it->second.k != global_symbol::kind::library) {
+        auto& diag = diags_.error(range_of(*d.library), fmt::format("'{}' is {}, not a module or source",
+                                                                    d.library->name, describe(it->second.k)));
+        diag.notes.push_back({it->second.range, fmt::format("'{}' is declared here", d.library->name)});
+      } else {
+        k.library = it->second.index;
+      }
+    }
+  }
+
+  void lower(const dsl::ast::host_decl& d) {
+    auto params = lower_signature(d.params, true);
+    if (is_duplicate(d.name)) return;
+    ir::host_callback& h = program_.hosts[globals_.at(d.name.name).index];
+    h.name = d.name.name;
+    h.params = std::move(params);
+    h.range = range_of(d);
+  }
+
+  void lower(const dsl::ast::library_decl& d) {
+    bool is_module = d.kind == dsl::ast::library_kind::module;
+    if (d.text.value.empty())
+      diags_.error(range_of(d.text), is_module ? "module path is empty" : "source text is empty");
+    if (is_duplicate(d.name)) return;
+    ir::library& lib = program_.libraries[globals_.at(d.name.name).index];
+    lib.k = is_module ? ir::library::kind::module : ir::library::kind::source;
+    lib.name = d.name.name;
+    lib.text = d.text.value;
+    lib.range = range_of(d);
+    lib.text_range = range_of(d.text);
+  }
+
+  void lower(const dsl::ast::graph_decl&) {}  // after all declarations, in lower_graph
+
+  // ---- whole-program checks ------------------------------------------------------------------
+
+  void check_recursion() {
+    std::size_t n = program_.graphs.size();
+    std::vector<std::vector<const call_site*>> out(n);
+    for (const auto& c : calls_) out[c.caller].push_back(&c);
+    enum class mark : std::uint8_t { unseen, active, done };
+    std::vector<mark> marks(n, mark::unseen);
+    std::vector<std::uint32_t> path;
+    // Depth-first search; a call to a graph on the current path closes a cycle.
+    auto visit = [&](auto& self, std::uint32_t g) -> void {
+      marks[g] = mark::active;
+      path.push_back(g);
+      for (const call_site* c : out[g]) {
+        if (marks[c->callee] == mark::active) {
+          std::string cycle;
+          auto start = std::find(path.begin(), path.end(), c->callee);
+          for (auto it = start; it != path.end(); ++it) cycle += fmt::format("'{}' → ", program_.graphs[*it].name);
+          cycle += fmt::format("'{}'", program_.graphs[c->callee].name);
+          diags_.error(c->range, fmt::format("recursive call: {}", cycle));
+        } else if (marks[c->callee] == mark::unseen) {
+          self(self, c->callee);
+        }
+      }
+      path.pop_back();
+      marks[g] = mark::done;
+    };
+    for (std::uint32_t g = 0; g < n; ++g)
+      if (marks[g] == mark::unseen) visit(visit, g);
+  }
+
+  void check_host_in_conditionals() {
+    // has_host_node through `call`, to a fixed point (terminates: the flags only turn on).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& c : calls_)
+        if (program_.graphs[c.callee].has_host_node && !program_.graphs[c.caller].has_host_node)
+          program_.graphs[c.caller].has_host_node = changed = true;
+    }
+    for (const auto& c : calls_)
+      if (c.in_conditional_body && program_.graphs[c.callee].has_host_node)
+        diags_.error(c.range, fmt::format("graph '{}' holds a host callback (directly or through 'call'); host nodes "
+                                          "are not allowed inside a conditional body",
+                                          program_.graphs[c.callee].name));
+  }
+
+  const dsl::ast::file& file_;
+  ir::program& program_;
+  diagnostics& diags_;
+  const compile_limits& limits_;
+  global_table globals_;
+  std::vector<const dsl::ast::graph_decl*> graph_decls_;
+  std::vector<call_site> calls_;
+  std::unordered_set<const dsl::ast::identifier*> duplicates_;
+};
+
+}  // namespace
+
+compile_result compile(const source_file& source, const compile_limits& limits) {
+  compile_result result;
+  auto parsed = dsl::parse(source, result.diags, {limits.max_file_bytes, limits.max_nesting});
+  if (!parsed.ok) return result;  // semantic checks on a broken tree would only add noise
+  ir::program program;
+  program.file = source.name();
+  program_lowering(parsed.file, program, result.diags, limits).run();
+  result.diags.sort_by_position();
+  if (!result.diags.has_errors()) result.program = std::move(program);
+  return result;
+}
+
+ir::program compile_or_throw(const source_file& source, const compile_limits& limits) {
+  auto result = compile(source, limits);
+  if (!result.program) throw compile_error(format_diagnostics(source, result.diags), result.diags.all());
+  return std::move(*result.program);
+}
+
+}  // namespace cgraph

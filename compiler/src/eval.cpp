@@ -1,0 +1,218 @@
+#include <cgraph/eval.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace cgraph::ir {
+
+namespace {
+
+using i64 = std::int64_t;
+
+op_result ok(value v) { return {v, {}}; }
+op_result fail(std::string message) { return {{}, std::move(message)}; }
+
+double as_double(const value& v) { return v.k == value::kind::floating ? v.f : static_cast<double>(v.i); }
+
+op_result integer_op(op o, i64 x, i64 y) {
+  i64 r = 0;
+  switch (o) {
+    case op::add:
+      if (__builtin_add_overflow(x, y, &r)) return fail(fmt::format("integer overflow in {} + {}", x, y));
+      return ok(value::integer(r));
+    case op::sub:
+      if (__builtin_sub_overflow(x, y, &r)) return fail(fmt::format("integer overflow in {} - {}", x, y));
+      return ok(value::integer(r));
+    case op::mul:
+      if (__builtin_mul_overflow(x, y, &r)) return fail(fmt::format("integer overflow in {} * {}", x, y));
+      return ok(value::integer(r));
+    case op::div:
+    case op::mod:
+    case op::ceil_div: {
+      const char* name = o == op::div ? "/" : o == op::mod ? "%" : "ceil_div";
+      if (y == 0) return fail(fmt::format("division by zero in {}", o == op::ceil_div ? "ceil_div" : name));
+      if (x == std::numeric_limits<i64>::min() && y == -1)
+        return fail(fmt::format("integer overflow in {} {} {}", x, name, y));
+      if (o == op::div) return ok(value::integer(x / y));
+      if (o == op::mod) return ok(value::integer(x % y));
+      i64 q = x / y;
+      if ((x % y != 0) && ((x < 0) == (y < 0))) ++q;  // round toward +infinity
+      return ok(value::integer(q));
+    }
+    case op::shl:
+    case op::shr: {
+      const char* name = o == op::shl ? "<<" : ">>";
+      if (y < 0 || y > 63) return fail(fmt::format("shift count {} is outside 0..63", y));
+      if (o == op::shr) return ok(value::integer(x >> y));
+      if (x < 0 || (y > 0 && (x >> (63 - y)) != 0))
+        return fail(fmt::format("integer overflow in {} {} {}", x, name, y));
+      return ok(value::integer(x << y));
+    }
+    case op::bit_and: return ok(value::integer(x & y));
+    case op::bit_or: return ok(value::integer(x | y));
+    case op::bit_xor: return ok(value::integer(x ^ y));
+    case op::min: return ok(value::integer(std::min(x, y)));
+    case op::max: return ok(value::integer(std::max(x, y)));
+    default: return fail("invalid integer operation");
+  }
+}
+
+op_result float_op(op o, double x, double y) {
+  double r = 0;
+  switch (o) {
+    case op::add: r = x + y; break;
+    case op::sub: r = x - y; break;
+    case op::mul: r = x * y; break;
+    case op::div:
+      if (y == 0) return fail("division by zero");
+      r = x / y;
+      break;
+    case op::min: r = std::fmin(x, y); break;
+    case op::max: r = std::fmax(x, y); break;
+    default: return fail("invalid floating-point operation");
+  }
+  if (!std::isfinite(r)) return fail("floating-point result is not finite");
+  return ok(value::floating(r));
+}
+
+}  // namespace
+
+op_result apply(const expr& e, const value& a, const value& b) {
+  switch (e.op) {
+    case op::to_float: return ok(value::floating(static_cast<double>(a.i)));
+    case op::neg:
+      if (a.k == value::kind::floating) return ok(value::floating(-a.f));
+      if (a.i == std::numeric_limits<i64>::min()) return fail(fmt::format("integer overflow in -({})", a.i));
+      return ok(value::integer(-a.i));
+    case op::ptr_add:
+    case op::ptr_sub: {
+      i64 bytes = 0;
+      if (__builtin_mul_overflow(b.i, static_cast<i64>(e.element_size), &bytes))
+        return fail("pointer offset overflows");
+      std::uint64_t address = e.op == op::ptr_add ? a.bits + static_cast<std::uint64_t>(bytes)
+                                                  : a.bits - static_cast<std::uint64_t>(bytes);
+      return ok(value::pointer(address));
+    }
+    default:
+      if (e.result.is_float()) return float_op(e.op, as_double(a), as_double(b));
+      return integer_op(e.op, a.i, b.i);
+  }
+}
+
+std::uint64_t converted::as_u64() const {
+  std::uint64_t v = 0;
+  std::memcpy(&v, bytes.data(), size);
+  return v;
+}
+
+converted convert(const value& v, type target, check c) {
+  converted out;
+  out.size = size_of(target);
+  auto store = [&](auto x) { std::memcpy(out.bytes.data(), &x, sizeof x); };
+  if (target.k == type::kind::pointer || target.k == type::kind::void_pointer) {
+    store(v.bits);
+    return out;
+  }
+  if (target.k == type::kind::cond) {
+    store(v.bits);
+    return out;
+  }
+  if (target.is_bool()) {
+    store(static_cast<std::uint8_t>(v.bits));
+    return out;
+  }
+  if (target.is_float()) {
+    double d = as_double(v);
+    if (c == check::positive && !(d > 0)) out.error = fmt::format("value {} is not positive", format_value(v));
+    else if (target.s == scalar::f32) {
+      if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+        out.error = fmt::format("value {} does not fit f32", format_value(v));
+      store(static_cast<float>(d));
+    } else {
+      store(d);
+    }
+    return out;
+  }
+  // integer targets
+  i64 x = v.i;
+  if (c == check::positive && x <= 0) {
+    out.error = fmt::format("value {} is not positive", x);
+    return out;
+  }
+  auto fits = [&](auto sample) {
+    using T = decltype(sample);
+    if constexpr (std::is_signed_v<T>) return x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
+    else return x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max();
+  };
+  auto put = [&](auto sample) {
+    using T = decltype(sample);
+    if (!fits(sample)) out.error = fmt::format("value {} does not fit {}", x, to_string(target));
+    else store(static_cast<T>(x));
+  };
+  switch (target.s) {
+    case scalar::i8: put(std::int8_t{}); break;
+    case scalar::i16: put(std::int16_t{}); break;
+    case scalar::i32: put(std::int32_t{}); break;
+    case scalar::i64: put(std::int64_t{}); break;
+    case scalar::u8: put(std::uint8_t{}); break;
+    case scalar::u16: put(std::uint16_t{}); break;
+    case scalar::u32: put(std::uint32_t{}); break;
+    case scalar::u64: put(std::uint64_t{}); break;
+    default: out.error = "invalid integer type";
+  }
+  return out;
+}
+
+evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,
+                    std::span<const std::uint64_t> conds) {
+  evaluation result;
+  result.values.resize(g.exprs.size());
+  for (std::size_t i = 0; i < g.exprs.size(); ++i) {
+    const expr& e = g.exprs[i];
+    value& out = result.values[i];
+    switch (e.op) {
+      case op::constant: out = e.constant; break;
+      case op::param:
+        if (e.index < params.size() && params[e.index]) out = *params[e.index];
+        else if (e.a != none) out = result.values[e.a];
+        else {
+          result.error = eval_error{g.params[e.index].range,
+                                    fmt::format("graph parameter '{}' has no value and no default", g.params[e.index].name)};
+          return result;
+        }
+        break;
+      case op::let_ref: out = result.values[e.a]; break;
+      case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); break;
+      default: {
+        auto r = apply(e, result.values[e.a], e.b == none ? value{} : result.values[e.b]);
+        if (!r.error.empty()) {
+          result.error = eval_error{e.range, std::move(r.error)};
+          return result;
+        }
+        out = r.v;
+      }
+    }
+  }
+  return result;
+}
+
+std::string format_value(const value& v) {
+  switch (v.k) {
+    case value::kind::integer: return fmt::format("{}", v.i);
+    case value::kind::floating: {
+      std::string s = fmt::format("{}", v.f);
+      if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+      return s;
+    }
+    case value::kind::boolean: return v.bits ? "true" : "false";
+    case value::kind::pointer: return fmt::format("0x{:x}", v.bits);
+    case value::kind::cond: return fmt::format("cond(0x{:x})", v.bits);
+  }
+  return "?";
+}
+
+}  // namespace cgraph::ir

@@ -1,0 +1,298 @@
+#include "lowering.hpp"
+
+#include <cgraph/eval.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace cgraph::compiler::detail {
+
+namespace {
+
+using ir::op;
+
+struct binary_info {
+  op code;
+  int precedence;  // C's: * / % bind tightest, then + -, << >>, &, ^, |
+  std::string_view spelling;
+};
+
+binary_info info(ast::binary_op o) {
+  switch (o) {
+    case ast::binary_op::mul: return {op::mul, 6, "*"};
+    case ast::binary_op::div: return {op::div, 6, "/"};
+    case ast::binary_op::mod: return {op::mod, 6, "%"};
+    case ast::binary_op::add: return {op::add, 5, "+"};
+    case ast::binary_op::sub: return {op::sub, 5, "-"};
+    case ast::binary_op::shl: return {op::shl, 4, "<<"};
+    case ast::binary_op::shr: return {op::shr, 4, ">>"};
+    case ast::binary_op::bit_and: return {op::bit_and, 3, "&"};
+    case ast::binary_op::bit_xor: return {op::bit_xor, 2, "^"};
+    case ast::binary_op::bit_or: return {op::bit_or, 1, "|"};
+  }
+  return {op::add, 0, "?"};
+}
+
+bool integer_only(op o) {
+  return o == op::mod || o == op::shl || o == op::shr || o == op::bit_and || o == op::bit_or || o == op::bit_xor ||
+         o == op::ceil_div;
+}
+
+constexpr ir::type integer_type = ir::type::of(ir::scalar::i64);
+constexpr ir::type float_type = ir::type::of(ir::scalar::f64);
+
+}  // namespace
+
+std::string describe_value_type(ir::type t) {
+  if (t.is_integer()) return "integer";
+  if (t.is_float()) return "float";
+  if (t.is_bool()) return "bool";
+  if (t.k == ir::type::kind::cond) return "cond";
+  return "'" + ir::to_string(t) + "'";
+}
+
+std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range range) {
+  ir::expr e;
+  e.op = op::constant;
+  e.result = t;
+  e.constant = v;
+  e.range = range;
+  graph_.exprs.push_back(e);
+  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+}
+
+std::uint32_t expr_lowering::add(ir::expr e) {
+  bool foldable = e.op != op::param && e.op != op::let_ref && e.op != op::cond_ref && e.op != op::constant &&
+                  graph_.exprs[e.a].is_constant() && (e.b == ir::none || graph_.exprs[e.b].is_constant());
+  if (foldable) {
+    auto r = ir::apply(e, graph_.exprs[e.a].constant, e.b == ir::none ? ir::value{} : graph_.exprs[e.b].constant);
+    if (!r.error.empty()) {
+      diags_.error(e.range, r.error);
+      return bad_expr;
+    }
+    return constant(r.v, e.result, e.range);
+  }
+  graph_.exprs.push_back(e);
+  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+}
+
+std::optional<std::int64_t> expr_lowering::constant_integer(std::uint32_t e) const {
+  if (e == bad_expr || !graph_.exprs[e].is_constant() || !graph_.exprs[e].result.is_integer()) return std::nullopt;
+  return graph_.exprs[e].constant.i;
+}
+
+std::uint32_t expr_lowering::lower(const ast::expression& e) {
+  if (e.rest.size() > limits_.max_operators_per_expression) {
+    diags_.error(range_of(e), fmt::format("expression has {} operators, more than the limit of {}", e.rest.size(),
+                                          limits_.max_operators_per_expression));
+    return bad_expr;
+  }
+  // Precedence climbing over the flat operator list (operators are left-associative).
+  std::vector<std::uint32_t> operands{lower_unary(e.first)};
+  std::vector<const ast::operation*> pending;
+  auto reduce = [&] {
+    const ast::operation* o = pending.back();
+    pending.pop_back();
+    std::uint32_t rhs = operands.back();
+    operands.pop_back();
+    auto bi = info(o->op);
+    source_range op_range{o->begin, o->begin + static_cast<std::uint32_t>(bi.spelling.size())};
+    operands.back() = binary(bi.code, operands.back(), rhs, op_range, bi.spelling);
+  };
+  for (const auto& o : e.rest) {
+    while (!pending.empty() && info(pending.back()->op).precedence >= info(o.op).precedence) reduce();
+    pending.push_back(&o);
+    operands.push_back(lower_unary(o.rhs));
+  }
+  while (!pending.empty()) reduce();
+  return operands.back();
+}
+
+std::uint32_t expr_lowering::lower_unary(const ast::unary& u) {
+  std::uint32_t v = lower_operand(u.value);
+  // Negation repeats with period two; applying at most three keeps overflow checks exact.
+  std::uint32_t count = u.negations > 2 ? 2 + u.negations % 2 : u.negations;
+  for (std::uint32_t i = 0; i < count && v != bad_expr; ++i) {
+    ir::type t = graph_.exprs[v].result;
+    if (!t.is_integer() && !t.is_float()) {
+      diags_.error({u.begin, u.begin + 1}, fmt::format("unary '-' needs a number, got {}", describe_value_type(t)));
+      return bad_expr;
+    }
+    ir::expr e;
+    e.op = op::neg;
+    e.result = t;
+    e.a = v;
+    e.range = {u.begin, u.end};
+    v = add(e);
+  }
+  return v;
+}
+
+std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
+  struct visitor {
+    expr_lowering& self;
+    std::uint32_t operator()(const ast::int_literal& lit) const {
+      if (lit.too_large || lit.value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        self.diags_.error(range_of(lit), "integer literal does not fit 64-bit signed arithmetic");
+        return bad_expr;
+      }
+      return self.constant(ir::value::integer(static_cast<std::int64_t>(lit.value)), integer_type, range_of(lit));
+    }
+    std::uint32_t operator()(const ast::float_literal& lit) const {
+      if (!std::isfinite(lit.value)) {
+        self.diags_.error(range_of(lit), "floating-point literal is out of range");
+        return bad_expr;
+      }
+      return self.constant(ir::value::floating(lit.value), float_type, range_of(lit));
+    }
+    std::uint32_t operator()(const ast::bool_literal& lit) const {
+      return self.constant(ir::value::boolean(lit.value), ir::type::of(ir::scalar::boolean), range_of(lit));
+    }
+    std::uint32_t operator()(const ast::sizeof_expr& s) const {
+      auto t = resolve_type(s.type, self.diags_);
+      if (!t) return bad_expr;
+      return self.constant(ir::value::integer(ir::size_of(*t)), integer_type, range_of(s));
+    }
+    std::uint32_t operator()(const ast::function_call& call) const { return self.lower_call(call); }
+    std::uint32_t operator()(const ast::identifier& id) const { return self.lower_identifier(id); }
+    std::uint32_t operator()(const ast::parenthesized& p) const { return self.lower(p.inner.get()); }
+  };
+  return boost::apply_visitor(visitor{*this}, o);
+}
+
+std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
+  if (const symbol* s = scope_.find(id.name)) {
+    switch (s->k) {
+      case symbol::kind::param:
+      case symbol::kind::let:
+        return s->expr;
+      case symbol::kind::cond: {
+        ir::expr e;
+        e.op = op::cond_ref;
+        e.result = ir::type::cond();
+        e.index = s->index;
+        e.range = range_of(id);
+        graph_.exprs.push_back(e);
+        return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+      }
+    }
+  }
+  if (auto it = globals_.find(id.name); it != globals_.end()) {
+    auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
+    d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
+  } else {
+    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'", id.name));
+  }
+  return bad_expr;
+}
+
+std::uint32_t expr_lowering::lower_call(const ast::function_call& call) {
+  const std::string& name = call.function.name;
+  op code = name == "min" ? op::min : name == "max" ? op::max : name == "ceil_div" ? op::ceil_div : op::constant;
+  if (code == op::constant) {
+    diags_.error(range_of(call.function),
+                 fmt::format("unknown function '{}'; the functions are min, max and ceil_div", name));
+    return bad_expr;
+  }
+  if (call.args.size() != 2) {
+    diags_.error(range_of(call.function), fmt::format("'{}' takes 2 arguments, got {}", name, call.args.size()));
+    return bad_expr;
+  }
+  std::uint32_t a = lower(call.args[0]);
+  std::uint32_t b = lower(call.args[1]);
+  return binary(code, a, b, range_of(call.function), name);
+}
+
+std::uint32_t expr_lowering::binary(op code, std::uint32_t lhs, std::uint32_t rhs, source_range op_range,
+                                    std::string_view spelling) {
+  if (lhs == bad_expr || rhs == bad_expr) return bad_expr;
+  ir::type l = graph_.exprs[lhs].result, r = graph_.exprs[rhs].result;
+  auto invalid = [&](std::string why) {
+    diags_.error(op_range, fmt::format("invalid operands to '{}' ({} and {}){}", spelling, describe_value_type(l),
+                                       describe_value_type(r), why));
+    return bad_expr;
+  };
+  ir::expr e;
+  e.range = op_range;
+  if (l.is_pointer() || r.is_pointer()) {
+    // pointer + integer, integer + pointer, pointer - integer
+    bool offset_op = (code == op::add && (l.is_pointer() != r.is_pointer()) && (l.is_integer() || r.is_integer())) ||
+                     (code == op::sub && l.is_pointer() && r.is_integer());
+    if (!offset_op) return invalid(": a pointer can only be offset by an integer");
+    std::uint32_t ptr = l.is_pointer() ? lhs : rhs, count = l.is_pointer() ? rhs : lhs;
+    ir::type pt = graph_.exprs[ptr].result;
+    if (pt.k == ir::type::kind::void_pointer) return invalid(": 'void*' has no element size to offset by");
+    e.op = code == op::add ? op::ptr_add : op::ptr_sub;
+    e.result = pt;
+    e.a = ptr;
+    e.b = count;
+    e.element_size = ir::size_of(pt.s);
+    return add(e);
+  }
+  bool numbers = (l.is_integer() || l.is_float()) && (r.is_integer() || r.is_float());
+  if (!numbers) return invalid("");
+  if ((l.is_float() || r.is_float()) && integer_only(code))
+    return invalid(fmt::format(": '{}' needs integer operands", spelling));
+  e.op = code;
+  if (l.is_float() || r.is_float()) {
+    auto promote = [&](std::uint32_t x) {
+      if (graph_.exprs[x].result.is_float()) return x;
+      ir::expr p;
+      p.op = op::to_float;
+      p.result = float_type;
+      p.a = x;
+      p.range = graph_.exprs[x].range;
+      return add(p);
+    };
+    e.a = promote(lhs);
+    e.b = promote(rhs);
+    e.result = float_type;
+  } else {
+    e.a = lhs;
+    e.b = rhs;
+    e.result = integer_type;
+  }
+  return add(e);
+}
+
+ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check c, source_range range,
+                                    const std::string& what) {
+  ir::argument arg{e, target, c, range};
+  if (e == bad_expr) return arg;
+  ir::type from = graph_.exprs[e].result;
+  bool compatible = false;
+  switch (target.k) {
+    case ir::type::kind::scalar:
+      compatible = target.is_bool() ? from.is_bool()
+                   : target.is_float() ? (from.is_integer() || from.is_float())
+                                       : from.is_integer();
+      break;
+    case ir::type::kind::pointer: compatible = from == target; break;
+    case ir::type::kind::void_pointer: compatible = from.is_pointer(); break;
+    case ir::type::kind::cond: compatible = from.k == ir::type::kind::cond; break;
+  }
+  if (!compatible) {
+    std::string hint;
+    if (from.k == ir::type::kind::cond) hint = "; a cond can only be passed to a 'cond' parameter";
+    else if (target.k == ir::type::kind::cond) hint = "; pass a name declared with 'cond'";
+    else if (from.k == ir::type::kind::void_pointer && target.k == ir::type::kind::pointer)
+      hint = "; 'void*' does not convert to a typed pointer";
+    diags_.error(range, fmt::format("cannot convert {} to '{}' for {}{}", describe_value_type(from),
+                                    ir::to_string(target), what, hint));
+    arg.expr = bad_expr;
+    return arg;
+  }
+  const ir::expr& x = graph_.exprs[e];
+  if (x.is_constant()) {
+    auto r = ir::convert(x.constant, target, c);
+    if (!r.error.empty()) {
+      diags_.error(range, fmt::format("{}: {}", what, r.error));
+      arg.expr = bad_expr;
+    }
+  }
+  return arg;
+}
+
+}  // namespace cgraph::compiler::detail

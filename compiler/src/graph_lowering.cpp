@@ -1,0 +1,595 @@
+#include "graph_lowering.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace cgraph::compiler::detail {
+
+namespace {
+
+using frontier = std::vector<std::uint32_t>;  // the nodes the next statement waits for (sorted)
+
+constexpr ir::type u32_type = ir::type::of(ir::scalar::u32);
+constexpr ir::type u64_type = ir::type::of(ir::scalar::u64);
+
+class graph_lowering {
+public:
+  graph_lowering(const program_context& ctx, std::uint32_t index)
+      : ctx_(ctx), decl_(*ctx.graph_decls[index]), index_(index), program_(ctx.program),
+        graph_(ctx.program.graphs[index]), globals_(ctx.globals), diags_(ctx.diags), limits_(ctx.limits),
+        exprs_(graph_, ctx.diags, scope_, ctx.globals, ctx.limits) {}
+
+  void run() {
+    graph_.name = decl_.name.name;
+    graph_.range = range_of(decl_);
+    scope_.push();
+    lower_parameters();
+    graph_.root = lower_body(decl_.body, false);
+    scope_.pop();
+    report_unresolved_afters();
+    for (std::size_t i = 0; i < conds_.size(); ++i)
+      if (conds_[i].uses == 0 && !graph_.conds[i].synthetic)
+        diags_.error(graph_.conds[i].range,
+                     fmt::format("cond '{}' is not used by any if, while or switch", graph_.conds[i].name));
+  }
+
+private:
+  struct label_info {
+    std::uint32_t body_id;
+    std::uint32_t node;
+    source_range range;
+  };
+  struct pending_after {
+    std::uint32_t node;
+    const ast::identifier* name;
+  };
+  struct body_context {
+    ir::body* body;
+    std::uint32_t id;
+    bool conditional;
+    std::vector<pending_after> afters;
+    std::unordered_map<std::string_view, std::uint32_t> labels;
+  };
+  struct cond_info {
+    std::uint32_t body_id = 0;
+    std::uint32_t uses = 0;
+    source_range first_use;
+  };
+
+  // ---- parameters ----------------------------------------------------------------------
+
+  void lower_parameters() {
+    for (const auto& p : decl_.params) {
+      auto t = resolve_type(p.type, diags_);
+      if (t && t->k == ir::type::kind::cond) {
+        diags_.error(range_of(p.type), "graph parameters cannot be 'cond'; declare conds inside the graph body");
+        t.reset();
+      }
+      ir::parameter param{p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)};
+      if (p.default_value) {
+        std::uint32_t e = exprs_.lower(*p.default_value);
+        if (t) param.default_expr =
+            exprs_.convert(e, *t, ir::check::any, range_of(*p.default_value),
+                           fmt::format("the default of parameter '{}'", p.name.name)).expr;
+        if (param.default_expr == bad_expr) param.default_expr = ir::none;
+      }
+      ir::expr ref;
+      ref.op = ir::op::param;
+      ref.result = value_type(param.t);
+      ref.index = static_cast<std::uint32_t>(graph_.params.size());
+      ref.a = param.default_expr;
+      ref.range = range_of(p.name);
+      graph_.exprs.push_back(ref);
+      auto ref_index = static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+      declare(p.name, symbol{symbol::kind::param, ref_index, ref.index, range_of(p.name)});
+      graph_.params.push_back(std::move(param));
+    }
+  }
+
+  // The type an expression of a declared type has: integers compute in 64 bits, floats in f64.
+  static ir::type value_type(ir::type t) {
+    if (t.is_integer()) return ir::type::of(ir::scalar::i64);
+    if (t.is_float()) return ir::type::of(ir::scalar::f64);
+    return t;
+  }
+
+  void declare(const ast::identifier& name, const symbol& s) {
+    const symbol* previous = scope_.declare(name.name, s);
+    auto global = globals_.find(name.name);
+    if (!previous && global == globals_.end()) return;
+    auto& d = diags_.error(range_of(name), fmt::format("redefinition of '{}'", name.name));
+    d.notes.push_back({previous ? previous->declared_at : global->second.range, "previous declaration is here"});
+  }
+
+  // ---- bodies and blocks -----------------------------------------------------------------
+
+  ir::body lower_body(const ast::block& block, bool conditional) {
+    ir::body body;
+    body_context ctx{&body, next_body_id_++, conditional, {}, {}};
+    body_context* outer = current_;
+    current_ = &ctx;
+    lower_block(block, {});
+    resolve_afters(ctx);
+    current_ = outer;
+    return body;
+  }
+
+  frontier lower_block(const ast::block& block, frontier in) {
+    scope_.push();
+    for (const auto& s : block.statements) in = lower_statement(s, std::move(in));
+    scope_.pop();
+    return in;
+  }
+
+  frontier lower_statement(const ast::statement& s, const frontier& in) {
+    struct visitor {
+      graph_lowering& self;
+      const frontier& in;
+      frontier operator()(const ast::launch_stmt& x) const { return self.lower_launch(x, in); }
+      frontier operator()(const ast::builtin_stmt& x) const { return self.lower_builtin(x, in); }
+      frontier operator()(const ast::host_stmt& x) const { return self.lower_host(x, in); }
+      frontier operator()(const ast::call_stmt& x) const { return self.lower_call(x, in); }
+      frontier operator()(const ast::let_stmt& x) const { return self.lower_let(x, in); }
+      frontier operator()(const ast::cond_stmt& x) const { return self.lower_cond(x, in); }
+      frontier operator()(const ast::x3::forward_ast<ast::if_stmt>& x) const { return self.lower_if(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::while_stmt>& x) const { return self.lower_while(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::switch_stmt>& x) const { return self.lower_switch(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::repeat_stmt>& x) const { return self.lower_repeat(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::parallel_stmt>& x) const { return self.lower_parallel(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::block>& x) const { return self.lower_block(x.get(), in); }
+    };
+    return boost::apply_visitor(visitor{*this, in}, s);
+  }
+
+  frontier add_node(ir::node n, const frontier& in, const ast::node_prefix& prefix,
+                    const std::vector<ast::identifier>& after) {
+    ir::body& body = *current_->body;
+    auto index = static_cast<std::uint32_t>(body.nodes.size());
+    n.deps = in;
+    if (prefix.label) {
+      const auto& label = *prefix.label;
+      auto [it, inserted] = labels_.try_emplace(label.name, label_info{current_->id, index, range_of(label)});
+      if (!inserted) {
+        auto& d = diags_.error(range_of(label), fmt::format("duplicate label '{}'", label.name));
+        d.notes.push_back({it->second.range, "previous label is here"});
+      } else {
+        n.label = label.name;
+        current_->labels.emplace(label.name, index);
+      }
+    }
+    for (const auto* list : {&prefix.after, &after})
+      for (const auto& name : *list) current_->afters.push_back({index, &name});
+    body.nodes.push_back(std::move(n));
+    ++graph_.node_count;
+    return {index};
+  }
+
+  ir::node make_node(ir::node_kind kind, const ast::tagged& stmt) {
+    ir::node n;
+    n.kind = kind;
+    n.range = range_of(stmt);
+    return n;
+  }
+
+  // ---- `after` edges ---------------------------------------------------------------------
+
+  struct after_edge {
+    std::uint32_t from;  // the node that waits
+    std::uint32_t to;    // the labeled node
+    const ast::identifier* name;
+  };
+
+  void resolve_afters(body_context& ctx) {
+    std::vector<after_edge> edges;
+    for (const auto& p : ctx.afters) {
+      auto it = ctx.labels.find(p.name->name);
+      if (it == ctx.labels.end()) {
+        unresolved_.push_back(p.name);
+        continue;
+      }
+      auto& deps = ctx.body->nodes[p.node].deps;
+      if (it->second == p.node) {
+        diags_.error(range_of(*p.name), fmt::format("node '{}' cannot run after itself", p.name->name));
+        continue;
+      }
+      if (std::find(deps.begin(), deps.end(), it->second) == deps.end()) deps.push_back(it->second);
+      edges.push_back({p.node, it->second, p.name});
+    }
+    if (!edges.empty()) check_cycles(*ctx.body, edges);
+  }
+
+  // Kahn's algorithm; a node left over lies on or behind a cycle, which only `after` can close.
+  void check_cycles(const ir::body& body, const std::vector<after_edge>& edges) {
+    std::size_t n = body.nodes.size();
+    std::vector<std::uint32_t> waiting(n, 0);
+    std::vector<std::vector<std::uint32_t>> dependents(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (auto d : body.nodes[i].deps) {
+        ++waiting[i];
+        dependents[d].push_back(i);
+      }
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (waiting[i] == 0) ready.push_back(i);
+    std::vector<bool> done(n, false);
+    while (!ready.empty()) {
+      auto i = ready.back();
+      ready.pop_back();
+      done[i] = true;
+      for (auto j : dependents[i])
+        if (--waiting[j] == 0) ready.push_back(j);
+    }
+    for (const auto& e : edges)
+      if (!done[e.from] && !done[e.to] && reaches(body, e.to, e.from)) {
+        diags_.error(range_of(*e.name),
+                     fmt::format("'after {}' closes a dependency cycle", e.name->name));
+        return;
+      }
+  }
+
+  // Whether `from` transitively depends on `to` (from waits for … waits for to).
+  static bool reaches(const ir::body& body, std::uint32_t from, std::uint32_t to) {
+    std::vector<bool> seen(body.nodes.size(), false);
+    std::vector<std::uint32_t> stack{from};
+    while (!stack.empty()) {
+      auto i = stack.back();
+      stack.pop_back();
+      if (i == to) return true;
+      if (seen[i]) continue;
+      seen[i] = true;
+      for (auto d : body.nodes[i].deps) stack.push_back(d);
+    }
+    return false;
+  }
+
+  void report_unresolved_afters() {
+    for (const auto* name : unresolved_) {
+      if (labels_.count(name->name))
+        diags_.error(range_of(*name), fmt::format("label '{}' is in another graph body; 'after' cannot cross into or "
+                                                  "out of a conditional body",
+                                                  name->name));
+      else
+        diags_.error(range_of(*name), fmt::format("no label '{}' in graph '{}'", name->name, graph_.name));
+    }
+  }
+
+  // ---- node statements ---------------------------------------------------------------------
+
+  // Converts call arguments to the parameters of `callee` ("kernel 'k'"); `required` is how
+  // many parameters have no default.
+  void lower_arguments(ir::node& n, const std::vector<ast::expression>& args, const std::vector<ir::parameter>& params,
+                       std::size_t required, const ast::identifier& name, std::string_view what) {
+    if (args.size() < required || args.size() > params.size()) {
+      std::string expected = required == params.size() ? fmt::format("{}", params.size())
+                                                       : fmt::format("{} to {}", required, params.size());
+      diags_.error(range_of(name), fmt::format("{} '{}' expects {} argument{}, got {}", what, name.name, expected,
+                                               params.size() == 1 && required == 1 ? "" : "s", args.size()));
+      return;
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      std::uint32_t e = exprs_.lower(args[i]);
+      n.args.push_back(exprs_.convert(e, params[i].t, ir::check::any, range_of(args[i]),
+                                      fmt::format("argument {} ('{}') of {} '{}'", i + 1, params[i].name, what, name.name)));
+    }
+  }
+
+  // Looks up a top-level name expected to be of kind `want`; reports and returns nullopt if not.
+  std::optional<std::uint32_t> find_global(const ast::identifier& name, global_symbol::kind want) {
+    auto it = globals_.find(name.name);
+    if (it == globals_.end()) {
+      diags_.error(range_of(name), fmt::format("unknown {} '{}'", describe(want).substr(describe(want).find(' ') + 1),
+                                               name.name));
+      return std::nullopt;
+    }
+    if (it->second.k != want) {
+      auto& d = diags_.error(range_of(name), fmt::format("'{}' is {}, not {}", name.name, describe(it->second.k),
+                                                         describe(want)));
+      d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", name.name)});
+      return std::nullopt;
+    }
+    return it->second.index;
+  }
+
+  void lower_dims(std::array<ir::argument, 3>& out, const std::vector<ast::expression>& dims, std::string_view what) {
+    static constexpr const char* axis[] = {"x", "y", "z"};
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (i >= dims.size()) {
+        out[i] = {exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {}), u32_type,
+                  ir::check::positive, {}};
+        continue;
+      }
+      std::uint32_t e = exprs_.lower(dims[i]);
+      out[i] = exprs_.convert(e, u32_type, ir::check::positive, range_of(dims[i]),
+                              fmt::format("{} dimension {}", what, axis[i]));
+    }
+  }
+
+  frontier lower_launch(const ast::launch_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::kernel, s);
+    lower_dims(n.grid, s.grid, "grid");
+    lower_dims(n.block, s.block, "block");
+    if (s.shared_bytes) {
+      std::uint32_t e = exprs_.lower(*s.shared_bytes);
+      n.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.shared_bytes), "dynamic shared memory bytes");
+    } else {
+      n.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), u32_type,
+                        ir::check::any, {}};
+    }
+    if (auto k = find_global(s.kernel, global_symbol::kind::kernel)) {
+      n.callee = *k;
+      const auto& params = program_.kernels[*k].params;
+      lower_arguments(n, s.args, params, params.size(), s.kernel, "kernel");
+    }
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_builtin(const ast::builtin_stmt& s, const frontier& in) {
+    bool is_memcpy = s.keyword.op == ast::builtin_op::memcpy_op;
+    const char* name = is_memcpy ? "memcpy" : "memset";
+    ir::node n = make_node(is_memcpy ? ir::node_kind::memcpy : ir::node_kind::memset, s);
+    source_range keyword = range_of(s.keyword);
+    if (s.args.size() != 3) {
+      diags_.error(keyword, fmt::format("{} expects 3 arguments ({}), got {}", name,
+                                        is_memcpy ? "destination, source, bytes" : "destination, value, count",
+                                        s.args.size()));
+      return add_node(std::move(n), in, s.prefix, s.after);
+    }
+    std::uint32_t dst = exprs_.lower(s.args[0]);
+    std::uint32_t second = exprs_.lower(s.args[1]);
+    std::uint32_t third = exprs_.lower(s.args[2]);
+    auto pointer_arg = [&](std::uint32_t e, const ast::expression& x, const char* role) {
+      if (e != bad_expr && !exprs_.at(e).result.is_pointer()) {
+        diags_.error(range_of(x), fmt::format("the {} of {} must be a pointer, got {}", role, name,
+                                              describe_value_type(exprs_.at(e).result)));
+        return ir::argument{bad_expr, ir::type::void_pointer(), ir::check::any, range_of(x)};
+      }
+      return exprs_.convert(e, ir::type::void_pointer(), ir::check::any, range_of(x),
+                            fmt::format("the {} of {}", role, name));
+    };
+    n.args.push_back(pointer_arg(dst, s.args[0], "destination"));
+    if (is_memcpy) {
+      n.args.push_back(pointer_arg(second, s.args[1], "source"));
+      n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the byte count of memcpy"));
+    } else {
+      // The element type comes from the destination: 1, 2 or 4 bytes; void* means bytes.
+      ir::type element = ir::type::of(ir::scalar::u8);
+      if (dst != bad_expr && exprs_.at(dst).result.k == ir::type::kind::pointer)
+        element = ir::type::of(exprs_.at(dst).result.s);
+      n.element_size = ir::size_of(element);
+      if (dst != bad_expr && n.element_size != 1 && n.element_size != 2 && n.element_size != 4)
+        diags_.error(range_of(s.args[0]),
+                     fmt::format("memset writes 1-, 2- or 4-byte elements; '{}' has {}-byte elements",
+                                 ir::to_string(exprs_.at(dst).result), n.element_size));
+      n.args.push_back(exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
+                                      fmt::format("the value of memset (an '{}' element)", ir::to_string(element))));
+      n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset"));
+    }
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_host(const ast::host_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::host, s);
+    if (current_->conditional)
+      diags_.error(range_of(s.callback), "host callbacks are not allowed inside a conditional body (CUDA does not "
+                                         "allow host nodes there)");
+    if (auto h = find_global(s.callback, global_symbol::kind::host)) {
+      n.callee = *h;
+      const auto& params = program_.hosts[*h].params;
+      lower_arguments(n, s.args, params, params.size(), s.callback, "host callback");
+    }
+    graph_.has_host_node = true;
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_call(const ast::call_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::child_graph, s);
+    if (auto g = find_global(s.graph, global_symbol::kind::graph)) {
+      n.callee = *g;
+      ctx_.calls.push_back({index_, *g, range_of(s.graph), current_->conditional});
+      const ast::graph_decl& callee = *ctx_.graph_decls[*g];
+      std::vector<ir::parameter> params;
+      std::size_t required = 0;
+      for (const auto& p : callee.params) {
+        auto t = resolve_type_quietly(p.type);
+        params.push_back({p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
+        if (!p.default_value) required = params.size();
+      }
+      lower_arguments(n, s.args, params, required, s.graph, "graph");
+    }
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  static std::optional<ir::type> resolve_type_quietly(const ast::type_name& t) {
+    diagnostics ignored;  // the callee's own lowering reports its bad types
+    return resolve_type(t, ignored);
+  }
+
+  // ---- names -------------------------------------------------------------------------------
+
+  frontier lower_let(const ast::let_stmt& s, const frontier& in) {
+    std::uint32_t e = exprs_.lower(s.value);
+    if (e != bad_expr && exprs_.at(e).result.k == ir::type::kind::cond) {
+      diags_.error(range_of(s.value), "a cond cannot be bound with 'let'; use the cond's own name");
+      e = bad_expr;
+    }
+    symbol sym{symbol::kind::let, e, ir::none, range_of(s.name)};
+    if (e != bad_expr && !exprs_.at(e).is_constant()) {
+      // Named so the IR and generated code show `blocks`, not its expression, at every use.
+      sym.index = static_cast<std::uint32_t>(graph_.lets.size());
+      graph_.lets.push_back({s.name.name, e, range_of(s.name)});
+      ir::expr ref;
+      ref.op = ir::op::let_ref;
+      ref.result = exprs_.at(e).result;
+      ref.a = e;
+      ref.index = sym.index;
+      ref.range = range_of(s.name);
+      graph_.exprs.push_back(ref);
+      sym.expr = static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+    }
+    declare(s.name, sym);
+    return in;
+  }
+
+  frontier lower_cond(const ast::cond_stmt& s, const frontier& in) {
+    ir::cond_handle c{s.name.name, ir::none, false, range_of(s.name)};
+    if (s.init) {
+      std::uint32_t e = exprs_.lower(*s.init);
+      c.default_expr = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.init),
+                                      fmt::format("the initial value of cond '{}'", s.name.name)).expr;
+      if (c.default_expr == bad_expr) c.default_expr = ir::none;
+    }
+    auto index = static_cast<std::uint32_t>(graph_.conds.size());
+    graph_.conds.push_back(std::move(c));
+    conds_.push_back({current_->id, 0, {}});
+    declare(s.name, symbol{symbol::kind::cond, 0, index, range_of(s.name)});
+    return in;
+  }
+
+  // The cond a conditional statement tests: declared in this very body, used by nothing else.
+  std::uint32_t use_cond(const ast::identifier& name, std::string_view statement) {
+    const symbol* s = scope_.find(name.name);
+    if (!s || s->k != symbol::kind::cond) {
+      if (!s && !globals_.count(name.name))
+        diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; declare it with 'cond {};' before the "
+                                                 "'{}'", name.name, name.name, statement));
+      else
+        diags_.error(range_of(name), fmt::format("'{}' is not a cond; '{}' needs a name declared with 'cond'",
+                                                 name.name, statement));
+      return ir::none;
+    }
+    cond_info& info = conds_[s->index];
+    if (info.body_id != current_->id) {
+      auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is declared in another graph body; declare it in "
+                                                         "the body that holds this '{}'", name.name, statement));
+      d.notes.push_back({s->declared_at, "declared here"});
+      return ir::none;
+    }
+    if (info.uses++ > 0) {
+      auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is already used by another conditional; each "
+                                                         "cond drives exactly one if, while or switch", name.name));
+      d.notes.push_back({info.first_use, "first used here"});
+      return ir::none;
+    }
+    info.first_use = range_of(name);
+    return s->index;
+  }
+
+  // ---- conditionals --------------------------------------------------------------------------
+
+  frontier lower_if(const ast::if_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::conditional, s);
+    n.cond_kind = s.else_body ? ir::cond_kind::if_else : ir::cond_kind::if_then;
+    n.cond = use_cond(s.condition, "if");
+    n.bodies.push_back(lower_body(s.then_body, true));
+    if (s.else_body) n.bodies.push_back(lower_body(*s.else_body, true));
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_while(const ast::while_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::conditional, s);
+    n.cond_kind = ir::cond_kind::while_loop;
+    n.cond = use_cond(s.condition, "while");
+    n.bodies.push_back(lower_body(s.body, true));
+    if (n.bodies[0].nodes.empty())
+      diags_.error(range_of(s.body), "empty 'while' body: nothing in it could ever clear the condition");
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_switch(const ast::switch_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::conditional, s);
+    n.cond_kind = ir::cond_kind::switch_cases;
+    n.cond = use_cond(s.condition, "switch");
+    if (s.cases.empty()) diags_.error(range_of(s.condition), "a switch needs at least one case");
+    std::unordered_map<std::int64_t, source_range> seen;
+    for (const auto& c : s.cases) {
+      std::uint32_t e = exprs_.lower(c.value);
+      auto v = exprs_.constant_integer(e);
+      ir::body body = lower_body(c.body, true);
+      if (e == bad_expr) continue;
+      if (!v) {
+        diags_.error(range_of(c.value), "a case value must be a constant integer");
+        continue;
+      }
+      if (*v < 0 || *v > limits_.max_switch_case) {
+        diags_.error(range_of(c.value), fmt::format("case value {} is outside 0..{}", *v, limits_.max_switch_case));
+        continue;
+      }
+      auto [it, inserted] = seen.try_emplace(*v, range_of(c.value));
+      if (!inserted) {
+        auto& d = diags_.error(range_of(c.value), fmt::format("duplicate case value {}", *v));
+        d.notes.push_back({it->second, "previous case is here"});
+        continue;
+      }
+      if (n.bodies.size() <= static_cast<std::size_t>(*v)) n.bodies.resize(static_cast<std::size_t>(*v) + 1);
+      n.bodies[static_cast<std::size_t>(*v)] = std::move(body);
+    }
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_repeat(const ast::repeat_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::conditional, s);
+    n.cond_kind = ir::cond_kind::while_loop;
+    n.from_repeat = true;
+    std::uint32_t count = exprs_.lower(s.count);
+    ir::argument count_arg = exprs_.convert(count, u32_type, ir::check::positive, range_of(s.count), "the repeat count");
+    n.args.push_back(count_arg);
+    // A hidden cond, reset to 1 at every launch; the counter node at the end of the body
+    // clears it after the last iteration.
+    n.cond = static_cast<std::uint32_t>(graph_.conds.size());
+    ir::cond_handle handle{fmt::format("repeat#{}", repeat_count_++), ir::none, true, range_of(s)};
+    handle.default_expr = exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), range_of(s));
+    graph_.conds.push_back(std::move(handle));
+    conds_.push_back({current_->id, 1, range_of(s)});
+    ir::body body = lower_body(s.body, true);
+    ir::node counter = make_node(ir::node_kind::repeat_counter, s);
+    counter.cond = n.cond;
+    counter.args.push_back(count_arg);
+    std::vector<bool> has_dependent(body.nodes.size(), false);
+    for (const auto& x : body.nodes)
+      for (auto d : x.deps) has_dependent[d] = true;
+    for (std::uint32_t i = 0; i < body.nodes.size(); ++i)
+      if (!has_dependent[i]) counter.deps.push_back(i);
+    body.nodes.push_back(std::move(counter));
+    ++graph_.node_count;
+    n.bodies.push_back(std::move(body));
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  frontier lower_parallel(const ast::parallel_stmt& s, const frontier& in) {
+    frontier joined;
+    scope_.push();
+    for (const auto& branch : s.branches.statements) {
+      frontier out = lower_statement(branch, in);
+      joined.insert(joined.end(), out.begin(), out.end());
+    }
+    scope_.pop();
+    std::sort(joined.begin(), joined.end());
+    joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+    return joined;
+  }
+
+  const program_context& ctx_;
+  const ast::graph_decl& decl_;
+  std::uint32_t index_;
+  ir::program& program_;
+  ir::graph& graph_;
+  const global_table& globals_;
+  diagnostics& diags_;
+  const compile_limits& limits_;
+  scope_stack scope_;
+  expr_lowering exprs_;
+  body_context* current_ = nullptr;
+  std::uint32_t next_body_id_ = 0;
+  std::uint32_t repeat_count_ = 0;
+  std::unordered_map<std::string_view, label_info> labels_;
+  std::vector<const ast::identifier*> unresolved_;
+  std::vector<cond_info> conds_;
+};
+
+}  // namespace
+
+void lower_graph(const program_context& ctx, std::uint32_t index) { graph_lowering(ctx, index).run(); }
+
+}  // namespace cgraph::compiler::detail

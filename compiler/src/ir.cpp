@@ -1,0 +1,57 @@
+#include <cgraph/ir.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace cgraph::ir {
+
+namespace {
+struct scalar_info {
+  std::string_view name;
+  std::uint32_t size;
+};
+constexpr std::array<scalar_info, 11> scalars = {{{"i8", 1}, {"i16", 2}, {"i32", 4}, {"i64", 8}, {"u8", 1},
+                                                  {"u16", 2}, {"u32", 4}, {"u64", 8}, {"f32", 4}, {"f64", 8},
+                                                  {"bool", 1}}};
+}  // namespace
+
+bool type::is_integer() const { return k == kind::scalar && s <= ir::scalar::u64; }
+
+std::string_view to_string(scalar s) { return scalars[static_cast<std::size_t>(s)].name; }
+std::uint32_t size_of(scalar s) { return scalars[static_cast<std::size_t>(s)].size; }
+
+std::optional<scalar> scalar_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < scalars.size(); ++i)
+    if (scalars[i].name == name) return static_cast<scalar>(i);
+  return std::nullopt;
+}
+
+std::string to_string(type t) {
+  switch (t.k) {
+    case type::kind::scalar: return std::string(to_string(t.s));
+    case type::kind::pointer: return std::string(to_string(t.s)) + "*";
+    case type::kind::void_pointer: return "void*";
+    case type::kind::cond: return "cond";
+  }
+  return "?";
+}
+
+std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : 8; }
+
+std::string_view to_string(node_kind k) {
+  constexpr std::array<std::string_view, 7> names = {"kernel", "memcpy", "memset", "host", "call", "conditional",
+                                                     "repeat_counter"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+std::string_view to_string(cond_kind k) {
+  constexpr std::array<std::string_view, 4> names = {"if", "if_else", "while", "switch"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+const graph* program::find_graph(std::string_view name) const {
+  auto it = std::find_if(graphs.begin(), graphs.end(), [&](const graph& g) { return g.name == name; });
+  return it == graphs.end() ? nullptr : &*it;
+}
+
+}  // namespace cgraph::ir

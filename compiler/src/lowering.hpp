@@ -1,0 +1,74 @@
+#pragma once
+// Internal interfaces of the checker/lowering (AST → IR).
+
+#include "scope.hpp"
+
+#include <cgraph/compiler.hpp>
+#include <cgraph/dsl/ast.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace cgraph::compiler::detail {
+
+namespace ast = dsl::ast;
+
+// An expression that already failed: operations on it report nothing more.
+inline constexpr std::uint32_t bad_expr = ir::none - 1;
+
+inline source_range range_of(const ast::tagged& node) { return {node.begin, node.end}; }
+
+// What a top-level name was declared as.
+struct global_symbol {
+  enum class kind : std::uint8_t { kernel, host, library, graph };
+  kind k = kind::kernel;
+  std::uint32_t index = 0;
+  source_range range;
+};
+using global_table = std::unordered_map<std::string_view, global_symbol>;
+
+std::string_view describe(global_symbol::kind k);  // "a kernel", "a host callback", …
+
+// The IR type a written type names, or nullopt after reporting why it is not one.
+std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags);
+
+// How an expression's type reads in messages: "integer", "float", "bool", "'f32*'", "cond".
+std::string describe_value_type(ir::type t);
+
+// Lowers expressions into a graph's pool: resolves names, checks types, folds constants.
+class expr_lowering {
+public:
+  expr_lowering(ir::graph& g, diagnostics& diags, const scope_stack& scope, const global_table& globals,
+                const compile_limits& limits)
+      : graph_(g), diags_(diags), scope_(scope), globals_(globals), limits_(limits) {}
+
+  std::uint32_t lower(const ast::expression& e);
+  std::uint32_t constant(ir::value v, ir::type t, source_range range);
+  // Appends e, folding it when its operands are constants; reports folding errors.
+  std::uint32_t add(ir::expr e);
+
+  // Converts expression `e` for a use of type `target` ("argument 2 ('x') of kernel 'k'"):
+  // a type that can never convert is an error now; a constant is range-checked now; anything
+  // else is checked when the graph is built.
+  ir::argument convert(std::uint32_t e, ir::type target, ir::check c, source_range range, const std::string& what);
+
+  std::optional<std::int64_t> constant_integer(std::uint32_t e) const;
+  const ir::expr& at(std::uint32_t e) const { return graph_.exprs[e]; }
+
+private:
+  std::uint32_t lower_unary(const ast::unary& u);
+  std::uint32_t lower_operand(const ast::operand& o);
+  std::uint32_t lower_identifier(const ast::identifier& id);
+  std::uint32_t lower_call(const ast::function_call& call);
+  std::uint32_t binary(ir::op op, std::uint32_t lhs, std::uint32_t rhs, source_range op_range, std::string_view spelling);
+
+  ir::graph& graph_;
+  diagnostics& diags_;
+  const scope_stack& scope_;
+  const global_table& globals_;
+  const compile_limits& limits_;
+};
+
+}  // namespace cgraph::compiler::detail

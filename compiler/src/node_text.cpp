@@ -1,0 +1,71 @@
+#include "node_text.hpp"
+
+#include <cgraph/printers.hpp>
+
+#include <fmt/format.h>
+
+namespace cgraph::detail {
+
+namespace {
+
+std::string join_args(const ir::graph& g, const std::vector<ir::argument>& args) {
+  std::string out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (i) out += ", ";
+    out += print_expr(g, args[i].expr);
+  }
+  return out;
+}
+
+// "(a, b, c)" trimmed of trailing 1s: a 1D launch reads "blocks", a 2D one "(16, 16)".
+std::string dims(const ir::graph& g, const std::array<ir::argument, 3>& d) {
+  std::size_t used = 3;
+  auto is_one = [&](const ir::argument& a) {
+    const auto& e = g.exprs[a.expr];
+    return e.is_constant() && e.constant.k == ir::value::kind::integer && e.constant.i == 1;
+  };
+  while (used > 1 && is_one(d[used - 1])) --used;
+  if (used == 1) return print_expr(g, d[0].expr);
+  std::string out = "(";
+  for (std::size_t i = 0; i < used; ++i) out += (i ? ", " : "") + print_expr(g, d[i].expr);
+  return out + ")";
+}
+
+}  // namespace
+
+std::string describe_node(const ir::program& p, const ir::graph& g, const ir::node& n) {
+  switch (n.kind) {
+    case ir::node_kind::kernel: {
+      std::string config = dims(g, n.grid) + ", " + dims(g, n.block);
+      const auto& shmem = g.exprs[n.shared_bytes.expr];
+      if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, n.shared_bytes.expr);
+      return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(g, n.args));
+    }
+    case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(g, n.args));
+    case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(g, n.args), n.element_size);
+    case ir::node_kind::host: return fmt::format("host {}({})", p.hosts[n.callee].name, join_args(g, n.args));
+    case ir::node_kind::child_graph: return fmt::format("call {}({})", p.graphs[n.callee].name, join_args(g, n.args));
+    case ir::node_kind::repeat_counter:
+      return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr));
+    case ir::node_kind::conditional: {
+      if (n.from_repeat) return fmt::format("repeat {} [cond {}]", print_expr(g, n.args[0].expr), g.conds[n.cond].name);
+      std::string_view kind = n.cond_kind == ir::cond_kind::while_loop     ? "while"
+                              : n.cond_kind == ir::cond_kind::switch_cases ? "switch"
+                                                                           : "if";
+      return fmt::format("{} {}", kind, g.conds[n.cond].name);
+    }
+  }
+  return "?";
+}
+
+std::string body_name(const ir::node& n, std::size_t body) {
+  switch (n.cond_kind) {
+    case ir::cond_kind::if_then: return "then";
+    case ir::cond_kind::if_else: return body == 0 ? "then" : "else";
+    case ir::cond_kind::while_loop: return "body";
+    case ir::cond_kind::switch_cases: return fmt::format("case {}", body);
+  }
+  return "body";
+}
+
+}  // namespace cgraph::detail

@@ -1,0 +1,109 @@
+// `cgraphc dot`: Graphviz DOT from the IR. Conditional nodes are diamonds; each of their
+// bodies is a dashed cluster, entered by a dashed edge from the diamond to the body's roots.
+
+#include "node_text.hpp"
+
+#include <cgraph/printers.hpp>
+
+#include <fmt/format.h>
+
+namespace cgraph {
+
+namespace {
+
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+class dot_printer {
+public:
+  dot_printer(const ir::program& p, const source_file& src) : p_(p), src_(src) {}
+
+  std::string one(const ir::graph& g) {
+    out_ += fmt::format("digraph \"{}\" {{\n", escape(g.name));
+    header();
+    graph_body(g, "  ");
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+  std::string all() {
+    out_ += fmt::format("digraph \"{}\" {{\n", escape(p_.file));
+    header();
+    for (const auto& g : p_.graphs) {
+      out_ += fmt::format("  subgraph \"cluster_{}\" {{\n    label=\"graph {}\";\n    style=solid;\n", escape(g.name),
+                          escape(g.name));
+      graph_body(g, "    ");
+      out_ += "  }\n";
+    }
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+private:
+  void header() {
+    out_ += "  compound=true;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n"
+            "  edge [fontname=\"monospace\", fontsize=9];\n";
+  }
+
+  void graph_body(const ir::graph& g, const std::string& indent) {
+    body(g, g.root, g.name + "_n", indent);
+  }
+
+  std::string line_of(source_range r) const { return fmt::format("line {}", src_.location(r.begin).line); }
+
+  void body(const ir::graph& g, const ir::body& b, const std::string& prefix, const std::string& indent) {
+    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+      const ir::node& n = b.nodes[i];
+      std::string id = prefix + std::to_string(i);
+      std::string text = detail::describe_node(p_, g, n);
+      if (!n.label.empty()) text = n.label + ": " + text;
+      std::string kind = n.kind == ir::node_kind::conditional ? std::string(ir::to_string(n.cond_kind))
+                                                               : std::string(ir::to_string(n.kind));
+      const char* shape = n.kind == ir::node_kind::conditional ? ", shape=diamond"
+                          : n.kind == ir::node_kind::host      ? ", shape=box, style=rounded"
+                          : n.kind == ir::node_kind::repeat_counter ? ", shape=box, style=dotted"
+                                                                    : "";
+      out_ += fmt::format("{}\"{}\" [label=\"{}\\n{} · {}\"{}];\n", indent, id, escape(text), kind, line_of(n.range), shape);
+      for (auto d : n.deps) out_ += fmt::format("{}\"{}{}\" -> \"{}\";\n", indent, prefix, d, id);
+      for (std::size_t k = 0; k < n.bodies.size(); ++k) {
+        std::string body_prefix = fmt::format("{}_b{}_n", id, k);
+        std::string name = detail::body_name(n, k);
+        out_ += fmt::format("{}subgraph \"cluster_{}_b{}\" {{\n{}  label=\"{}\";\n{}  style=dashed;\n", indent, id, k,
+                            indent, escape(name), indent);
+        const ir::body& inner = n.bodies[k];
+        if (inner.nodes.empty())
+          out_ += fmt::format("{}  \"{}empty\" [label=\"(empty)\", shape=plaintext];\n", indent, body_prefix);
+        body(g, inner, body_prefix, indent + "  ");
+        out_ += indent + "}\n";
+        if (inner.nodes.empty()) {
+          out_ += fmt::format("{}\"{}\" -> \"{}empty\" [style=dashed, label=\"{}\"];\n", indent, id, body_prefix, escape(name));
+          continue;
+        }
+        for (std::size_t r = 0; r < inner.nodes.size(); ++r)
+          if (inner.nodes[r].deps.empty())
+            out_ += fmt::format("{}\"{}\" -> \"{}{}\" [style=dashed, label=\"{}\"];\n", indent, id, body_prefix, r,
+                                escape(name));
+      }
+    }
+  }
+
+  const ir::program& p_;
+  const source_file& src_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string print_dot(const ir::program& program, const source_file& source, std::string_view graph_name) {
+  if (graph_name.empty()) return dot_printer(program, source).all();
+  const ir::graph* g = program.find_graph(graph_name);
+  return g ? dot_printer(program, source).one(*g) : std::string{};
+}
+
+}  // namespace cgraph

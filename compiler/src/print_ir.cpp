@@ -1,0 +1,88 @@
+// `cgraphc ir`: one line per node, bodies indented under their conditional.
+
+#include "node_text.hpp"
+
+#include <cgraph/printers.hpp>
+
+#include <fmt/format.h>
+
+namespace cgraph {
+
+namespace {
+
+class ir_printer {
+public:
+  ir_printer(const ir::program& p, const source_file& src, const ir_print_options& o) : p_(p), src_(src), o_(o) {}
+
+  std::string run() {
+    for (const auto& k : p_.kernels) {
+      out_ += fmt::format("kernel {}({})", k.name, params(k.params));
+      if (k.symbol != k.name) out_ += fmt::format(" as \"{}\"", k.symbol);
+      if (k.library != ir::none) out_ += fmt::format(" from {}", p_.libraries[k.library].name);
+      out_ += '\n';
+    }
+    for (const auto& h : p_.hosts) out_ += fmt::format("host {}({})\n", h.name, params(h.params));
+    for (const auto& l : p_.libraries)
+      out_ += fmt::format("{} {} ({} bytes)\n", l.k == ir::library::kind::module ? "module" : "source", l.name, l.text.size());
+    for (const auto& g : p_.graphs) graph(g);
+    return std::move(out_);
+  }
+
+private:
+  std::string params(const std::vector<ir::parameter>& ps, const ir::graph* g = nullptr) {
+    std::string out;
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      out += fmt::format("{}{}: {}", i ? ", " : "", ps[i].name, ir::to_string(ps[i].t));
+      if (g && ps[i].default_expr != ir::none) out += " = " + print_expr(*g, ps[i].default_expr);
+    }
+    return out;
+  }
+
+  std::string location(source_range r) const {
+    if (!o_.locations) return "";
+    auto lc = src_.location(r.begin);
+    return fmt::format("  @{}:{}", lc.line, lc.column);
+  }
+
+  void graph(const ir::graph& g) {
+    out_ += fmt::format("\ngraph {}({}){}\n", g.name, params(g.params, &g), location(g.range));
+    for (const auto& l : g.lets) out_ += fmt::format("  let {} = {}\n", l.name, print_expr(g, l.expr));
+    for (const auto& c : g.conds) {
+      out_ += fmt::format("  cond {}", c.name);
+      if (c.default_expr != ir::none) out_ += " = " + print_expr(g, c.default_expr);
+      out_ += '\n';
+    }
+    body(g, g.root, 1);
+  }
+
+  void body(const ir::graph& g, const ir::body& b, int depth) {
+    std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
+    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+      const ir::node& n = b.nodes[i];
+      out_ += fmt::format("{}{}{}: {}", indent, i, n.label.empty() ? "" : " [" + n.label + "]",
+                          detail::describe_node(p_, g, n));
+      if (!n.deps.empty()) {
+        out_ += "  after ";
+        for (std::size_t d = 0; d < n.deps.size(); ++d) out_ += fmt::format("{}{}", d ? ", " : "", n.deps[d]);
+      }
+      out_ += location(n.range) + '\n';
+      for (std::size_t k = 0; k < n.bodies.size(); ++k) {
+        out_ += fmt::format("{}  {}:{}\n", indent, detail::body_name(n, k), n.bodies[k].nodes.empty() ? " (empty)" : "");
+        body(g, n.bodies[k], depth + 2);
+      }
+    }
+  }
+
+  const ir::program& p_;
+  const source_file& src_;
+  const ir_print_options& o_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string print_ir(const ir::program& program, const source_file& source, const ir_print_options& options) {
+  return ir_printer(program, source, options).run();
+}
+
+}  // namespace cgraph

@@ -1,0 +1,48 @@
+#pragma once
+// Names visible while lowering one graph. A name may be declared once: redeclaring a visible
+// name is an error, so each name maps to at most one symbol and lookup is one hash probe.
+
+#include <cgraph/source.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cgraph::compiler::detail {
+
+struct symbol {
+  enum class kind : std::uint8_t { param, let, cond };
+  kind k = kind::let;
+  std::uint32_t expr = 0;   // param: its param node; let: its expression
+  std::uint32_t index = 0;  // param, let or cond index
+  source_range declared_at;
+};
+
+class scope_stack {
+public:
+  const symbol* find(std::string_view name) const {
+    auto it = visible_.find(name);
+    return it == visible_.end() ? nullptr : &it->second;
+  }
+  // Returns the symbol already visible under that name, or nullptr after declaring it.
+  const symbol* declare(std::string_view name, const symbol& s) {
+    auto [it, inserted] = visible_.try_emplace(name, s);
+    if (!inserted) return &it->second;
+    declared_.push_back(name);
+    return nullptr;
+  }
+  void push() { marks_.push_back(declared_.size()); }
+  void pop() {
+    for (std::size_t i = marks_.back(); i < declared_.size(); ++i) visible_.erase(declared_[i]);
+    declared_.resize(marks_.back());
+    marks_.pop_back();
+  }
+
+private:
+  std::unordered_map<std::string_view, symbol> visible_;
+  std::vector<std::string_view> declared_;
+  std::vector<std::size_t> marks_;
+};
+
+}  // namespace cgraph::compiler::detail

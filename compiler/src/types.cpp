@@ -1,0 +1,36 @@
+#include "lowering.hpp"
+
+#include <fmt/format.h>
+
+namespace cgraph::compiler::detail {
+
+std::string_view describe(global_symbol::kind k) {
+  switch (k) {
+    case global_symbol::kind::kernel: return "a kernel";
+    case global_symbol::kind::host: return "a host callback";
+    case global_symbol::kind::library: return "a module or source";
+    case global_symbol::kind::graph: return "a graph";
+  }
+  return "a name";
+}
+
+std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags) {
+  if (t.base == "void") {
+    if (t.pointer) return ir::type::void_pointer();
+    diags.error(range_of(t), "'void' is only a type as 'void*'");
+    return std::nullopt;
+  }
+  if (t.base == "cond") {
+    if (!t.pointer) return ir::type::cond();
+    diags.error(range_of(t), "'cond*' is not a type; conds are passed by value");
+    return std::nullopt;
+  }
+  auto s = ir::scalar_from_name(t.base);
+  if (!s) {  // the parser only accepts known names; kept for safety
+    diags.error(range_of(t), fmt::format("unknown type '{}'", t.base));
+    return std::nullopt;
+  }
+  return t.pointer ? ir::type::pointer_to(*s) : ir::type::of(*s);
+}
+
+}  // namespace cgraph::compiler::detail

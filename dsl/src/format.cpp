@@ -1,0 +1,338 @@
+#include <cgraph/dsl/format.hpp>
+#include <cgraph/dsl/parse.hpp>
+
+namespace cgraph::dsl {
+
+namespace {
+
+class formatter {
+public:
+  formatter(const source_file& src, const std::vector<source_range>& comments) : src_(src), comments_(comments) {}
+
+  std::string run(const ast::file& file) {
+    std::string_view previous_kind;
+    for (const auto& d : file.declarations) {
+      std::string_view kind = boost::apply_visitor([](const auto& x) { return kind_of(x); }, d);
+      const auto& tagged = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return x; }, d);
+      // A blank line between groups of declarations and around every graph.
+      bool separate = !previous_kind.empty() && (kind != previous_kind || kind == "graph");
+      leading(tagged.begin, separate);
+      boost::apply_visitor([&](const auto& x) { declaration(x); }, d);
+      trailing(tagged.end);
+      previous_kind = kind;
+    }
+    leading(static_cast<std::uint32_t>(src_.text().size()), !out_.empty());
+    return std::move(out_);
+  }
+
+private:
+  // ---- layout helpers ------------------------------------------------------------------------
+
+  std::string_view text(const ast::tagged& t) const { return src_.text().substr(t.begin, t.end - t.begin); }
+  void indent() { out_.append(static_cast<std::size_t>(depth_) * 2, ' '); }
+
+  bool blank_line_between(std::uint32_t from, std::uint32_t to) const {
+    std::string_view gap = src_.text().substr(from, to > from ? to - from : 0);
+    int newlines = 0;
+    for (char c : gap) {
+      if (c == '\n' && ++newlines == 2) return true;
+      if (c != '\n' && c != ' ' && c != '\t' && c != '\r') newlines = 0;
+    }
+    return false;
+  }
+
+  // Comments before `offset` go on their own lines; a blank line in the source before the
+  // next item (or `force_blank`) is kept as one blank line.
+  void leading(std::uint32_t offset, bool force_blank) {
+    bool blank_done = false;
+    auto blank = [&](std::uint32_t upto) {
+      if (blank_done || out_.empty()) return;
+      if (force_blank || blank_line_between(last_end_, upto)) {
+        out_ += '\n';
+        blank_done = true;
+      }
+    };
+    while (next_ < comments_.size() && comments_[next_].begin < offset) {
+      blank(comments_[next_].begin);
+      force_blank = false;
+      indent();
+      out_ += src_.text().substr(comments_[next_].begin, comments_[next_].end - comments_[next_].begin);
+      out_ += '\n';
+      last_end_ = comments_[next_].end;
+      ++next_;
+    }
+    blank(offset);
+  }
+
+  // A comment that starts on the line where the item ending at `end` ends stays on that line.
+  void trailing(std::uint32_t end) {
+    if (end > 0 && next_ < comments_.size() &&
+        src_.location(comments_[next_].begin).line == src_.location(end - 1).line) {
+      out_ += "  ";
+      out_ += src_.text().substr(comments_[next_].begin, comments_[next_].end - comments_[next_].begin);
+      last_end_ = comments_[next_].end;
+      ++next_;
+    } else {
+      last_end_ = std::max(last_end_, end);
+    }
+    out_ += '\n';
+  }
+
+  // ---- expressions ---------------------------------------------------------------------------
+
+  void expression(const ast::expression& e) {
+    unary(e.first);
+    for (const auto& o : e.rest) {
+      static constexpr const char* ops[] = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"};
+      out_ += ' ';
+      out_ += ops[static_cast<int>(o.op)];
+      out_ += ' ';
+      unary(o.rhs);
+    }
+  }
+
+  void unary(const ast::unary& u) {
+    out_.append(u.negations, '-');
+    boost::apply_visitor([&](const auto& x) { operand(x); }, u.value);
+  }
+
+  void operand(const ast::int_literal& x) { out_ += text(x); }
+  void operand(const ast::float_literal& x) { out_ += text(x); }
+  void operand(const ast::bool_literal& x) { out_ += x.value ? "true" : "false"; }
+  void operand(const ast::identifier& x) { out_ += x.name; }
+  void operand(const ast::sizeof_expr& x) { out_ += "sizeof(" + type(x.type) + ")"; }
+  void operand(const ast::parenthesized& x) {
+    out_ += '(';
+    expression(x.inner.get());
+    out_ += ')';
+  }
+  void operand(const ast::function_call& x) {
+    out_ += x.function.name;
+    list(x.args);
+  }
+
+  void list(const std::vector<ast::expression>& xs) {
+    out_ += '(';
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (i) out_ += ", ";
+      expression(xs[i]);
+    }
+    out_ += ')';
+  }
+
+  void dims(const std::vector<ast::expression>& d) {
+    if (d.size() == 1) expression(d[0]);
+    else list(d);
+  }
+
+  static std::string type(const ast::type_name& t) { return t.base + (t.pointer ? "*" : ""); }
+
+  // ---- statements ----------------------------------------------------------------------------
+
+  void prefix(const ast::node_prefix& p) {
+    if (p.label) out_ += p.label->name + ": ";
+  }
+  // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".
+  void after(const ast::node_prefix& p, const std::vector<ast::identifier>& suffix) {
+    bool first = true;
+    for (const auto* l : {&p.after, &suffix})
+      for (const auto& name : *l) {
+        out_ += first ? " after " : ", ";
+        out_ += name.name;
+        first = false;
+      }
+  }
+
+  void block(const ast::block& b) {
+    bool has_comments = next_ < comments_.size() && comments_[next_].begin < b.end;
+    if (b.statements.empty() && !has_comments) {
+      out_ += "{}";
+      return;
+    }
+    out_ += "{";
+    trailing(b.begin + 1);
+    ++depth_;
+    for (const auto& s : b.statements) statement(s);
+    leading(b.end - 1, false);
+    --depth_;
+    indent();
+    out_ += "}";
+  }
+
+  void statement(const ast::statement& s) {
+    const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return unwrap(x); }, s);
+    leading(t.begin, false);
+    indent();
+    boost::apply_visitor([&](const auto& x) { stmt(unwrap(x)); }, s);
+    trailing(t.end);
+  }
+
+  template <typename T>
+  static const T& unwrap(const T& x) { return x; }
+  template <typename T>
+  static const T& unwrap(const boost::spirit::x3::forward_ast<T>& x) { return x.get(); }
+
+  void stmt(const ast::launch_stmt& s) {
+    prefix(s.prefix);
+    out_ += s.kernel.name + "<<<";
+    dims(s.grid);
+    out_ += ", ";
+    dims(s.block);
+    if (s.shared_bytes) {
+      out_ += ", ";
+      expression(*s.shared_bytes);
+    }
+    out_ += ">>>";
+    list(s.args);
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
+  void stmt(const ast::builtin_stmt& s) {
+    prefix(s.prefix);
+    out_ += s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset";
+    list(s.args);
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
+  void stmt(const ast::host_stmt& s) {
+    prefix(s.prefix);
+    out_ += "host " + s.callback.name;
+    list(s.args);
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
+  void stmt(const ast::call_stmt& s) {
+    prefix(s.prefix);
+    out_ += "call " + s.graph.name;
+    list(s.args);
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
+  void stmt(const ast::let_stmt& s) {
+    out_ += "let " + s.name.name + " = ";
+    expression(s.value);
+    out_ += ';';
+  }
+  void stmt(const ast::cond_stmt& s) {
+    out_ += "cond " + s.name.name;
+    if (s.init) {
+      out_ += " = ";
+      expression(*s.init);
+    }
+    out_ += ';';
+  }
+  void stmt(const ast::if_stmt& s) {
+    prefix(s.prefix);
+    out_ += "if " + s.condition.name;
+    after(s.prefix, s.after);
+    out_ += ' ';
+    block(s.then_body);
+    if (s.else_body) {
+      out_ += " else ";
+      block(*s.else_body);
+    }
+  }
+  void stmt(const ast::while_stmt& s) {
+    prefix(s.prefix);
+    out_ += "while " + s.condition.name;
+    after(s.prefix, s.after);
+    out_ += ' ';
+    block(s.body);
+  }
+  void stmt(const ast::switch_stmt& s) {
+    prefix(s.prefix);
+    out_ += "switch " + s.condition.name;
+    after(s.prefix, s.after);
+    out_ += " {";
+    trailing(s.condition.end);
+    ++depth_;
+    for (const auto& c : s.cases) {
+      leading(c.begin, false);
+      indent();
+      out_ += "case ";
+      expression(c.value);
+      out_ += ' ';
+      block(c.body);
+      trailing(c.end);
+    }
+    leading(s.end - 1, false);
+    --depth_;
+    indent();
+    out_ += '}';
+  }
+  void stmt(const ast::repeat_stmt& s) {
+    prefix(s.prefix);
+    out_ += "repeat ";
+    expression(s.count);
+    after(s.prefix, s.after);
+    out_ += ' ';
+    block(s.body);
+  }
+  void stmt(const ast::parallel_stmt& s) {
+    out_ += "parallel ";
+    block(s.branches);
+  }
+  void stmt(const ast::block& s) { block(s); }
+
+  // ---- declarations --------------------------------------------------------------------------
+
+  static std::string_view kind_of(const ast::include_decl&) { return "include"; }
+  static std::string_view kind_of(const ast::kernel_decl&) { return "kernel"; }
+  static std::string_view kind_of(const ast::host_decl&) { return "host"; }
+  static std::string_view kind_of(const ast::library_decl&) { return "library"; }
+  static std::string_view kind_of(const ast::graph_decl&) { return "graph"; }
+
+  void params(const std::vector<ast::parameter>& ps) {
+    out_ += '(';
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      if (i) out_ += ", ";
+      out_ += ps[i].name.name + ": " + type(ps[i].type);
+      if (ps[i].default_value) {
+        out_ += " = ";
+        expression(*ps[i].default_value);
+      }
+    }
+    out_ += ')';
+  }
+
+  void declaration(const ast::include_decl& d) { out_ += "include " + std::string(text(d.path)) + ";"; }
+  void declaration(const ast::kernel_decl& d) {
+    out_ += "kernel " + d.name.name;
+    params(d.params);
+    if (d.symbol) out_ += " as " + std::string(text(*d.symbol));
+    if (d.library) out_ += " from " + d.library->name;
+    out_ += ';';
+  }
+  void declaration(const ast::host_decl& d) {
+    out_ += "host " + d.name.name;
+    params(d.params);
+    out_ += ';';
+  }
+  void declaration(const ast::library_decl& d) {
+    out_ += (d.kind == ast::library_kind::module ? "module " : "source ") + d.name.name + " = " +
+            std::string(text(d.text)) + ";";
+  }
+  void declaration(const ast::graph_decl& d) {
+    out_ += "graph " + d.name.name;
+    params(d.params);
+    out_ += ' ';
+    block(d.body);
+  }
+
+  const source_file& src_;
+  const std::vector<source_range>& comments_;
+  std::size_t next_ = 0;
+  std::uint32_t last_end_ = 0;
+  int depth_ = 0;
+  std::string out_;
+};
+
+}  // namespace
+
+std::optional<std::string> format_source(const source_file& source, diagnostics& sink) {
+  auto parsed = parse(source, sink);
+  if (!parsed.ok) return std::nullopt;
+  return formatter(source, parsed.comments).run(parsed.file);
+}
+
+}  // namespace cgraph::dsl

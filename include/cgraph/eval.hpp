@@ -1,0 +1,51 @@
+#pragma once
+// Checked evaluation of IR expressions, shared by constant folding in the compiler and by the
+// runtime when it builds or updates a graph, so both report the same errors.
+
+#include <cgraph/ir.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cgraph::ir {
+
+// One operation on already evaluated operands; `error` is empty on success.
+struct op_result {
+  value v;
+  std::string error;
+};
+op_result apply(const expr& e, const value& a, const value& b);
+
+// A value converted for a parameter or field: its bytes (little-endian, as the GPU reads
+// them) or why it does not fit.
+struct converted {
+  std::array<std::byte, 8> bytes{};
+  std::uint32_t size = 0;
+  std::string error;
+
+  std::uint64_t as_u64() const;
+};
+converted convert(const value& v, type target, check c = check::any);
+
+struct eval_error {
+  source_range range;
+  std::string message;
+};
+
+// Evaluates the whole expression pool of `g` in index order. `params[i]` is the value of
+// parameter i, or nullopt for its default; `conds[i]` the handle of cond i (may be empty).
+struct evaluation {
+  std::vector<value> values;
+  std::optional<eval_error> error;
+};
+evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,
+                    std::span<const std::uint64_t> conds = {});
+
+// Human-readable form of a value of type t, for the IR dump and messages.
+std::string format_value(const value& v);
+
+}  // namespace cgraph::ir

@@ -1,0 +1,212 @@
+#pragma once
+// The IR: per graph, typed nodes with dependency edges, nested conditional bodies, and
+// argument expressions kept symbolic where they depend on graph parameters. Independent of
+// CUDA: `cgraphc` and the code generator use it on machines without a GPU.
+
+#include <cgraph/source.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cgraph::ir {
+
+inline constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
+enum class scalar : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, boolean };
+
+struct type {
+  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond };
+  kind k = kind::scalar;
+  ir::scalar s = ir::scalar::i64;  // the scalar, or a pointer's element type
+
+  static constexpr type of(ir::scalar s) { return {kind::scalar, s}; }
+  static constexpr type pointer_to(ir::scalar s) { return {kind::pointer, s}; }
+  static constexpr type void_pointer() { return {kind::void_pointer, ir::scalar::u8}; }
+  static constexpr type cond() { return {kind::cond, ir::scalar::u64}; }
+
+  bool is_integer() const;
+  bool is_float() const { return k == kind::scalar && (s == ir::scalar::f32 || s == ir::scalar::f64); }
+  bool is_bool() const { return k == kind::scalar && s == ir::scalar::boolean; }
+  bool is_pointer() const { return k == kind::pointer || k == kind::void_pointer; }
+
+  friend bool operator==(type, type) = default;
+};
+
+std::string to_string(type t);
+std::string_view to_string(scalar s);
+std::optional<scalar> scalar_from_name(std::string_view name);
+std::uint32_t size_of(scalar s);
+std::uint32_t size_of(type t);  // bytes a kernel parameter of this type occupies
+
+// ---- values and expressions ---------------------------------------------------------------
+
+// A value computed while compiling (constants) or building (everything else). Integer
+// arithmetic is 64-bit and checked; float arithmetic is double precision.
+struct value {
+  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond };
+  kind k = kind::integer;
+  std::int64_t i = 0;       // integer
+  double f = 0;             // floating
+  std::uint64_t bits = 0;   // boolean (0/1), pointer address, or cond handle
+
+  static value integer(std::int64_t v) { return {kind::integer, v, 0, 0}; }
+  static value floating(double v) { return {kind::floating, 0, v, 0}; }
+  static value boolean(bool v) { return {kind::boolean, 0, 0, v ? 1u : 0u}; }
+  static value pointer(std::uint64_t address) { return {kind::pointer, 0, 0, address}; }
+  static value cond(std::uint64_t handle) { return {kind::cond, 0, 0, handle}; }
+
+  friend bool operator==(const value&, const value&) = default;
+};
+
+enum class op : std::uint8_t {
+  constant,  // `constant`
+  param,     // graph parameter `index`; `a` = its default expression or none
+  let_ref,   // a non-constant `let`: `index` names it, `a` is its expression
+  cond_ref,  // conditional handle `index`
+  to_float,  // integer → floating promotion of `a`
+  neg,
+  add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
+  min, max, ceil_div,
+  ptr_add,   // pointer `a` plus integer `b` elements of `element_size` bytes
+  ptr_sub,
+};
+
+// One node of a graph's expression pool. Operands always have smaller indices than the node
+// that uses them, so one pass in index order evaluates the whole pool.
+struct expr {
+  ir::op op = ir::op::constant;
+  type result;                 // i64 for integers, f64 for floats, bool, a pointer, or cond
+  std::uint32_t a = none;
+  std::uint32_t b = none;
+  std::uint32_t index = none;  // param, let or cond index
+  std::uint32_t element_size = 0;
+  value constant;
+  source_range range;
+
+  bool is_constant() const { return op == ir::op::constant; }
+};
+
+// How a value must be checked when it is converted for its use.
+enum class check : std::uint8_t { any, positive };
+
+// An expression converted to the type a parameter or a field needs.
+struct argument {
+  std::uint32_t expr = none;
+  type target;
+  ir::check check = check::any;
+  source_range range;
+};
+
+// ---- nodes ----------------------------------------------------------------------------------
+
+enum class node_kind : std::uint8_t { kernel, memcpy, memset, host, child_graph, conditional, repeat_counter };
+enum class cond_kind : std::uint8_t { if_then, if_else, while_loop, switch_cases };
+
+std::string_view to_string(node_kind k);
+std::string_view to_string(cond_kind k);
+
+struct node;
+
+// A graph body: the root of a graph, or one body of a conditional node.
+struct body {
+  std::vector<node> nodes;  // in creation order; CUDA's update rules need the same order each time
+};
+
+struct node {
+  node_kind kind = node_kind::kernel;
+  std::string label;           // user label, or empty
+  source_range range;          // the statement
+  std::vector<std::uint32_t> deps;  // indices of nodes of the same body this one waits for
+
+  // kernel, host, child_graph: index into program::kernels / hosts / graphs
+  std::uint32_t callee = none;
+  // kernel: launch configuration (each a u32 argument) and arguments in parameter order;
+  // host and child_graph: arguments; memcpy: dst, src, bytes; memset: dst, value, count;
+  // repeat_counter: the count.
+  std::array<argument, 3> grid{};
+  std::array<argument, 3> block{};
+  argument shared_bytes{};
+  std::vector<argument> args;
+  std::uint32_t element_size = 0;  // memset: 1, 2 or 4
+
+  // conditional (and repeat_counter: the handle it drives)
+  ir::cond_kind cond_kind = ir::cond_kind::if_then;
+  std::uint32_t cond = none;   // index into graph::conds
+  std::vector<body> bodies;    // if: 1, if/else: 2, while: 1, switch: highest case + 1
+  bool from_repeat = false;    // a `repeat` lowered to while + counter
+};
+
+// ---- declarations -----------------------------------------------------------------------------
+
+struct parameter {
+  std::string name;
+  type t;
+  std::uint32_t default_expr = none;  // graph parameters: an expression of the graph's pool
+  source_range range;
+};
+
+struct let_value {
+  std::string name;
+  std::uint32_t expr = none;
+  source_range range;
+};
+
+struct cond_handle {
+  std::string name;
+  std::uint32_t default_expr = none;  // `cond c = EXPR;` (an expression of u32 range), or none
+  bool synthetic = false;             // made for a `repeat`
+  source_range range;
+};
+
+struct graph {
+  std::string name;
+  source_range range;
+  std::vector<parameter> params;
+  std::vector<expr> exprs;  // the expression pool
+  std::vector<let_value> lets;
+  std::vector<cond_handle> conds;
+  body root;
+  bool has_host_node = false;  // directly or through `call`
+  std::size_t node_count = 0;  // all bodies, child graphs not counted
+};
+
+struct kernel {
+  std::string name;
+  std::string symbol;             // `as "…"`, else the name
+  std::uint32_t library = none;   // `from LIB`: index into program::libraries
+  std::vector<parameter> params;
+  source_range range;
+};
+
+struct host_callback {
+  std::string name;
+  std::vector<parameter> params;
+  source_range range;
+};
+
+struct library {
+  enum class kind : std::uint8_t { module, source };
+  kind k = kind::module;
+  std::string name;
+  std::string text;  // module: the path; source: the CUDA C++ code
+  source_range range;
+  source_range text_range;
+};
+
+struct program {
+  std::string file;
+  std::vector<std::string> includes;
+  std::vector<kernel> kernels;
+  std::vector<host_callback> hosts;
+  std::vector<library> libraries;
+  std::vector<graph> graphs;
+
+  const graph* find_graph(std::string_view name) const;
+};
+
+}  // namespace cgraph::ir
