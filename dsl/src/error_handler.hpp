@@ -29,6 +29,31 @@ struct annotate_position {
   }
 };
 
+// X3 calls on_success with an unused attribute for rules whose definition has semantic
+// actions. Those rules stamp their node themselves: `mark_begin >> … >> mark_end`, two
+// zero-width parsers that write the positions into the rule's attribute (X3's rcontext).
+template <bool Begin>
+struct position_marker : x3::parser<position_marker<Begin>> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& node, Attr&) const {
+    if constexpr (std::is_base_of_v<ast::tagged, std::decay_t<RCtx>>) {
+      auto& state = *parser_state::current();
+      if constexpr (Begin) {
+        x3::skip_over(first, last, ctx);
+        node.begin = state.offset(first);
+      } else {
+        node.end = state.offset(first);
+      }
+    }
+    return true;
+  }
+};
+inline constexpr position_marker<true> mark_begin{};
+inline constexpr position_marker<false> mark_end{};
+
 // X3 names literal strings "…"; diagnostics quote tokens as '…'.
 std::string readable_expectation(std::string which);
 

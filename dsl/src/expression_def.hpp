@@ -37,7 +37,7 @@ const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';
 // Single-member structs get their member through an action: X3 would try to assign the
 // member's type to the whole struct.
 const auto set_inner = [](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); };
-const auto parenthesized_def = '(' > expression[set_inner] > ')';
+const auto parenthesized_def = mark_begin >> '(' > expression[set_inner] > ')' > mark_end;
 
 // (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
 // Each alternative parses into its own temporary (the actions copy it over), so a failed tuple

@@ -40,7 +40,7 @@ const auto push_declaration = [](auto& ctx) { x3::_val(ctx).declarations.push_ba
 
 const auto parameter_def = identifier > ':' > type > -('=' > expression());
 const auto parameters_def = '(' > -(parameter > *(',' > parameter)) > ')';
-const auto include_decl_def = kw("include") > string_literal[set_include_path] > ';';
+const auto include_decl_def = mark_begin >> kw("include") > string_literal[set_include_path] > ';' > mark_end;
 const auto kernel_decl_def = kw("kernel") > identifier > parameters > -(kw("as") > string_literal) >
                              -(kw("from") > identifier) > ';';
 const auto host_decl_def = kw("host") > identifier > parameters > ';';

@@ -21,7 +21,7 @@ public:
       trailing(tagged.end);
       previous_kind = kind;
     }
-    leading(static_cast<std::uint32_t>(src_.text().size()), !out_.empty());
+    leading(static_cast<std::uint32_t>(src_.text().size()), false);
     return std::move(out_);
   }
 

@@ -47,7 +47,7 @@ const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
 
 const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(std::move(x3::_attr(ctx))); };
 
-const auto block_def = '{' > *(statement[push_statement] | recover_parser(false)) > '}';
+const auto block_def = mark_begin >> '{' > *(statement[push_statement] | recover_parser(false)) > '}' > mark_end;
 
 const auto node_prefix_def = -label_parser{} >> after_clause;
 const auto after_clause_def = -(kw("after") > (identifier % ','));
@@ -68,7 +68,7 @@ const auto case_clause_def = kw("case") > expression() > block;
 const auto switch_stmt_def = node_prefix >> kw("switch") > identifier > after_clause > '{' > *case_clause > '}';
 const auto repeat_stmt_def = node_prefix >> kw("repeat") > expression() > after_clause > block;
 const auto set_branches = [](auto& ctx) { x3::_val(ctx).branches = std::move(x3::_attr(ctx)); };
-const auto parallel_stmt_def = kw("parallel") > block[set_branches];
+const auto parallel_stmt_def = mark_begin >> kw("parallel") > block[set_branches] > mark_end;
 
 // Keyword statements first: an identifier never matches a keyword, so the launch (which
 // starts with an identifier) is tried last and commits at '<<<'.
