@@ -49,11 +49,11 @@ int run_check(const std::vector<std::string>& files) {
   return status;
 }
 
-int run_ir(const std::string& file) {
+int run_ir(const std::string& file, bool locations) {
   auto src = read_source(file);
   auto program = compile_file(src);
   if (!program) return exit_input_errors;
-  std::cout << cgraph::print_ir(*program, src);
+  std::cout << cgraph::print_ir(*program, src, {locations});
   return exit_ok;
 }
 
@@ -90,6 +90,8 @@ int main(int argc, char** argv) {
   std::string file, graph, mode, output;
   auto* ir = app.add_subcommand("ir", "print the lowered IR as text");
   ir->add_option("FILE", file, ".cgraph file")->required();
+  bool no_locations = false;
+  ir->add_flag("--no-locations", no_locations, "omit @line:col (to compare the IR of two layouts)");
 
   auto* dot = app.add_subcommand("dot", "print the IR as Graphviz DOT (no GPU needed)");
   dot->add_option("FILE", file, ".cgraph file")->required();
@@ -116,7 +118,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*check) return run_check(check_files);
-    if (*ir) return run_ir(file);
+    if (*ir) return run_ir(file, !no_locations);
     if (*dot) return run_dot(file, graph);
     if (*fmt) return run_fmt(file);
     if (*emit) throw usage_error{"emit-cpp is not implemented in this version yet (it lands with build-time compilation)"};

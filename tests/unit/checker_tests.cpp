@@ -1,0 +1,203 @@
+#include "support.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace cgraph;
+using cgraph::test::compile_text;
+using cgraph::test::in_graph;
+
+namespace {
+
+std::vector<std::uint32_t> deps(const ir::body& b, std::size_t i) { return b.nodes.at(i).deps; }
+using edges = std::vector<std::uint32_t>;
+
+}  // namespace
+
+TEST_CASE("checker.sequence_chains_statements") {
+  auto c = compile_text(in_graph("k<<<1, 32>>>(x, n); memset(x, 0, n); k<<<1, 32>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& root = c.graph().root;
+  REQUIRE(root.nodes.size() == 3);
+  CHECK(deps(root, 0).empty());
+  CHECK(deps(root, 1) == edges{0});
+  CHECK(deps(root, 2) == edges{1});
+}
+
+TEST_CASE("checker.parallel_forks_and_joins") {
+  auto c = compile_text(in_graph(
+      "k<<<1, 1>>>(x, n);\n"
+      "parallel { k<<<1, 1>>>(x, n); { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } let unused = 1; }\n"
+      "k<<<1, 1>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& root = c.graph().root;
+  REQUIRE(root.nodes.size() == 5);
+  CHECK(deps(root, 1) == edges{0});
+  CHECK(deps(root, 2) == edges{0});
+  CHECK(deps(root, 3) == edges{2});
+  // The let branch passes the fork point through, so the join also waits for node 0.
+  CHECK(deps(root, 4) == edges{0, 1, 3});
+}
+
+TEST_CASE("checker.after_adds_edges_including_forward_references") {
+  auto c = compile_text(in_graph(
+      "parallel { a: k<<<1, 1>>>(x, n); b: k<<<1, 1>>>(x, n) after c; c: k<<<1, 1>>>(x, n); }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& root = c.graph().root;
+  CHECK(deps(root, 1) == edges{2});
+  CHECK(root.nodes[0].label == "a");
+}
+
+TEST_CASE("checker.after_cycle_is_an_error") {
+  auto c = compile_text(in_graph("a: k<<<1, 1>>>(x, n) after b; b: k<<<1, 1>>>(x, n);"));
+  CHECK(c.first_error() == "'after b' closes a dependency cycle");
+}
+
+TEST_CASE("checker.constants_fold_and_parameters_stay_symbolic") {
+  auto c = compile_text(in_graph("let blocks = ceil_div(n, 256); let four = 2 * 2; k<<<blocks, 64 * four>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& g = c.graph();
+  const auto& launch = g.root.nodes.at(0);
+  CHECK(g.exprs[launch.block[0].expr].is_constant());
+  CHECK(g.exprs[launch.block[0].expr].constant.i == 256);
+  CHECK_FALSE(g.exprs[launch.grid[0].expr].is_constant());
+  REQUIRE(g.lets.size() == 1);  // only the symbolic let is kept by name
+  CHECK(g.lets[0].name == "blocks");
+
+  std::vector<std::optional<ir::value>> params{ir::value::pointer(0x1000), ir::value::integer(1000)};
+  auto r = ir::evaluate(g, params);
+  REQUIRE_FALSE(r.error);
+  CHECK(r.values[launch.grid[0].expr].i == 4);
+}
+
+TEST_CASE("checker.parameter_defaults_apply_when_no_value_is_given") {
+  auto c = compile_text(in_graph("k<<<ceil_div(n, 4), 1>>>(x, n);", "x: f32*, n: i32 = 1 << 10"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& g = c.graph();
+  std::vector<std::optional<ir::value>> params{ir::value::pointer(0), std::nullopt};
+  auto r = ir::evaluate(g, params);
+  REQUIRE_FALSE(r.error);
+  CHECK(r.values[g.root.nodes[0].grid[0].expr].i == 256);
+}
+
+TEST_CASE("checker.build_time_errors_name_the_expression") {
+  auto c = compile_text(in_graph("k<<<n / (n - 4), 1>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  std::vector<std::optional<ir::value>> params{ir::value::pointer(0), ir::value::integer(4)};
+  auto r = ir::evaluate(c.graph(), params);
+  REQUIRE(r.error);
+  CHECK(r.error->message == "division by zero in /");
+  CHECK(c.source.position(r.error->range.begin) == "test.cgraph:5:7");
+}
+
+TEST_CASE("checker.repeat_lowers_to_while_with_a_counter") {
+  auto c = compile_text(in_graph("repeat 10 { k<<<1, 1>>>(x, n); parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& loop = c.graph().root.nodes.at(0);
+  CHECK(loop.kind == ir::node_kind::conditional);
+  CHECK(loop.cond_kind == ir::cond_kind::while_loop);
+  CHECK(loop.from_repeat);
+  const auto& body = loop.bodies.at(0);
+  REQUIRE(body.nodes.size() == 4);
+  CHECK(body.nodes[3].kind == ir::node_kind::repeat_counter);
+  CHECK(body.nodes[3].deps == edges{1, 2});  // every sink of the body
+  CHECK(c.graph().conds.at(loop.cond).synthetic);
+}
+
+TEST_CASE("checker.switch_fills_missing_cases_with_empty_bodies") {
+  auto c = compile_text(in_graph("cond s = 2; switch s { case 0 { k<<<1, 1>>>(x, n); } case 3 { k<<<1, 1>>>(x, n); } }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& sw = c.graph().root.nodes.at(0);
+  REQUIRE(sw.bodies.size() == 4);
+  CHECK(sw.bodies[0].nodes.size() == 1);
+  CHECK(sw.bodies[1].nodes.empty());
+  CHECK(sw.bodies[2].nodes.empty());
+  CHECK(sw.bodies[3].nodes.size() == 1);
+}
+
+TEST_CASE("checker.memset_element_size_comes_from_the_destination") {
+  auto c = compile_text("graph g(a: u16*, b: void*, c: f32*) { memset(a, 65535, 4); memset(b, 255, 4); memset(c, 1.5, 4); }");
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& root = c.graph().root;
+  CHECK(root.nodes[0].element_size == 2);
+  CHECK(root.nodes[1].element_size == 1);
+  CHECK(root.nodes[2].element_size == 4);
+  CHECK(compile_text("graph g(a: f64*) { memset(a, 0, 4); }").first_error() ==
+        "memset writes 1-, 2- or 4-byte elements; 'f64*' has 8-byte elements");
+  CHECK(compile_text("graph g(a: u8*) { memset(a, 256, 4); }").first_error() ==
+        "the value of memset (an 'u8' element): value 256 does not fit u8");
+}
+
+TEST_CASE("checker.conversions_follow_the_language_rules") {
+  auto err = [](const std::string& body) { return compile_text(in_graph(body)).first_error(); };
+  CHECK(err("k<<<1, 1>>>(x, 2.5);") == "cannot convert float to 'i32' for argument 2 ('n') of kernel 'k'");
+  CHECK(err("k<<<1, 1>>>(x, 3000000000);") == "argument 2 ('n') of kernel 'k': value 3000000000 does not fit i32");
+  CHECK(err("k<<<1, 1>>>(n, n);") == "cannot convert integer to 'f32*' for argument 1 ('p') of kernel 'k'");
+  CHECK(compile_text("kernel k(p: f32*); graph g(v: void*) { k<<<1, 1>>>(v); }").first_error() ==
+        "cannot convert 'void*' to 'f32*' for argument 1 ('p') of kernel 'k'; 'void*' does not convert to a typed pointer");
+  CHECK(compile_text("kernel k(p: void*); graph g(v: f32*) { k<<<1, 1>>>(v + 2); }").ok());
+  CHECK(compile_text("kernel k(b: bool, f: f64); graph g() { k<<<1, 1>>>(true, 3); }").ok());
+  CHECK(compile_text("kernel k(b: bool); graph g() { k<<<1, 1>>>(1); }").first_error() ==
+        "cannot convert integer to 'bool' for argument 1 ('b') of kernel 'k'");
+}
+
+TEST_CASE("checker.operators_need_fitting_operands") {
+  auto err = [](const std::string& expr) {
+    return compile_text("graph g(p: f32*, v: void*, f: f32, n: i32) { let t = " + expr + "; }").first_error();
+  };
+  CHECK(err("p + p") == "invalid operands to '+' ('f32*' and 'f32*'): a pointer can only be offset by an integer");
+  CHECK(err("v + 1") == "invalid operands to '+' ('void*' and integer): 'void*' has no element size to offset by");
+  CHECK(err("f % 2") == "invalid operands to '%' (float and integer): '%' needs integer operands");
+  CHECK(err("1 << 63") == "integer overflow in 1 << 63");
+  CHECK(err("n / 0") == "");  // not constant: checked when the graph is built
+  CHECK(err("4 / (2 - 2)") == "division by zero in /");
+  CHECK(err("foo(1, 2)") == "unknown function 'foo'; the functions are min, max and ceil_div");
+  CHECK(err("min(1)") == "'min' takes 2 arguments, got 1");
+  CHECK(err("sizeof(void)") == "'void' is only a type as 'void*'");
+  CHECK(err("-9223372036854775807 - 1") == "");
+}
+
+TEST_CASE("checker.precedence_follows_c") {
+  auto c = compile_text("kernel k(n: i64); graph g() { k<<<1, 1>>>(1 + 2 * 3 << 1 | 1 ^ 3 & 2); }");
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& g = c.graph();
+  // ((1 + 6) << 1) | (1 ^ (3 & 2)) = 14 | 3 = 15
+  CHECK(g.exprs[g.root.nodes[0].args[0].expr].constant.i == 15);
+}
+
+TEST_CASE("checker.host_nodes_are_refused_in_conditional_bodies_even_through_call") {
+  auto c = compile_text(
+      "host h(i: i32);\n"
+      "graph leaf() { host h(1); }\n"
+      "graph mid() { call leaf(); }\n"
+      "graph g() { cond c = 1; if c { call mid(); } }\n");
+  CHECK(c.first_error() ==
+        "graph 'mid' holds a host callback (directly or through 'call'); host nodes are not allowed inside a "
+        "conditional body");
+}
+
+TEST_CASE("checker.cond_rules") {
+  CHECK(compile_text(in_graph("cond c; while c { step<<<1, 1>>>(x, c); } if c { }")).first_error() ==
+        "cond 'c' is already used by another conditional; each cond drives exactly one if, while or switch");
+  CHECK(compile_text(in_graph("cond c = 1;")).first_error() == "cond 'c' is not used by any if, while or switch");
+  CHECK(compile_text(in_graph("cond c = 1; cond d = 1; while c { step<<<1, 1>>>(x, c); if d { } }"))
+            .has_error("cond 'd' is declared in another graph body; declare it in the body that holds this 'if'"));
+  CHECK(compile_text(in_graph("cond c = 1; while c { k<<<1, 1>>>(x, c); }")).first_error() ==
+        "cannot convert cond to 'i32' for argument 2 ('n') of kernel 'k'; a cond can only be passed to a 'cond' parameter");
+  CHECK(compile_text(in_graph("cond c = 1; while c { step<<<1, 1>>>(x, n); }")).first_error() ==
+        "cannot convert integer to 'cond' for argument 2 ('c') of kernel 'step'; pass a name declared with 'cond'");
+}
+
+TEST_CASE("checker.call_checks_arguments_against_the_callee_with_defaults") {
+  std::string decls = "kernel k(p: f32*, n: i32);\ngraph sub(p: f32*, n: i32 = 8) { k<<<1, 1>>>(p, n); }\n";
+  CHECK(compile_text(decls + "graph g(x: f32*) { call sub(x); call sub(x, 4); }").ok());
+  CHECK(compile_text(decls + "graph g(x: f32*) { call sub(); }").first_error() ==
+        "graph 'sub' expects 1 to 2 arguments, got 0");
+  CHECK(compile_text(decls + "graph g(x: f32*) { call g(x); }").first_error() == "recursive call: 'g' → 'g'");
+}
+
+TEST_CASE("checker.names_are_declared_once") {
+  CHECK(compile_text(in_graph("let n = 1;")).first_error() == "redefinition of 'n'");
+  CHECK(compile_text(in_graph("let k = 1;")).first_error() == "redefinition of 'k'");
+  CHECK(compile_text(in_graph("{ let a = 1; } { let a = 2; }")).ok());
+  CHECK(compile_text("kernel a(); host a();").first_error() == "redefinition of 'a'");
+}

@@ -1,0 +1,48 @@
+#include <cgraph/diagnostic.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace cgraph;
+
+TEST_CASE("diagnostics.location_is_one_based_line_and_byte_column") {
+  source_file f("a.cgraph", "ab\ncd\n\nef");
+  CHECK(f.location(0).line == 1);
+  CHECK(f.location(0).column == 1);
+  CHECK(f.location(4).line == 2);
+  CHECK(f.location(4).column == 2);
+  CHECK(f.location(7).line == 4);
+  CHECK(f.position(8) == "a.cgraph:4:2");
+}
+
+TEST_CASE("diagnostics.caret_underlines_the_range") {
+  source_file f("a.cgraph", "let x = foo;\n");
+  diagnostic d{severity::error, {8, 11}, "use of undeclared name 'foo'", {}};
+  CHECK(format_diagnostic(f, d) ==
+        "a.cgraph:1:9: error: use of undeclared name 'foo'\n"
+        "let x = foo;\n"
+        "        ^~~\n");
+}
+
+TEST_CASE("diagnostics.caret_keeps_tabs_and_skips_utf8_continuation_bytes") {
+  // "\t// é\n  x" — the caret line copies the tab; 'é' (2 bytes) takes one column.
+  source_file f("a.cgraph", "\t\"\xC3\xA9\" x;\n");
+  diagnostic d{severity::error, {6, 7}, "m", {}};
+  CHECK(format_diagnostic(f, d) ==
+        "a.cgraph:1:7: error: m\n"
+        "\t\"\xC3\xA9\" x;\n"
+        "\t    ^\n");
+}
+
+TEST_CASE("diagnostics.notes_follow_their_error") {
+  source_file f("a.cgraph", "a\nb\n");
+  diagnostic d{severity::error, {2, 3}, "second", {{{0, 1}, "first is here"}}};
+  CHECK(format_diagnostic(f, d) ==
+        "a.cgraph:2:1: error: second\nb\n^\n"
+        "a.cgraph:1:1: note: first is here\na\n^\n");
+}
+
+TEST_CASE("diagnostics.range_spanning_lines_underlines_the_first_line_only") {
+  source_file f("a.cgraph", "abc\ndef\n");
+  diagnostic d{severity::error, {1, 6}, "m", {}};
+  CHECK(format_diagnostic(f, d) == "a.cgraph:1:2: error: m\nabc\n ^~\n");
+}

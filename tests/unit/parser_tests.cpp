@@ -1,0 +1,155 @@
+#include <cgraph/dsl/parse.hpp>
+
+#include <doctest/doctest.h>
+
+#include <memory>
+
+using namespace cgraph;
+namespace ast = cgraph::dsl::ast;
+
+namespace {
+
+struct parsed {
+  source_file source;
+  diagnostics diags;
+  dsl::parse_result result;
+};
+
+std::unique_ptr<parsed> parse_text(std::string text) {
+  auto p = std::make_unique<parsed>(parsed{source_file("t.cgraph", std::move(text)), {}, {}});
+  p->result = dsl::parse(p->source, p->diags);
+  return p;
+}
+
+// The statements of the only graph in a file.
+const std::vector<ast::statement>& body_of(const parsed& p) {
+  for (const auto& d : p.result.file.declarations)
+    if (const auto* g = boost::get<ast::graph_decl>(&d)) return g->body.statements;
+  FAIL("no graph");
+  throw;
+}
+
+// Parses `let v = EXPR;` and returns the expression.
+ast::expression expression_of(const std::string& expr) {
+  auto p = parse_text("graph g() { let v = " + expr + "; }");
+  REQUIRE(p->result.ok);
+  return boost::get<ast::let_stmt>(body_of(*p).at(0)).value;
+}
+
+ast::int_literal int_of(const std::string& text) {
+  auto e = expression_of(text);
+  REQUIRE(e.rest.empty());
+  return boost::get<ast::int_literal>(e.first.value);
+}
+
+}  // namespace
+
+TEST_CASE("parser.integer_literals_in_every_base_with_separators") {
+  CHECK(int_of("123").value == 123);
+  CHECK(int_of("0x7f").value == 127);
+  CHECK(int_of("0XFF").value == 255);
+  CHECK(int_of("0b101").value == 5);
+  CHECK(int_of("1_000_000").value == 1000000);
+  CHECK(int_of("0xffff_ffff").value == 0xffffffffu);
+  CHECK(int_of("18446744073709551615").value == 18446744073709551615u);
+  CHECK(int_of("18446744073709551616").too_large);
+}
+
+TEST_CASE("parser.float_literals") {
+  for (auto [text, value] : {std::pair{"1.0", 1.0}, {".5", 0.5}, {"1e-3", 1e-3}, {"2.5e+4", 2.5e4}, {"3E2", 300.0}}) {
+    auto e = expression_of(text);
+    CHECK(boost::get<ast::float_literal>(e.first.value).value == doctest::Approx(value));
+  }
+}
+
+TEST_CASE("parser.keywords_are_reserved") {
+  auto p = parse_text("graph g() { let while = 1; }");
+  CHECK_FALSE(p->result.ok);
+  CHECK(p->diags.all().at(0).message == "expected identifier, found 'while'");
+}
+
+TEST_CASE("parser.type_names_are_not_keywords") {
+  auto p = parse_text("graph g() { let i32 = 1; }");
+  CHECK(p->result.ok);
+}
+
+TEST_CASE("parser.flat_operator_list_keeps_source_order") {
+  auto e = expression_of("a + b * -c << 2");
+  REQUIRE(e.rest.size() == 3);
+  CHECK(e.rest[0].op == ast::binary_op::add);
+  CHECK(e.rest[1].op == ast::binary_op::mul);
+  CHECK(e.rest[1].rhs.negations == 1);
+  CHECK(e.rest[2].op == ast::binary_op::shl);
+}
+
+TEST_CASE("parser.launch_config_ends_at_triple_angle_even_after_shift") {
+  auto p = parse_text("kernel k(n: i32);\ngraph g(n: i32) { k<<<n >> 1, (16, 16), n * 4>>>(n); }");
+  REQUIRE(p->result.ok);
+  const auto& launch = boost::get<ast::launch_stmt>(body_of(*p).at(0));
+  CHECK(launch.grid.size() == 1);
+  CHECK(launch.grid[0].rest.size() == 1);
+  CHECK(launch.block.size() == 2);
+  CHECK(launch.shared_bytes.has_value());
+}
+
+TEST_CASE("parser.parenthesized_grid_is_an_expression_not_a_tuple") {
+  auto p = parse_text("kernel k(n: i32);\ngraph g(n: i32) { k<<<(n + 1) * 2, 256>>>(n); }");
+  REQUIRE(p->result.ok);
+  const auto& launch = boost::get<ast::launch_stmt>(body_of(*p).at(0));
+  CHECK(launch.grid.size() == 1);
+  CHECK(launch.grid[0].rest.size() == 1);
+}
+
+TEST_CASE("parser.labels_and_after_before_or_after_the_statement") {
+  auto p = parse_text("graph g() { a: k<<<1, 1>>>(); b: after a k<<<1, 1>>>(); c: k<<<1, 1>>>() after a, b; "
+                      "d: while w after c { } }");
+  REQUIRE(p->result.ok);
+  const auto& s = body_of(*p);
+  CHECK(boost::get<ast::launch_stmt>(s[0]).prefix.label->name == "a");
+  CHECK(boost::get<ast::launch_stmt>(s[1]).prefix.after.size() == 1);
+  CHECK(boost::get<ast::launch_stmt>(s[2]).after.size() == 2);
+  const auto& w = boost::get<ast::x3::forward_ast<ast::while_stmt>>(s[3]).get();
+  CHECK(w.prefix.label->name == "d");
+  CHECK(w.after.at(0).name == "c");
+}
+
+TEST_CASE("parser.strings_escapes_and_raw") {
+  auto p = parse_text("include \"a\\\"b\\\\c\\n\";\nsource s = \"\"\"line1\n\"q\" \\n\"\"\";");
+  REQUIRE(p->result.ok);
+  CHECK(boost::get<ast::include_decl>(p->result.file.declarations[0]).path.value == "a\"b\\c\n");
+  CHECK(boost::get<ast::library_decl>(p->result.file.declarations[1]).text.value == "line1\n\"q\" \\n");
+}
+
+TEST_CASE("parser.every_syntax_error_is_reported_and_parsing_resumes") {
+  auto p = parse_text("graph g() {\n  k<<<1, 1>>>()\n}\ngraph h() {\n  let = 2;\n  k<<<1,1>>>(1,);\n}\n");
+  CHECK_FALSE(p->result.ok);
+  REQUIRE(p->diags.all().size() == 3);
+  CHECK(p->diags.all()[0].message == "expected ';', found '}'");
+  CHECK(p->diags.all()[1].message == "expected identifier, found '='");
+  CHECK(p->diags.all()[2].message == "expected expression, found ')'");
+  CHECK(p->result.file.declarations.size() == 2);
+}
+
+TEST_CASE("parser.stray_bytes_are_reported_once_each_and_skipped") {
+  auto p = parse_text("graph g() { let a = 1 @ ; let b = 2; } $");
+  REQUIRE(p->diags.all().size() == 2);
+  CHECK(p->diags.all()[0].message == "unexpected character '@'");
+  CHECK(p->diags.all()[1].message == "unexpected character '$'");
+}
+
+TEST_CASE("parser.comments_are_collected_for_the_formatter") {
+  auto p = parse_text("// one\ngraph g() { /* two */ }\n");
+  REQUIRE(p->result.ok);
+  CHECK(p->result.comments.size() == 2);
+}
+
+TEST_CASE("parser.every_node_carries_its_source_range") {
+  std::string text = "kernel k(n: i32);\ngraph g(n: i32) {\n  lbl: k<<<1, 1>>>(n);\n}\n";
+  auto p = parse_text(text);
+  REQUIRE(p->result.ok);
+  const auto& launch = boost::get<ast::launch_stmt>(body_of(*p).at(0));
+  CHECK(text.substr(launch.begin, launch.end - launch.begin) == "lbl: k<<<1, 1>>>(n);");
+  CHECK(text.substr(launch.kernel.begin, launch.kernel.end - launch.kernel.begin) == "k");
+  const auto& arg = launch.args.at(0);
+  CHECK(text.substr(arg.begin, arg.end - arg.begin) == "n");
+}

@@ -1,0 +1,28 @@
+#include "support.hpp"
+
+namespace cgraph::test {
+
+std::string compiled::first_error() const {
+  return result.diags.all().empty() ? std::string() : result.diags.all().front().message;
+}
+
+bool compiled::has_error(std::string_view message) const {
+  for (const auto& d : result.diags.all())
+    if (d.message == message) return true;
+  return false;
+}
+
+compiled compile_text(std::string text) {
+  compiled c{source_file("test.cgraph", std::move(text)), {}};
+  c.result = compile(c.source);
+  return c;
+}
+
+std::string in_graph(const std::string& body, const std::string& params) {
+  return "kernel k(p: f32*, n: i32);\n"
+         "kernel step(p: f32*, c: cond);\n"
+         "host progress(i: i32);\n"
+         "graph g(" + params + ") {\n" + body + "\n}\n";
+}
+
+}  // namespace cgraph::test

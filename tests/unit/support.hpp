@@ -1,0 +1,31 @@
+#pragma once
+// Helpers for unit tests: compile a snippet and look at what came out.
+
+#include <cgraph/compiler.hpp>
+#include <cgraph/eval.hpp>
+
+#include <string>
+
+namespace cgraph::test {
+
+struct compiled {
+  source_file source;
+  compile_result result;
+
+  bool ok() const { return result.program.has_value(); }
+  const ir::program& program() const { return *result.program; }
+  const ir::graph& graph(std::string_view name = "g") const { return *result.program->find_graph(name); }
+  // All diagnostics as cgraphc prints them.
+  std::string errors() const { return format_diagnostics(source, result.diags); }
+  // The first diagnostic's message, or "" when there is none.
+  std::string first_error() const;
+  // Whether any diagnostic has exactly this message.
+  bool has_error(std::string_view message) const;
+};
+
+compiled compile_text(std::string text);
+
+// The common declarations most tests need, followed by `body` inside `graph g(...)`.
+std::string in_graph(const std::string& body, const std::string& params = "x: f32*, n: i32");
+
+}  // namespace cgraph::test
