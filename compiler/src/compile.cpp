@@ -200,10 +200,10 @@ private:
 compile_result compile(const source_file& source, const compile_limits& limits) {
   compile_result result;
   auto parsed = dsl::parse(source, result.diags, {limits.max_file_bytes, limits.max_nesting});
-  if (!parsed.ok) return result;  // semantic checks on a broken tree would only add noise
   ir::program program;
   program.file = source.name();
-  program_lowering(parsed.file, program, result.diags, limits).run();
+  // Semantic checks on a tree with syntax errors would mostly report their echoes.
+  if (parsed.ok) program_lowering(parsed.file, program, result.diags, limits).run();
   result.diags.sort_by_position();
   if (!result.diags.has_errors()) result.program = std::move(program);
   return result;

@@ -363,7 +363,7 @@ private:
                      fmt::format("memset writes 1-, 2- or 4-byte elements; '{}' has {}-byte elements",
                                  ir::to_string(exprs_.at(dst).result), n.element_size));
       n.args.push_back(exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
-                                      fmt::format("the value of memset (an '{}' element)", ir::to_string(element))));
+                                      fmt::format("the value of memset (element type '{}')", ir::to_string(element))));
       n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset"));
     }
     return add_node(std::move(n), in, s.prefix, s.after);
@@ -461,6 +461,7 @@ private:
     }
     cond_info& info = conds_[s->index];
     if (info.body_id != current_->id) {
+      ++info.uses;  // misplaced, not unused: one error is enough
       auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is declared in another graph body; declare it in "
                                                          "the body that holds this '{}'", name.name, statement));
       d.notes.push_back({s->declared_at, "declared here"});
@@ -558,13 +559,19 @@ private:
   }
 
   frontier lower_parallel(const ast::parallel_stmt& s, const frontier& in) {
+    // A branch that makes no node (a `let`, an empty block) ends where it started: waiting for
+    // it adds nothing once another branch made a node, so only branches that moved count.
     frontier joined;
+    bool any_moved = false;
     scope_.push();
     for (const auto& branch : s.branches.statements) {
       frontier out = lower_statement(branch, in);
+      if (out == in) continue;
+      any_moved = true;
       joined.insert(joined.end(), out.begin(), out.end());
     }
     scope_.pop();
+    if (!any_moved) return in;
     std::sort(joined.begin(), joined.end());
     joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
     return joined;
