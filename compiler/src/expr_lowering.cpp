@@ -258,7 +258,7 @@ std::uint32_t expr_lowering::binary(op code, std::uint32_t lhs, std::uint32_t rh
 }
 
 ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check c, source_range range,
-                                    const std::string& what) {
+                                    const use_description& what) {
   ir::argument arg{e, target, c, range};
   if (e == bad_expr) return arg;
   ir::type from = graph_.exprs[e].result;
@@ -280,7 +280,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     else if (from.k == ir::type::kind::void_pointer && target.k == ir::type::kind::pointer)
       hint = "; 'void*' does not convert to a typed pointer";
     diags_.error(range, fmt::format("cannot convert {} to '{}' for {}{}", describe_value_type(from),
-                                    ir::to_string(target), what, hint));
+                                    ir::to_string(target), what.str(), hint));
     arg.expr = bad_expr;
     return arg;
   }
@@ -288,7 +288,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
   if (x.is_constant()) {
     auto r = ir::convert(x.constant, target, c);
     if (!r.error.empty()) {
-      diags_.error(range, fmt::format("{}: {}", what, r.error));
+      diags_.error(range, fmt::format("{}: {}", what.str(), r.error));
       arg.expr = bad_expr;
     }
   }

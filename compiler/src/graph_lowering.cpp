@@ -72,7 +72,7 @@ private:
         std::uint32_t e = exprs_.lower(*p.default_value);
         if (t) param.default_expr =
             exprs_.convert(e, *t, ir::check::any, range_of(*p.default_value),
-                           fmt::format("the default of parameter '{}'", p.name.name)).expr;
+                           [&] { return fmt::format("the default of parameter '{}'", p.name.name); }).expr;
         if (param.default_expr == bad_expr) param.default_expr = ir::none;
       }
       ir::expr ref;
@@ -271,7 +271,10 @@ private:
     for (std::size_t i = 0; i < args.size(); ++i) {
       std::uint32_t e = exprs_.lower(args[i]);
       n.args.push_back(exprs_.convert(e, params[i].t, ir::check::any, range_of(args[i]),
-                                      fmt::format("argument {} ('{}') of {} '{}'", i + 1, params[i].name, what, name.name)));
+                                      [&] {
+                                        return fmt::format("argument {} ('{}') of {} '{}'", i + 1, params[i].name,
+                                                           what, name.name);
+                                      }));
     }
   }
 
@@ -302,7 +305,7 @@ private:
       }
       std::uint32_t e = exprs_.lower(dims[i]);
       out[i] = exprs_.convert(e, u32_type, ir::check::positive, range_of(dims[i]),
-                              fmt::format("{} dimension {}", what, axis[i]));
+                              [&] { return fmt::format("{} dimension {}", what, axis[i]); });
     }
   }
 
@@ -346,7 +349,7 @@ private:
         return ir::argument{bad_expr, ir::type::void_pointer(), ir::check::any, range_of(x)};
       }
       return exprs_.convert(e, ir::type::void_pointer(), ir::check::any, range_of(x),
-                            fmt::format("the {} of {}", role, name));
+                            [&] { return fmt::format("the {} of {}", role, name); });
     };
     n.args.push_back(pointer_arg(dst, s.args[0], "destination"));
     if (is_memcpy) {
@@ -363,7 +366,7 @@ private:
                      fmt::format("memset writes 1-, 2- or 4-byte elements; '{}' has {}-byte elements",
                                  ir::to_string(exprs_.at(dst).result), n.element_size));
       n.args.push_back(exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
-                                      fmt::format("the value of memset (element type '{}')", ir::to_string(element))));
+                                      [&] { return fmt::format("the value of memset (element type '{}')", ir::to_string(element)); }));
       n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset"));
     }
     return add_node(std::move(n), in, s.prefix, s.after);
@@ -437,7 +440,7 @@ private:
     if (s.init) {
       std::uint32_t e = exprs_.lower(*s.init);
       c.default_expr = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.init),
-                                      fmt::format("the initial value of cond '{}'", s.name.name)).expr;
+                                      [&] { return fmt::format("the initial value of cond '{}'", s.name.name); }).expr;
       if (c.default_expr == bad_expr) c.default_expr = ir::none;
     }
     auto index = static_cast<std::uint32_t>(graph_.conds.size());

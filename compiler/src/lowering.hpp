@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 
 namespace cgraph::compiler::detail {
@@ -37,6 +38,24 @@ std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags
 // How an expression's type reads in messages: "integer", "float", "bool", "'f32*'", "cond".
 std::string describe_value_type(ir::type t);
 
+// What a converted value is used for ("argument 2 ('x') of kernel 'k'"), formatted only when
+// a message needs it: building that text for every argument would cost more than the rest of
+// the conversion.
+class use_description {
+public:
+  use_description(const char* text) : text_(text) {}  // NOLINT: implicit on purpose
+  template <typename F, typename = std::enable_if_t<std::is_invocable_r_v<std::string, const F&>>>
+  use_description(const F& make)  // NOLINT: implicit on purpose
+      : context_(&make), make_([](const void* c) { return (*static_cast<const F*>(c))(); }) {}
+
+  std::string str() const { return make_ ? make_(context_) : std::string(text_); }
+
+private:
+  const char* text_ = "";
+  const void* context_ = nullptr;
+  std::string (*make_)(const void*) = nullptr;
+};
+
 // Lowers expressions into a graph's pool: resolves names, checks types, folds constants.
 class expr_lowering {
 public:
@@ -52,7 +71,7 @@ public:
   // Converts expression `e` for a use of type `target` ("argument 2 ('x') of kernel 'k'"):
   // a type that can never convert is an error now; a constant is range-checked now; anything
   // else is checked when the graph is built.
-  ir::argument convert(std::uint32_t e, ir::type target, ir::check c, source_range range, const std::string& what);
+  ir::argument convert(std::uint32_t e, ir::type target, ir::check c, source_range range, const use_description& what);
 
   std::optional<std::int64_t> constant_integer(std::uint32_t e) const;
   const ir::expr& at(std::uint32_t e) const { return graph_.exprs[e]; }

@@ -30,8 +30,9 @@ const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenth
 const auto expression_def = unary >> *operation;
 const auto operation_def = binary_op_parser{} > unary;
 const auto unary_def = negations_parser{} >> operand;
-const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | sizeof_expr | function_call |
-                         identifier | parenthesized;
+// A name not followed by '(' is tried before a call: names are common, calls are rare.
+const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | sizeof_expr | (identifier >> !x3::lit('(')) |
+                         function_call | parenthesized;
 const auto function_call_def = identifier >> '(' > (expression % ',') > ')';
 const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';
 // Single-member structs get their member through an action: X3 would try to assign the

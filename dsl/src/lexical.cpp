@@ -7,6 +7,15 @@
 namespace cgraph::dsl::lexical {
 
 bool is_keyword(std::string_view word) {
+  // Most identifiers are rejected by length or first letter before any comparison.
+  if (word.size() < 2 || word.size() > 8) return false;
+  switch (word[0]) {
+    case 'a': case 'c': case 'e': case 'f': case 'g': case 'h': case 'i': case 'k':
+    case 'l': case 'm': case 'p': case 'r': case 's': case 't': case 'w':
+      break;
+    default:
+      return false;
+  }
   static constexpr std::array<std::string_view, 24> keywords = {  // sorted
       "after", "as",     "call",   "case",   "cond",     "else",   "false",  "from",
       "graph", "host",   "if",     "include", "kernel",  "let",    "memcpy", "memset",

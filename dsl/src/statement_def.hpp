@@ -70,10 +70,10 @@ const auto repeat_stmt_def = node_prefix >> kw("repeat") > expression() > after_
 const auto set_branches = [](auto& ctx) { x3::_val(ctx).branches = std::move(x3::_attr(ctx)); };
 const auto parallel_stmt_def = mark_begin >> kw("parallel") > block[set_branches] > mark_end;
 
-// Keyword statements first: an identifier never matches a keyword, so the launch (which
-// starts with an identifier) is tried last and commits at '<<<'.
-const auto statement_def = let_stmt | cond_stmt | parallel_stmt | if_stmt | while_stmt | switch_stmt |
-                           repeat_stmt | builtin_stmt | host_stmt | call_stmt | block | launch_stmt;
+// The launch, by far the most common statement, is tried first. It cannot steal a keyword
+// statement: a keyword is never an identifier, so it fails before its commit point at '<<<'.
+const auto statement_def = launch_stmt | builtin_stmt | let_stmt | cond_stmt | parallel_stmt | if_stmt |
+                           while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
                     host_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, while_stmt, case_clause,
