@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
     }
     double t = median(times);
-    fmt::print("{:>8} {:>10} {:>12.3f} {:>14.0f} {:>12.1f}\n", nodes, text.size(), t * 1e3, nodes / t,
-               text.size() / t / 1e6);
+    fmt::print("{:>8} {:>10} {:>12.3f} {:>14.0f} {:>12.1f}\n", nodes, text.size(), t * 1e3, static_cast<double>(nodes) / t,
+               static_cast<double>(text.size()) / t / 1e6);
   }
 }

@@ -2,6 +2,8 @@
 
 #include <cgraph/eval.hpp>
 
+#include <boost/container/small_vector.hpp>
+
 #include <cmath>
 #include <limits>
 
@@ -90,8 +92,10 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
     return bad_expr;
   }
   // Precedence climbing over the flat operator list (operators are left-associative).
-  std::vector<std::uint32_t> operands{lower_unary(e.first)};
-  std::vector<const ast::operation*> pending;
+  // Small inline buffers: most expressions have a handful of operands, and a heap allocation
+  // per expression was a visible share of the whole front end's time.
+  boost::container::small_vector<std::uint32_t, 8> operands{lower_unary(e.first)};
+  boost::container::small_vector<const ast::operation*, 8> pending;
   auto reduce = [&] {
     const ast::operation* o = pending.back();
     pending.pop_back();
