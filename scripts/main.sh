@@ -16,6 +16,7 @@ for f in examples/*.cgraph; do
   "$cgraphc" ir "$f" > "$out/$name.ir"
   "$cgraphc" dot "$f" > "$out/$name.dot"
   dot -Tsvg "$out/$name.dot" -o "$out/$name.svg"
-  echo "example $name: checked, $(grep -c ' = ' "$out/$name.ir") IR lines, drawn to $out/$name.svg"
+  nodes=$(grep -cE '^ +[0-9]+( \[[^]]+\])?: ' "$out/$name.ir")
+  echo "example $name: checked, $nodes nodes, drawn to $out/$name.svg"
 done
 echo "main job: all examples passed check, ir and dot"
