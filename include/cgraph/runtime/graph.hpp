@@ -1,0 +1,122 @@
+#pragma once
+// The run-time path: .cgraph text → program → graph (cudaGraph_t) → graph_exec.
+//
+//   auto prog = cgraph::program::compile(text);                       // throws compile_error
+//   auto g = cgraph::graph::build(prog, "main", {{"x", d_x}, {"n", n}}, reg);
+//   auto exec = g.instantiate();
+//   exec.launch(stream);
+//   exec.update({{"x", d_x}, {"n", n / 2}});                         // cheapest path first
+
+#include <cgraph/diagnostic.hpp>
+#include <cgraph/ir.hpp>
+#include <cgraph/runtime/args.hpp>
+#include <cgraph/runtime/error.hpp>
+#include <cgraph/runtime/registry.hpp>
+#include <cgraph/source.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace cgraph {
+
+namespace detail {
+struct program_state;
+struct built_graph;
+struct exec_state;
+}  // namespace detail
+
+// A compiled .cgraph text, immutable and cheap to copy (shared).
+class program {
+public:
+  // Compiles `text`; `file` names it in diagnostics and error locations. Throws compile_error.
+  static program compile(std::string text, std::string file = "<string>");
+  static program load(const std::string& path);  // reads and compiles a .cgraph file
+
+  const ir::program& ir() const;
+  const source_file& source() const;
+  // The IR as Graphviz DOT (as `cgraphc dot` prints it); one graph, or all when empty.
+  std::string ir_dot(std::string_view graph = {}) const;
+
+private:
+  explicit program(std::shared_ptr<const detail::program_state> s) : state_(std::move(s)) {}
+  std::shared_ptr<const detail::program_state> state_;
+  friend class graph;
+};
+
+struct build_options {};
+
+struct instantiate_options {
+  bool upload = false;                  // cudaGraphInstantiateFlagUpload, on `upload_stream`
+  cudaStream_t upload_stream = nullptr;
+  bool auto_free_on_launch = false;     // cudaGraphInstantiateFlagAutoFreeOnLaunch
+  bool device_launch = false;           // cudaGraphInstantiateFlagDeviceLaunch
+  bool use_node_priority = false;       // cudaGraphInstantiateFlagUseNodePriority
+};
+
+// Which update path ran, cheapest first.
+enum class update_path {
+  unchanged,       // no value changed: nothing was called
+  node_params,     // per-node exec setters on the changed nodes only
+  whole_graph,     // a graph rebuilt with the new values, applied with cudaGraphExecUpdate
+  reinstantiated,  // both refused: a new exec was instantiated
+};
+std::string_view to_string(update_path p);
+
+struct update_result {
+  update_path path = update_path::unchanged;
+  std::size_t nodes_changed = 0;
+};
+
+class graph_exec;
+
+// Owns a built cudaGraph_t and what its nodes point at. Move-only.
+class graph {
+public:
+  // Builds graph `name` of `prog` with the explicit node API. Throws build_error (values,
+  // bindings), cuda_error (CUDA calls, with the .cgraph location) or feature_unavailable.
+  static graph build(const program& prog, std::string_view name, const args& values = {},
+                     const registry& kernels_and_callbacks = {}, const build_options& options = {});
+
+  graph(graph&&) noexcept;
+  graph& operator=(graph&&) noexcept;
+  ~graph();
+
+  cudaGraph_t get() const;
+  std::size_t node_count() const;  // CUDA nodes in the root graph
+  // The driver's DOT dump (cudaGraphDebugDotPrint) with its flags.
+  std::string debug_dot(unsigned flags = cudaGraphDebugDotFlagsVerbose) const;
+  // The IR's DOT (deterministic, with .cgraph labels and lines).
+  std::string ir_dot() const;
+
+  graph_exec instantiate(const instantiate_options& options = {}) const;
+
+private:
+  explicit graph(std::shared_ptr<detail::built_graph> s);
+  std::shared_ptr<detail::built_graph> state_;
+};
+
+// Owns a cudaGraphExec_t. Move-only. Keeps everything its nodes point at alive, also after
+// the graph, the registry and the program objects are gone.
+class graph_exec {
+public:
+  graph_exec(graph_exec&&) noexcept;
+  graph_exec& operator=(graph_exec&&) noexcept;
+  ~graph_exec();
+
+  cudaGraphExec_t get() const;
+  void upload(cudaStream_t stream);
+  void launch(cudaStream_t stream);
+  // Re-evaluates every argument with the new parameter values (missing ones keep their current
+  // value) and applies the changes by the cheapest path that CUDA accepts.
+  update_result update(const args& values);
+
+private:
+  explicit graph_exec(std::unique_ptr<detail::exec_state> s);
+  std::unique_ptr<detail::exec_state> state_;
+  friend class graph;
+};
+
+}  // namespace cgraph

@@ -1,0 +1,108 @@
+#pragma once
+// Where the run-time path finds the kernels and host callbacks a .cgraph file declares:
+// `__global__` function pointers and any C++ callable, registered under their .cgraph names.
+
+#include <cgraph/ir.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace cgraph {
+
+// A host callback as cgraph calls it: the evaluated arguments, already converted to the
+// declared parameter types. Callbacks run on a driver thread and must not call CUDA.
+using host_function = std::function<void(std::span<const ir::value>)>;
+
+namespace detail {
+
+template <typename T>
+struct callable_args : callable_args<decltype(&std::decay_t<T>::operator())> {};
+template <typename R, typename... A>
+struct callable_args<R (*)(A...)> { using type = std::tuple<A...>; };
+template <typename R, typename... A>
+struct callable_args<R(A...)> { using type = std::tuple<A...>; };
+template <typename C, typename R, typename... A>
+struct callable_args<R (C::*)(A...) const> { using type = std::tuple<A...>; };
+template <typename C, typename R, typename... A>
+struct callable_args<R (C::*)(A...)> { using type = std::tuple<A...>; };
+
+// The kind a C++ parameter type accepts: 'i' integer, 'f' float, 'b' bool, 'p' pointer.
+template <typename T>
+constexpr char kind_of() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<U, bool>) return 'b';
+  else if constexpr (std::is_integral_v<U>) return 'i';
+  else if constexpr (std::is_floating_point_v<U>) return 'f';
+  else if constexpr (std::is_pointer_v<U>) return 'p';
+  else static_assert(std::is_pointer_v<U>, "host callback parameters must be scalars or pointers");
+}
+
+template <typename T>
+T value_as(const ir::value& v) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (std::is_same_v<U, bool>) return v.bits != 0;
+  else if constexpr (std::is_integral_v<U>) return static_cast<U>(v.i);
+  else if constexpr (std::is_floating_point_v<U>)
+    return static_cast<U>(v.k == ir::value::kind::floating ? v.f : static_cast<double>(v.i));
+  else return reinterpret_cast<U>(v.bits);
+}
+
+}  // namespace detail
+
+class registry {
+public:
+  struct kernel_entry {
+    const void* function = nullptr;
+    std::vector<std::size_t> param_sizes;  // sizeof each C++ parameter
+  };
+  struct host_entry {
+    std::shared_ptr<const host_function> function;
+    std::string param_kinds;  // one of i f b p per parameter
+  };
+
+  // A `__global__` function: registry.kernel("saxpy", saxpy).
+  template <typename... Args>
+  registry& kernel(std::string name, void (*function)(Args...)) {
+    kernels_[std::move(name)] = kernel_entry{reinterpret_cast<const void*>(function), {sizeof(Args)...}};
+    return *this;
+  }
+
+  // Any callable taking scalars or pointers: registry.host("report", [&](int step) { … }).
+  // Its state is kept alive (by the graphs that use it) after the registry is gone.
+  template <typename F>
+  registry& host(std::string name, F callable) {
+    using params = typename detail::callable_args<F>::type;
+    return host_impl(std::move(name), std::move(callable), static_cast<params*>(nullptr));
+  }
+
+  const kernel_entry* find_kernel(std::string_view name) const;
+  const host_entry* find_host(std::string_view name) const;
+
+private:
+  template <typename F, typename... A>
+  registry& host_impl(std::string name, F callable, std::tuple<A...>*) {
+    auto fn = std::make_shared<const host_function>([f = std::move(callable)](std::span<const ir::value> v) {
+      call(f, v, std::index_sequence_for<A...>{}, static_cast<std::tuple<A...>*>(nullptr));
+    });
+    hosts_[std::move(name)] = host_entry{std::move(fn), std::string{detail::kind_of<A>()...}};
+    return *this;
+  }
+  template <typename F, std::size_t... I, typename... A>
+  static void call(const F& f, std::span<const ir::value> v, std::index_sequence<I...>, std::tuple<A...>*) {
+    f(detail::value_as<A>(v[I])...);
+  }
+
+  std::map<std::string, kernel_entry, std::less<>> kernels_;
+  std::map<std::string, host_entry, std::less<>> hosts_;
+};
+
+}  // namespace cgraph

@@ -1,0 +1,109 @@
+#pragma once
+// The state behind cgraph::graph and cgraph::graph_exec: a CUDA graph built from an explicit
+// plan, with a record per plan step (its node handle and the values it was built with).
+
+#include "check.hpp"
+
+#include <cgraph/eval.hpp>
+#include <cgraph/plan.hpp>
+#include <cgraph/runtime/args.hpp>
+#include <cgraph/runtime/registry.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace cgraph::detail {
+
+struct program_state {
+  source_file source;
+  ir::program program;
+  std::vector<plan::explicit_plan> plans;  // by graph index
+};
+
+// What the registry provided for one program, by IR kernel and host index. Copied out of the
+// registry at build time, so graphs and execs do not depend on the registry object.
+struct resolved_symbols {
+  std::vector<registry::kernel_entry> kernels;
+  std::vector<registry::host_entry> hosts;  // function is null when not registered
+};
+
+// A host node's user data. Owned by a CUDA user object retained by the graph, so it lives
+// as long as any graph or exec that may call it.
+struct host_slot {
+  std::shared_ptr<const host_function> function;
+  std::vector<ir::value> args;
+  std::mutex lock;  // update() may rewrite args while a launch runs the callback
+};
+
+// The values of one node, converted as CUDA wants them.
+struct node_values {
+  dim3 grid{1, 1, 1};
+  dim3 block{1, 1, 1};
+  unsigned shared_bytes = 0;
+  std::vector<ir::converted> args;      // kernel and host arguments; memcpy/memset operands
+  std::vector<ir::value> values;    // host and child-graph arguments as values of their types
+  std::vector<std::byte> fingerprint;  // everything above, to tell whether it changed
+};
+
+struct built_graph;
+
+struct node_record {
+  cudaGraphNode_t handle = nullptr;
+  node_values values;
+  host_slot* slot = nullptr;            // host nodes
+  std::shared_ptr<built_graph> child;   // child-graph nodes
+  void* counter = nullptr;              // repeat counters: device memory
+};
+
+struct built_graph {
+  std::shared_ptr<const program_state> program;
+  std::shared_ptr<const resolved_symbols> symbols;
+  std::uint32_t graph_index = 0;
+  cudaGraph_t graph = nullptr;
+  std::vector<node_record> records;                  // by plan step
+  std::vector<std::vector<cudaGraph_t>> bodies;      // by plan step: a conditional's body graphs
+  std::vector<cudaGraphConditionalHandle> conds;     // by cond index
+  std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
+  std::vector<std::optional<ir::value>> params;      // by parameter index
+  std::vector<ir::value> values;                     // the evaluated expression pool
+  std::vector<void*> device_memory;                  // repeat counters, freed with the graph
+
+  built_graph() = default;
+  built_graph(const built_graph&) = delete;
+  built_graph& operator=(const built_graph&) = delete;
+  ~built_graph();
+
+  const ir::graph& ir() const { return program->program.graphs[graph_index]; }
+  const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
+  where at(source_range r) const { return {&program->source, r}; }
+};
+
+// Checks and converts user-supplied parameter values for graph `index`; unknown names, kinds
+// that do not fit, and missing values without defaults are build_errors.
+std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values,
+                                                  std::vector<std::optional<ir::value>> start = {});
+
+// Evaluates every expression of the graph with `params`; a failure is a build_error at the
+// offending expression.
+std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,
+                                     const std::vector<std::optional<ir::value>>& params);
+
+// The values of the node of plan step `step`, from an evaluated pool and the cond handles.
+node_values compute_values(const program_state& p, std::uint32_t index, const ir::node& n,
+                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds);
+
+// The default launch value of every cond (0 where none).
+std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool);
+
+// Builds graph `index` with the explicit node API.
+std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,
+                                         std::shared_ptr<const resolved_symbols> symbols, std::uint32_t index,
+                                         std::vector<std::optional<ir::value>> params);
+
+resolved_symbols resolve(const program_state& p, const registry& r);
+
+}  // namespace cgraph::detail

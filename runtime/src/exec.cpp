@@ -1,0 +1,191 @@
+// Instantiation and update of execs.
+
+#include "exec_state.hpp"
+#include "repeat_counter.hpp"
+
+#include <fmt/format.h>
+
+namespace cgraph::detail {
+
+exec_state::~exec_state() {
+  if (exec) cudaGraphExecDestroy(exec);
+}
+
+namespace {
+
+const char* instantiate_result_name(cudaGraphInstantiateResult r) {
+  switch (r) {
+    case cudaGraphInstantiateSuccess: return "success";
+    case cudaGraphInstantiateError: return "instantiation error";
+    case cudaGraphInstantiateInvalidStructure: return "invalid structure (a cycle, or a node in two graphs)";
+    case cudaGraphInstantiateNodeOperationNotSupported: return "a node's operation is not supported";
+    case cudaGraphInstantiateMultipleDevicesNotSupported: return "nodes on several devices";
+    case cudaGraphInstantiateConditionalHandleUnused: return "a conditional handle is not used by any conditional node";
+  }
+  return "unknown result";
+}
+
+// The .cgraph location of a node of `g` (or of a child graph it embeds).
+where find_node(const built_graph& g, cudaGraphNode_t node) {
+  if (!node) return {};
+  const auto& steps = g.plan().steps;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (g.records[i].handle == node) return g.at(steps[i].node->range);
+    if (g.records[i].child)
+      if (auto w = find_node(*g.records[i].child, node); w.file) return w;
+  }
+  return {};
+}
+
+cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
+  pointers.clear();
+  for (auto& a : v.args) pointers.push_back(a.bytes.data());
+  cudaKernelNodeParams p{};
+  p.func = const_cast<void*>(function);
+  p.gridDim = v.grid;
+  p.blockDim = v.block;
+  p.sharedMemBytes = v.shared_bytes;
+  p.kernelParams = pointers.data();
+  return p;
+}
+
+void* pointer(const ir::converted& c) { return reinterpret_cast<void*>(c.as_u64()); }
+
+// Applies the changed steps with per-node exec setters. False when CUDA refuses any of them
+// (the caller then updates the whole graph, which also covers the ones already applied).
+bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
+  const built_graph& cur = *s.current;
+  const auto& steps = cur.plan().steps;
+  std::vector<void*> pointers;
+  for (auto i : changed) {
+    const ir::node& n = *steps[i].node;
+    cudaGraphNode_t node = s.origin->records[i].handle;
+    node_values& v = fresh[i];
+    cudaError_t status = cudaSuccess;
+    switch (n.kind) {
+      case ir::node_kind::kernel: {
+        auto p = kernel_params(cur.symbols->kernels[n.callee].function, v, pointers);
+        status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
+        break;
+      }
+      case ir::node_kind::repeat_counter: {
+        void* counter = cur.records[i].counter;
+        cudaGraphConditionalHandle handle = cur.conds[n.cond];
+        void* args[] = {&counter, v.args[0].bytes.data(), &handle};
+        cudaKernelNodeParams p{};
+        p.func = const_cast<void*>(repeat_counter_function());
+        p.gridDim = dim3(1);
+        p.blockDim = dim3(1);
+        p.kernelParams = args;
+        status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
+        break;
+      }
+      case ir::node_kind::memcpy:
+        status = cudaGraphExecMemcpyNodeSetParams1D(s.exec, node, pointer(v.args[0]), pointer(v.args[1]),
+                                                    v.args[2].as_u64(), cudaMemcpyDefault);
+        break;
+      case ir::node_kind::memset: {
+        cudaMemsetParams p{};
+        p.dst = pointer(v.args[0]);
+        p.value = static_cast<unsigned>(v.args[1].as_u64());
+        p.elementSize = n.element_size;
+        p.width = v.args[2].as_u64();
+        p.height = 1;
+        status = cudaGraphExecMemsetNodeSetParams(s.exec, node, &p);
+        break;
+      }
+      case ir::node_kind::host: {
+        host_slot* slot = cur.records[i].slot;
+        std::lock_guard<std::mutex> guard(slot->lock);
+        slot->args = v.values;
+        break;
+      }
+      case ir::node_kind::child_graph: {
+        std::vector<std::optional<ir::value>> child_params(v.values.begin(), v.values.end());
+        child_params.resize(cur.program->program.graphs[n.callee].params.size());
+        auto child = build_graph(cur.program, cur.symbols, n.callee, std::move(child_params));
+        status = cudaGraphExecChildGraphNodeSetParams(s.exec, node, child->graph);
+        if (status == cudaSuccess) s.children[i] = std::move(child);
+        break;
+      }
+      case ir::node_kind::conditional: break;
+    }
+    if (status != cudaSuccess) {
+      (void)cudaGetLastError();
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& o) {
+  cudaGraphInstantiateParams p{};
+  p.flags = (o.upload ? cudaGraphInstantiateFlagUpload : 0) | (o.auto_free_on_launch ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0) |
+            (o.device_launch ? cudaGraphInstantiateFlagDeviceLaunch : 0) |
+            (o.use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
+  p.uploadStream = o.upload_stream;
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t status = cudaGraphInstantiateWithParams(&exec, g.graph, &p);
+  if (status != cudaSuccess || p.result_out != cudaGraphInstantiateSuccess) {
+    // Nothing was wrapped: after a failure `exec` may not be a valid handle.
+    (void)cudaGetLastError();
+    throw cuda_error(status != cudaSuccess ? status : cudaErrorInvalidValue, "cudaGraphInstantiateWithParams",
+                     find_node(g, p.errNode_out).str(), instantiate_result_name(p.result_out));
+  }
+  return exec;
+}
+
+update_result update(exec_state& s, const args& values) {
+  const built_graph& cur = *s.current;
+  const program_state& prog = *cur.program;
+  auto params = bind_params(prog, cur.graph_index, values, s.params);
+  auto pool = evaluate_pool(prog, cur.graph_index, params);
+  auto defaults = cond_defaults(prog, cur.graph_index, pool);
+  const auto& steps = cur.plan().steps;
+  if (s.children.size() != steps.size()) s.children.resize(steps.size());
+
+  // Every value is computed (and checked) before anything is applied.
+  std::vector<node_values> fresh(steps.size());
+  std::vector<std::uint32_t> changed;
+  for (std::uint32_t i = 0; i < steps.size(); ++i) {
+    fresh[i] = compute_values(prog, cur.graph_index, *steps[i].node, pool, cur.conds);
+    if (fresh[i].fingerprint != s.applied[i].fingerprint) changed.push_back(i);
+  }
+  bool defaults_changed = defaults != cur.cond_defaults;
+  update_result result{update_path::unchanged, changed.size()};
+  if (changed.empty() && !defaults_changed) {
+    s.params = std::move(params);  // a parameter no node uses may have changed
+    return result;
+  }
+
+  // A cond's launch value is fixed when its handle is created: only a new graph can change it.
+  if (!defaults_changed && apply_node_params(s, changed, fresh)) {
+    for (auto i : changed) s.applied[i] = std::move(fresh[i]);
+    s.params = std::move(params);
+    result.path = update_path::node_params;
+    return result;
+  }
+
+  auto rebuilt = build_graph(cur.program, cur.symbols, cur.graph_index, params);
+  cudaGraphExecUpdateResultInfo info{};
+  if (cudaGraphExecUpdate(s.exec, rebuilt->graph, &info) == cudaSuccess) {
+    result.path = update_path::whole_graph;
+  } else {
+    (void)cudaGetLastError();
+    cudaGraphExec_t exec = instantiate(*rebuilt, s.options);
+    cudaGraphExecDestroy(s.exec);
+    s.exec = exec;
+    s.origin = rebuilt;
+    result.path = update_path::reinstantiated;
+  }
+  s.current = rebuilt;
+  s.params = std::move(params);
+  s.applied.clear();
+  for (const auto& r : rebuilt->records) s.applied.push_back(r.values);
+  s.children.assign(steps.size(), nullptr);
+  return result;
+}
+
+}  // namespace cgraph::detail

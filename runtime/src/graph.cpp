@@ -1,0 +1,121 @@
+// The public run-time objects: program, graph, graph_exec.
+
+#include "built_graph.hpp"
+#include "exec_state.hpp"
+
+#include <cgraph/compiler.hpp>
+#include <cgraph/plan.hpp>
+#include <cgraph/printers.hpp>
+#include <cgraph/runtime/graph.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace cgraph {
+
+// ---- program ------------------------------------------------------------------------------
+
+program program::compile(std::string text, std::string file) {
+  source_file source(std::move(file), std::move(text));
+  ir::program ir = compile_or_throw(source);
+  auto state = std::make_shared<detail::program_state>(detail::program_state{std::move(source), std::move(ir), {}});
+  for (const auto& g : state->program.graphs) state->plans.push_back(plan::lower_explicit(g));
+  return program(std::move(state));
+}
+
+program program::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw build_error("", "cannot read '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return compile(std::move(text).str(), path);
+}
+
+const ir::program& program::ir() const { return state_->program; }
+const source_file& program::source() const { return state_->source; }
+std::string program::ir_dot(std::string_view graph) const { return print_dot(state_->program, state_->source, graph); }
+
+// ---- graph --------------------------------------------------------------------------------
+
+graph::graph(std::shared_ptr<detail::built_graph> s) : state_(std::move(s)) {}
+graph::graph(graph&&) noexcept = default;
+graph& graph::operator=(graph&&) noexcept = default;
+graph::~graph() = default;
+
+graph graph::build(const program& prog, std::string_view name, const args& values, const registry& reg,
+                   const build_options&) {
+  const auto& p = *prog.state_;
+  const ir::graph* g = p.program.find_graph(name);
+  if (!g) throw build_error("", fmt::format("{} has no graph named '{}'", p.source.name(), name));
+  auto index = static_cast<std::uint32_t>(g - p.program.graphs.data());
+  auto symbols = std::make_shared<const detail::resolved_symbols>(detail::resolve(p, reg));
+  auto params = detail::bind_params(p, index, values);
+  return graph(detail::build_graph(prog.state_, std::move(symbols), index, std::move(params)));
+}
+
+cudaGraph_t graph::get() const { return state_->graph; }
+
+std::size_t graph::node_count() const {
+  std::size_t n = 0;
+  detail::check(cudaGraphGetNodes(state_->graph, nullptr, &n), "cudaGraphGetNodes");
+  return n;
+}
+
+std::string graph::debug_dot(unsigned flags) const {
+  static std::atomic<unsigned> counter{0};
+  auto path = std::filesystem::temp_directory_path() /
+              fmt::format("cgraph-{}-{}.dot", static_cast<long>(getpid()), counter++);
+  detail::check(cudaGraphDebugDotPrint(state_->graph, path.c_str(), flags), "cudaGraphDebugDotPrint");
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+  return std::move(text).str();
+}
+
+std::string graph::ir_dot() const {
+  return print_dot(state_->program->program, state_->program->source, state_->ir().name);
+}
+
+graph_exec graph::instantiate(const instantiate_options& options) const {
+  auto s = std::make_unique<detail::exec_state>();
+  s->options = options;
+  s->origin = state_;
+  s->current = state_;
+  for (const auto& r : state_->records) s->applied.push_back(r.values);
+  s->params = state_->params;
+  s->exec = detail::instantiate(*state_, options);
+  return graph_exec(std::move(s));
+}
+
+// ---- graph_exec ---------------------------------------------------------------------------
+
+graph_exec::graph_exec(std::unique_ptr<detail::exec_state> s) : state_(std::move(s)) {}
+graph_exec::graph_exec(graph_exec&&) noexcept = default;
+graph_exec& graph_exec::operator=(graph_exec&&) noexcept = default;
+graph_exec::~graph_exec() = default;
+
+cudaGraphExec_t graph_exec::get() const { return state_->exec; }
+void graph_exec::upload(cudaStream_t stream) { detail::check(cudaGraphUpload(state_->exec, stream), "cudaGraphUpload"); }
+void graph_exec::launch(cudaStream_t stream) { detail::check(cudaGraphLaunch(state_->exec, stream), "cudaGraphLaunch"); }
+update_result graph_exec::update(const args& values) { return detail::update(*state_, values); }
+
+std::string_view to_string(update_path p) {
+  switch (p) {
+    case update_path::unchanged: return "unchanged";
+    case update_path::node_params: return "node_params";
+    case update_path::whole_graph: return "whole_graph";
+    case update_path::reinstantiated: return "reinstantiated";
+  }
+  return "?";
+}
+
+}  // namespace cgraph

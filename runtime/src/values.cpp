@@ -1,0 +1,168 @@
+// Parameter binding and the values of nodes: everything a build or an update computes before
+// it calls CUDA, so a bad value is reported before anything changes.
+
+#include "built_graph.hpp"
+
+#include <cgraph/runtime/error.hpp>
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace cgraph::detail {
+
+namespace {
+
+// A parameter value of type t from a value the user gave or an argument produced.
+std::optional<std::string> fit(ir::value& v, ir::type t) {
+  using kind = ir::value::kind;
+  if (t.is_float()) {
+    if (v.k == kind::integer) v = ir::value::floating(static_cast<double>(v.i));
+    if (v.k != kind::floating) return "a number";
+  } else if (t.is_integer()) {
+    if (v.k != kind::integer) return "an integer";
+  } else if (t.is_bool()) {
+    if (v.k != kind::boolean) return "a bool";
+  } else if (t.is_pointer()) {
+    if (v.k != kind::pointer) return "a pointer";
+  }
+  auto c = ir::convert(v, t);
+  if (!c.error.empty()) return c.error;
+  return std::nullopt;
+}
+
+std::string describe_use(const ir::program& p, const ir::node& n, std::size_t arg, const char* part) {
+  auto param_name = [&](const std::vector<ir::parameter>& ps) {
+    return arg < ps.size() ? fmt::format("argument {} ('{}')", arg + 1, ps[arg].name) : fmt::format("argument {}", arg + 1);
+  };
+  switch (n.kind) {
+    case ir::node_kind::kernel: return fmt::format("{} of kernel '{}'", param_name(p.kernels[n.callee].params), p.kernels[n.callee].name);
+    case ir::node_kind::host: return fmt::format("{} of host callback '{}'", param_name(p.hosts[n.callee].params), p.hosts[n.callee].name);
+    case ir::node_kind::child_graph: return fmt::format("{} of graph '{}'", param_name(p.graphs[n.callee].params), p.graphs[n.callee].name);
+    case ir::node_kind::memcpy: return fmt::format("the {} of memcpy", arg == 0 ? "destination" : arg == 1 ? "source" : "byte count");
+    case ir::node_kind::memset: return fmt::format("the {} of memset", arg == 0 ? "destination" : arg == 1 ? "value" : "element count");
+    case ir::node_kind::repeat_counter:
+    case ir::node_kind::conditional: return "the repeat count";
+  }
+  return part;
+}
+
+void append(std::vector<std::byte>& out, const void* p, std::size_t n) {
+  auto* b = static_cast<const std::byte*>(p);
+  out.insert(out.end(), b, b + n);
+}
+
+}  // namespace
+
+std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values,
+                                                  std::vector<std::optional<ir::value>> start) {
+  const ir::graph& g = p.program.graphs[index];
+  start.resize(g.params.size());
+  for (const auto& [name, a] : values) {
+    auto it = std::find_if(g.params.begin(), g.params.end(), [&](const ir::parameter& x) { return x.name == name; });
+    if (it == g.params.end())
+      throw build_error(p.source.position(g.range.begin), fmt::format("graph '{}' has no parameter '{}'", g.name, name));
+    ir::value v = a.value();
+    if (a.too_large())
+      throw build_error(p.source.position(it->range.begin),
+                        fmt::format("parameter '{}': the value does not fit 64-bit signed arithmetic", name));
+    if (auto problem = fit(v, it->t))
+      throw build_error(p.source.position(it->range.begin),
+                        fmt::format("parameter '{}' of type '{}': {}", name, ir::to_string(it->t),
+                                    problem->rfind("value", 0) == 0 ? *problem : "expects " + *problem));
+    start[static_cast<std::size_t>(it - g.params.begin())] = v;
+  }
+  for (std::size_t i = 0; i < g.params.size(); ++i)
+    if (!start[i] && g.params[i].default_expr == ir::none)
+      throw build_error(p.source.position(g.params[i].range.begin),
+                        fmt::format("graph '{}' needs a value for parameter '{}'", g.name, g.params[i].name));
+  return start;
+}
+
+std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,
+                                     const std::vector<std::optional<ir::value>>& params) {
+  const ir::graph& g = p.program.graphs[index];
+  auto r = ir::evaluate(g, params);
+  if (r.error) throw build_error(p.source.position(r.error->range.begin), r.error->message);
+  // A defaulted parameter takes its type's form (an integer default of an f32 parameter is a float).
+  for (std::size_t i = 0; i < g.exprs.size(); ++i)
+    if (g.exprs[i].op == ir::op::param && g.params[g.exprs[i].index].t.is_float() &&
+        r.values[i].k == ir::value::kind::integer)
+      r.values[i] = ir::value::floating(static_cast<double>(r.values[i].i));
+  return std::move(r.values);
+}
+
+node_values compute_values(const program_state& p, std::uint32_t index, const ir::node& n,
+                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds) {
+  const ir::graph& g = p.program.graphs[index];
+  node_values out;
+  auto value_of = [&](const ir::argument& a) {
+    const ir::expr& e = g.exprs[a.expr];
+    return e.op == ir::op::cond_ref ? ir::value::cond(conds[e.index]) : pool[a.expr];
+  };
+  auto convert = [&](const ir::argument& a, std::size_t i, const char* part) {
+    auto c = ir::convert(value_of(a), a.target, a.check);
+    if (!c.error.empty()) {
+      source_range r = a.range.end > a.range.begin ? a.range : n.range;
+      throw build_error(p.source.position(r.begin), fmt::format("{}: {}", part ? std::string(part) : describe_use(p.program, n, i, ""), c.error));
+    }
+    return c;
+  };
+  if (n.kind == ir::node_kind::kernel) {
+    static constexpr const char* grid_parts[] = {"grid dimension x", "grid dimension y", "grid dimension z"};
+    static constexpr const char* block_parts[] = {"block dimension x", "block dimension y", "block dimension z"};
+    unsigned grid[3], block[3];
+    for (int i = 0; i < 3; ++i) {
+      grid[i] = static_cast<unsigned>(convert(n.grid[i], 0, grid_parts[i]).as_u64());
+      block[i] = static_cast<unsigned>(convert(n.block[i], 0, block_parts[i]).as_u64());
+    }
+    out.grid = dim3(grid[0], grid[1], grid[2]);
+    out.block = dim3(block[0], block[1], block[2]);
+    out.shared_bytes = static_cast<unsigned>(convert(n.shared_bytes, 0, "dynamic shared memory bytes").as_u64());
+    append(out.fingerprint, grid, sizeof grid);
+    append(out.fingerprint, block, sizeof block);
+    append(out.fingerprint, &out.shared_bytes, sizeof out.shared_bytes);
+  }
+  if (n.kind == ir::node_kind::conditional) return out;
+  for (std::size_t i = 0; i < n.args.size(); ++i) {
+    const ir::argument& a = n.args[i];
+    out.args.push_back(convert(a, i, nullptr));
+    append(out.fingerprint, out.args.back().bytes.data(), out.args.back().size);
+    if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph) {
+      ir::value v = value_of(a);
+      if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
+      out.values.push_back(v);
+    }
+  }
+  return out;
+}
+
+std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool) {
+  const ir::graph& g = p.program.graphs[index];
+  std::vector<unsigned> out(g.conds.size(), 0);
+  for (std::size_t i = 0; i < g.conds.size(); ++i) {
+    if (g.conds[i].default_expr == ir::none) continue;
+    auto c = ir::convert(pool[g.conds[i].default_expr], ir::type::of(ir::scalar::u32));
+    if (!c.error.empty())
+      throw build_error(p.source.position(g.conds[i].range.begin),
+                        fmt::format("the initial value of cond '{}': {}", g.conds[i].name, c.error));
+    out[i] = static_cast<unsigned>(c.as_u64());
+  }
+  return out;
+}
+
+resolved_symbols resolve(const program_state& p, const registry& r) {
+  resolved_symbols out;
+  for (const auto& k : p.program.kernels) {
+    const auto* e = r.find_kernel(k.name);
+    if (!e && k.symbol != k.name) e = r.find_kernel(k.symbol);
+    out.kernels.push_back(e ? *e : registry::kernel_entry{});
+  }
+  for (const auto& h : p.program.hosts) {
+    const auto* e = r.find_host(h.name);
+    out.hosts.push_back(e ? *e : registry::host_entry{});
+  }
+  return out;
+}
+
+}  // namespace cgraph::detail

@@ -1,0 +1,140 @@
+// if, if/else, switch, while, repeat, and nesting, against CPU expectations.
+
+#include "gpu_support.hpp"
+#include "kernels.cuh"
+
+using namespace gpu_test;
+
+namespace {
+
+cgraph::program compile(const std::string& body) { return cgraph::program::compile(declarations + body, "test.cgraph"); }
+
+}  // namespace
+
+TEST_CASE("runtime.if_else_and_switch_follow_the_device_value") {
+  auto prog = compile(R"(
+graph g(p: f32*, which: u32, pick: u32) {
+  cond c;
+  set_cond<<<1, 1>>>(c, which);
+  if c { fill<<<1, 32>>>(p, 1.0, 32); } else { fill<<<1, 32>>>(p, 2.0, 32); }
+  cond s;
+  set_cond<<<1, 1>>>(s, pick);
+  switch s {
+    case 0 { scale<<<1, 32>>>(p, 10.0, 32); }
+    case 2 { scale<<<1, 32>>>(p, 100.0, 32); }
+  }
+}
+)");
+  buffer<float> p(32);
+  auto g = cgraph::graph::build(prog, "g", {{"p", p.get()}, {"which", 1}, {"pick", 0}}, kernels());
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(p.read()[0] == 10.0f);
+  struct { unsigned which, pick; float expected; } cases[] = {
+      {0, 2, 200.0f},  // else branch, case 2
+      {1, 1, 1.0f},    // case 1 is missing: an empty body
+      {0, 7, 2.0f},    // past the last case: nothing runs
+      {3, 0, 10.0f},   // any non-zero value is true
+  };
+  for (auto c : cases) {
+    auto r = exec.update({{"which", c.which}, {"pick", c.pick}});
+    CHECK(r.path != cgraph::update_path::unchanged);
+    run(exec);
+    for (float v : p.read()) REQUIRE(v == c.expected);
+  }
+}
+
+TEST_CASE("runtime.if_without_else") {
+  auto prog = compile(R"(
+graph g(p: f32*, on: u32) {
+  fill<<<1, 32>>>(p, 1.0, 32);
+  cond c;
+  set_cond<<<1, 1>>>(c, on);
+  if c { scale<<<1, 32>>>(p, 5.0, 32); }
+}
+)");
+  buffer<float> p(32);
+  auto g = cgraph::graph::build(prog, "g", {{"p", p.get()}, {"on", 0}}, kernels());
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(p.read()[31] == 1.0f);
+  exec.update({{"on", 1}});
+  run(exec);
+  CHECK(p.read()[31] == 5.0f);
+}
+
+TEST_CASE("runtime.while_stops_on_a_device_flag") {
+  auto prog = compile(R"(
+graph g(counter: u32*, acc: u32*, limit: u32) {
+  memset(counter, 0, 1);
+  memset(acc, 0, 1);
+  cond more = 1;
+  while more {
+    increment<<<1, 1>>>(acc, 3);
+    count_step<<<1, 1>>>(counter, limit, more);
+  }
+}
+)");
+  buffer<unsigned> counter(1), acc(1);
+  auto g = cgraph::graph::build(prog, "g", {{"counter", counter.get()}, {"acc", acc.get()}, {"limit", 5}}, kernels());
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(counter.read()[0] == 5);
+  CHECK(acc.read()[0] == 15);
+  run(exec);  // the cond is reset to 1 at every launch
+  CHECK(acc.read()[0] == 15);
+  exec.update({{"limit", 9}});  // a value used inside the loop body
+  run(exec);
+  CHECK(acc.read()[0] == 27);
+}
+
+TEST_CASE("runtime.repeat_runs_its_body_n_times_every_launch") {
+  auto prog = compile(R"(
+graph g(acc: u32*, n: u32) {
+  memset(acc, 0, 1);
+  repeat n { increment<<<1, 1>>>(acc, 1); increment<<<1, 1>>>(acc, 10); }
+}
+)");
+  buffer<unsigned> acc(1);
+  auto g = cgraph::graph::build(prog, "g", {{"acc", acc.get()}, {"n", 7}}, kernels());
+  auto exec = g.instantiate();
+  for (int launch = 0; launch < 3; ++launch) {
+    run(exec);
+    REQUIRE(acc.read()[0] == 77);
+  }
+  auto r = exec.update({{"n", 3}});
+  MESSAGE("repeat count update path: ", cgraph::to_string(r.path));
+  CHECK(r.path != cgraph::update_path::unchanged);
+  run(exec);
+  CHECK(acc.read()[0] == 33);
+}
+
+TEST_CASE("runtime.nested_conditionals") {
+  auto prog = compile(R"(
+graph g(counter: u32*, acc: u32*, limit: u32, inner: u32) {
+  memset(counter, 0, 1);
+  memset(acc, 0, 1);
+  cond more = 1;
+  while more {
+    cond take;
+    set_cond<<<1, 1>>>(take, 1);
+    if take {
+      repeat inner { increment<<<1, 1>>>(acc, 1); }
+    } else {
+      increment<<<1, 1>>>(acc, 1000);
+    }
+    count_step<<<1, 1>>>(counter, limit, more);
+  }
+}
+)");
+  buffer<unsigned> counter(1), acc(1);
+  auto g = cgraph::graph::build(prog, "g", {{"counter", counter.get()}, {"acc", acc.get()}, {"limit", 4}, {"inner", 2}},
+                                kernels());
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(acc.read()[0] == 8);
+  auto r = exec.update({{"inner", 5}});
+  MESSAGE("nested repeat count update path: ", cgraph::to_string(r.path));
+  run(exec);
+  CHECK(acc.read()[0] == 20);
+}

@@ -1,0 +1,28 @@
+// GPU tests: exits with CTest's skip code (77) and says why when there is no CUDA device.
+
+#define DOCTEST_CONFIG_IMPLEMENT
+#include "gpu_support.hpp"
+
+#include <cstdio>
+
+void gpu_test::run(cgraph::graph_exec& exec) {
+  exec.launch(nullptr);
+  GPU_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+int main(int argc, char** argv) {
+  int devices = 0;
+  cudaError_t status = cudaGetDeviceCount(&devices);
+  if (status != cudaSuccess || devices == 0) {
+    std::printf("skipped: no CUDA device (%s)\n", status != cudaSuccess ? cudaGetErrorString(status) : "none found");
+    return 77;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::printf("device: %s (sm_%d%d), driver %d, runtime %d\n", prop.name, prop.major, prop.minor, driver, runtime);
+  doctest::Context context(argc, argv);
+  return context.run();
+}

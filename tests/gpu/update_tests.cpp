@@ -1,0 +1,182 @@
+// Update on every path, and errors that name the .cgraph line.
+
+#include "gpu_support.hpp"
+#include "kernels.cuh"
+
+#include <algorithm>
+
+using namespace gpu_test;
+
+namespace {
+
+cgraph::program compile(const std::string& body) { return cgraph::program::compile(declarations + body, "test.cgraph"); }
+
+const std::string saxpy_graph = R"(
+graph g(x: f32*, y: f32*, a: f32, n: i32, go: u32 = 1) {
+  fill<<<ceil_div(n, 64), 64>>>(x, 1.0, n);
+  fill<<<ceil_div(n, 64), 64>>>(y, 0.0, n);
+  saxpy<<<ceil_div(n, 64), 64>>>(a, x, y, n);
+  cond again = go;
+  while again {
+    saxpy<<<ceil_div(n, 64), 64>>>(a, x, y, n);
+    set_cond<<<1, 1>>>(again, 0);
+  }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("runtime.update_takes_the_cheapest_path") {
+  auto prog = compile(saxpy_graph);
+  const int n = 256;
+  buffer<float> x(n), y(n), x2(n);
+  auto g = cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 2.0f}, {"n", n}}, kernels());
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(y.read()[0] == 4.0f);  // two saxpy steps with a = 2
+
+  SUBCASE("unchanged") {
+    auto r = exec.update({{"a", 2.0f}});
+    CHECK(r.path == cgraph::update_path::unchanged);
+    CHECK(r.nodes_changed == 0);
+  }
+  SUBCASE("per-node, also inside a conditional body") {
+    auto r = exec.update({{"a", 3.0f}});
+    MESSAGE("a changed: ", cgraph::to_string(r.path), ", ", r.nodes_changed, " nodes");
+    CHECK(r.nodes_changed == 2);
+    CHECK(r.path == cgraph::update_path::node_params);
+    run(exec);
+    for (float v : y.read()) REQUIRE(v == 6.0f);
+  }
+  SUBCASE("a pointer and a grid size") {
+    auto r = exec.update({{"x", x2.get()}, {"n", n / 2}});
+    MESSAGE("x and n changed: ", cgraph::to_string(r.path));
+    CHECK(r.path == cgraph::update_path::node_params);
+    GPU_CHECK(cudaMemset(y.get(), 0, n * sizeof(float)));
+    run(exec);
+    auto v = y.read();
+    CHECK(v[0] == 4.0f);
+    CHECK(v[n / 2 - 1] == 4.0f);
+    CHECK(v[n / 2] == 0.0f);  // the second half is no longer touched
+  }
+  SUBCASE("a cond's launch value needs a new graph") {
+    auto r = exec.update({{"go", 0}});
+    MESSAGE("cond default changed: ", cgraph::to_string(r.path));
+    CHECK((r.path == cgraph::update_path::whole_graph || r.path == cgraph::update_path::reinstantiated));
+    run(exec);
+    for (float v : y.read()) REQUIRE(v == 2.0f);  // the loop body no longer runs
+    auto again = exec.update({{"a", 5.0f}});  // per-node updates still work afterwards
+    MESSAGE("then a changed: ", cgraph::to_string(again.path));
+    run(exec);
+    for (float v : y.read()) REQUIRE(v == 5.0f);
+  }
+}
+
+TEST_CASE("runtime.refused_update_reinstantiates") {
+  // A memcpy between device buffers cannot become a copy from host memory in place: per-node
+  // setters and cudaGraphExecUpdate both refuse a change of memory kind.
+  auto prog = compile(R"(
+graph g(dst: f32*, src: f32*, n: i32) { memcpy(dst, src, n * sizeof(f32)); }
+)");
+  const int n = 64;
+  buffer<float> dst(n), src(n);
+  src.write(std::vector<float>(n, 1.0f));
+  float* host = nullptr;
+  GPU_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host), n * sizeof(float)));
+  std::fill(host, host + n, 7.0f);
+  auto g = cgraph::graph::build(prog, "g", {{"dst", dst.get()}, {"src", src.get()}, {"n", n}}, {});
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(dst.read()[0] == 1.0f);
+  auto r = exec.update({{"src", host}});
+  MESSAGE("device→host source: ", cgraph::to_string(r.path));
+  CHECK(r.path != cgraph::update_path::unchanged);
+  run(exec);
+  for (float v : dst.read()) REQUIRE(v == 7.0f);
+  exec = g.instantiate();  // the updated exec may read `host`: release it before the memory
+  GPU_CHECK(cudaFreeHost(host));
+}
+
+TEST_CASE("runtime.build_and_update_errors_name_the_cgraph_line") {
+  auto prog = compile(saxpy_graph);
+  buffer<float> x(64), y(64);
+  auto reg = kernels();
+  auto g = cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 1.0f}, {"n", 64}}, reg);
+  auto exec = g.instantiate();
+
+  // n = 0: the grid becomes zero. Line 13 of the text is the first fill.
+  try {
+    exec.update({{"n", 0}});
+    FAIL("expected a build_error");
+  } catch (const cgraph::build_error& e) {
+    CHECK(std::string(e.what()) == "test.cgraph:13:10: grid dimension x: value 0 is not positive");
+  }
+  run(exec);  // the failed update changed nothing
+
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 1.0f}}, reg),
+                       "test.cgraph:12:35: graph 'g' needs a value for parameter 'n'", cgraph::build_error);
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 1.0f}, {"n", 64}, {"m", 1}}, reg),
+                       "test.cgraph:12:1: graph 'g' has no parameter 'm'", cgraph::build_error);
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"x", 1}, {"y", y.get()}, {"a", 1.0f}, {"n", 64}}, reg),
+                       "test.cgraph:12:9: parameter 'x' of type 'f32*': expects a pointer", cgraph::build_error);
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 1.0f}, {"n", 64}}, {}),
+                       "test.cgraph:13:3: kernel 'fill' is not in the registry (register it with registry.kernel(\"fill\", fill))",
+                       cgraph::build_error);
+}
+
+TEST_CASE("runtime.cuda_failures_name_the_cgraph_line") {
+  auto prog = compile(R"(
+graph g(p: f32*) {
+  fill<<<1, 32>>>(p, 1.0, 32);
+  fill<<<1, 4096>>>(p, 1.0, 32);
+}
+)");
+  buffer<float> p(32);
+  try {
+    auto g = cgraph::graph::build(prog, "g", {{"p", p.get()}}, kernels());
+    auto exec = g.instantiate();
+    run(exec);
+    FAIL("a block of 4096 threads must fail");
+  } catch (const cgraph::cuda_error& e) {
+    MESSAGE("error: ", e.what());
+    CHECK(e.location() == "test.cgraph:14:3");
+  }
+}
+
+TEST_CASE("runtime.registered_kernel_must_match_the_declaration") {
+  auto prog = cgraph::program::compile("kernel fill(p: f32*, v: f64, n: i32);\ngraph g(p: f32*) { fill<<<1, 1>>>(p, 1.0, 1); }",
+                                       "test.cgraph");
+  buffer<float> p(1);
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"p", p.get()}}, kernels()),
+                       "test.cgraph:2:20: kernel 'fill': parameter 2 ('v') is 8 bytes as declared ('f64') but 4 bytes in the registered function",
+                       cgraph::build_error);
+}
+
+TEST_CASE("runtime.compile_error_holds_every_diagnostic") {
+  try {
+    cgraph::program::compile("graph g() { k<<<1, 1>>>(); undefined<<<0, 1>>>(); }", "bad.cgraph");
+    FAIL("expected compile_error");
+  } catch (const cgraph::compile_error& e) {
+    CHECK(e.diagnostics().size() == 3);  // two unknown kernels and a zero grid
+    CHECK(std::string(e.what()).find("bad.cgraph:1:13: error: unknown kernel 'k'") == 0);
+  }
+}
+
+TEST_CASE("runtime.dot_dumps_and_instantiate_options") {
+  auto prog = compile(saxpy_graph);
+  buffer<float> x(64), y(64);
+  auto g = cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 1.0f}, {"n", 64}}, kernels());
+  CHECK(g.debug_dot().find("digraph") != std::string::npos);
+  CHECK(g.ir_dot().find("saxpy<<<ceil_div(n, 64), 64>>>(a, x, y, n)") != std::string::npos);
+  cudaStream_t stream;
+  GPU_CHECK(cudaStreamCreate(&stream));
+  cgraph::instantiate_options options;
+  options.upload = true;
+  options.upload_stream = stream;
+  options.use_node_priority = true;
+  auto exec = g.instantiate(options);
+  exec.launch(stream);
+  GPU_CHECK(cudaStreamSynchronize(stream));
+  CHECK(y.read()[0] == 2.0f);
+  GPU_CHECK(cudaStreamDestroy(stream));
+}
