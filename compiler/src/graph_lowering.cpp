@@ -145,21 +145,25 @@ private:
 
   frontier add_node(ir::node n, const frontier& in, const ast::node_prefix& prefix,
                     const std::vector<ast::identifier>& after) {
+    return add_node(std::move(n), in, prefix.label ? &*prefix.label : nullptr, {&prefix.after, &after});
+  }
+
+  frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
+                    std::initializer_list<const std::vector<ast::identifier>*> afters) {
     ir::body& body = *current_->body;
     auto index = static_cast<std::uint32_t>(body.nodes.size());
     n.deps = in;
-    if (prefix.label) {
-      const auto& label = *prefix.label;
-      auto [it, inserted] = labels_.try_emplace(label.name, label_info{current_->id, index, range_of(label)});
+    if (label) {
+      auto [it, inserted] = labels_.try_emplace(label->name, label_info{current_->id, index, range_of(*label)});
       if (!inserted) {
-        auto& d = diags_.error(range_of(label), fmt::format("duplicate label '{}'", label.name));
+        auto& d = diags_.error(range_of(*label), fmt::format("duplicate label '{}'", label->name));
         d.notes.push_back({it->second.range, "previous label is here"});
       } else {
-        n.label = label.name;
-        current_->labels.emplace(label.name, index);
+        n.label = label->name;
+        current_->labels.emplace(label->name, index);
       }
     }
-    for (const auto* list : {&prefix.after, &after})
+    for (const auto* list : afters)
       for (const auto& name : *list) current_->afters.push_back({index, &name});
     body.nodes.push_back(std::move(n));
     ++graph_.node_count;
@@ -539,12 +543,11 @@ private:
     std::uint32_t count = exprs_.lower(s.count);
     ir::argument count_arg = exprs_.convert(count, u32_type, ir::check::positive, range_of(s.count), "the repeat count");
     n.args.push_back(count_arg);
-    // A hidden cond, reset to 1 at every launch; the counter node at the end of the body
-    // clears it after the last iteration.
+    // A hidden cond, opened by an init node before the loop (a launch-time default would not
+    // reopen a repeat nested in another loop) and closed by the counter node at the end of the
+    // body after the last iteration.
     n.cond = static_cast<std::uint32_t>(graph_.conds.size());
-    ir::cond_handle handle{fmt::format("repeat#{}", repeat_count_++), ir::none, true, range_of(s)};
-    handle.default_expr = exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), range_of(s));
-    graph_.conds.push_back(std::move(handle));
+    graph_.conds.push_back({fmt::format("repeat#{}", repeat_count_++), ir::none, true, range_of(s)});
     conds_.push_back({current_->id, 1, range_of(s)});
     ir::body body = lower_body(s.body, true);
     ir::node counter = make_node(ir::node_kind::repeat_counter, s);
@@ -558,7 +561,12 @@ private:
     body.nodes.push_back(std::move(counter));
     ++graph_.node_count;
     n.bodies.push_back(std::move(body));
-    return add_node(std::move(n), in, s.prefix, s.after);
+    // The statement's `after` edges go to the init node, where it starts; its label names the
+    // loop, where it ends.
+    ir::node init = make_node(ir::node_kind::repeat_init, s);
+    init.cond = n.cond;
+    frontier started = add_node(std::move(init), in, nullptr, {&s.prefix.after, &s.after});
+    return add_node(std::move(n), started, s.prefix.label ? &*s.prefix.label : nullptr, {});
   }
 
   frontier lower_parallel(const ast::parallel_stmt& s, const frontier& in) {

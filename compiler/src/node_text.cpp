@@ -45,6 +45,7 @@ std::string describe_node(const ir::program& p, const ir::graph& g, const ir::no
     case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(g, n.args), n.element_size);
     case ir::node_kind::host: return fmt::format("host {}({})", p.hosts[n.callee].name, join_args(g, n.args));
     case ir::node_kind::child_graph: return fmt::format("call {}({})", p.graphs[n.callee].name, join_args(g, n.args));
+    case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
     case ir::node_kind::repeat_counter:
       return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr));
     case ir::node_kind::conditional: {

@@ -67,7 +67,8 @@ private:
                                                                : std::string(ir::to_string(n.kind));
       const char* shape = n.kind == ir::node_kind::conditional ? ", shape=diamond"
                           : n.kind == ir::node_kind::host      ? ", shape=box, style=rounded"
-                          : n.kind == ir::node_kind::repeat_counter ? ", shape=box, style=dotted"
+                          : n.kind == ir::node_kind::repeat_counter || n.kind == ir::node_kind::repeat_init
+                              ? ", shape=box, style=dotted"
                                                                     : "";
       out_ += fmt::format("{}\"{}\" [label=\"{}\\n{} · {}\"{}];\n", indent, id, escape(text), kind, line_of(n.range), shape);
       for (auto d : n.deps) out_ += fmt::format("{}\"{}{}\" -> \"{}\";\n", indent, prefix, d, id);

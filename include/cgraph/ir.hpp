@@ -104,7 +104,10 @@ struct argument {
 
 // ---- nodes ----------------------------------------------------------------------------------
 
-enum class node_kind : std::uint8_t { kernel, memcpy, memset, host, child_graph, conditional, repeat_counter };
+// repeat_init and repeat_counter are the built-in kernels of a lowered `repeat`: the first,
+// before the loop, zeroes the iteration count and opens the loop; the second ends each
+// iteration and closes the loop after the last.
+enum class node_kind : std::uint8_t { kernel, memcpy, memset, host, child_graph, conditional, repeat_counter, repeat_init };
 enum class cond_kind : std::uint8_t { if_then, if_else, while_loop, switch_cases };
 
 std::string_view to_string(node_kind k);

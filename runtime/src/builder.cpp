@@ -46,6 +46,7 @@ public:
     g_.values = evaluate_pool(*g_.program, g_.graph_index, g_.params);
     g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
     g_.conds.assign(ir_.conds.size(), 0);
+    g_.repeat_counts.assign(ir_.conds.size(), nullptr);
     g_.records.resize(plan_.steps.size());
     g_.bodies.resize(plan_.steps.size());
     CGRAPH_CUDA(cudaGraphCreate(&g_.graph, 0), g_.at(ir_.range));
@@ -94,19 +95,18 @@ private:
         CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
         break;
       }
-      case ir::node_kind::repeat_counter: {
+      case ir::node_kind::repeat_init: {
         require_driver("a 'repeat' loop", conditional_nodes_version);
-        CGRAPH_CUDA(cudaMalloc(&r.counter, sizeof(unsigned)), at);
-        g_.device_memory.push_back(r.counter);
-        CGRAPH_CUDA(cudaMemset(r.counter, 0, sizeof(unsigned)), at);
-        cudaGraphConditionalHandle handle = g_.conds[n.cond];
-        void* params[] = {&r.counter, r.values.args[0].bytes.data(), &handle};
-        cudaKernelNodeParams p{};
-        p.func = const_cast<void*>(repeat_counter_function());
-        p.gridDim = dim3(1);
-        p.blockDim = dim3(1);
-        p.kernelParams = params;
-        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
+        void*& count = g_.repeat_counts[n.cond];
+        CGRAPH_CUDA(cudaMalloc(&count, sizeof(unsigned)), at);
+        g_.device_memory.push_back(count);
+        auto p = repeat_params(n, r.values, g_.repeat_counts, g_.conds);
+        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), p.get()), at);
+        break;
+      }
+      case ir::node_kind::repeat_counter: {
+        auto p = repeat_params(n, r.values, g_.repeat_counts, g_.conds);
+        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), p.get()), at);
         break;
       }
       case ir::node_kind::memcpy: {

@@ -56,7 +56,6 @@ struct node_record {
   node_values values;
   host_slot* slot = nullptr;            // host nodes
   std::shared_ptr<built_graph> child;   // child-graph nodes
-  void* counter = nullptr;              // repeat counters: device memory
 };
 
 struct built_graph {
@@ -70,7 +69,8 @@ struct built_graph {
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
   std::vector<std::optional<ir::value>> params;      // by parameter index
   std::vector<ir::value> values;                     // the evaluated expression pool
-  std::vector<void*> device_memory;                  // repeat counters, freed with the graph
+  std::vector<void*> repeat_counts;                  // by cond index: a repeat's iteration count (device)
+  std::vector<void*> device_memory;                  // everything allocated, freed with the graph
 
   built_graph() = default;
   built_graph(const built_graph&) = delete;

@@ -68,16 +68,10 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
         break;
       }
+      case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter: {
-        void* counter = cur.records[i].counter;
-        cudaGraphConditionalHandle handle = cur.conds[n.cond];
-        void* args[] = {&counter, v.args[0].bytes.data(), &handle};
-        cudaKernelNodeParams p{};
-        p.func = const_cast<void*>(repeat_counter_function());
-        p.gridDim = dim3(1);
-        p.blockDim = dim3(1);
-        p.kernelParams = args;
-        status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
+        auto p = repeat_params(n, v, cur.repeat_counts, cur.conds);
+        status = cudaGraphExecKernelNodeSetParams(s.exec, node, p.get());
         break;
       }
       case ir::node_kind::memcpy:

@@ -1,18 +1,23 @@
-// The built-in kernel behind `repeat N`: it ends each iteration of the loop's body. It counts
-// iterations in device memory, keeps the loop going until the N-th, then clears the condition
-// and resets the count so the next launch of the graph starts from zero.
+// The built-in kernels behind `repeat N`: repeat_init runs before the loop, zeroes the
+// iteration count and opens the loop; repeat_counter ends each iteration, counts it, and
+// closes the loop after the N-th. Both take one thread.
 
 #include "repeat_counter.hpp"
 
 namespace cgraph::detail {
 
-__global__ void repeat_counter_kernel(unsigned* count_done, unsigned count, cudaGraphConditionalHandle handle) {
-  unsigned done = *count_done + 1;
-  bool more = done < count;
-  *count_done = more ? done : 0u;
-  cudaGraphSetConditional(handle, more ? 1u : 0u);
+__global__ void repeat_init_kernel(unsigned* count_done, cudaGraphConditionalHandle handle) {
+  *count_done = 0;
+  cudaGraphSetConditional(handle, 1u);  // the count is at least 1, checked when building
 }
 
+__global__ void repeat_counter_kernel(unsigned* count_done, unsigned count, cudaGraphConditionalHandle handle) {
+  unsigned done = *count_done + 1;
+  *count_done = done;
+  cudaGraphSetConditional(handle, done < count ? 1u : 0u);
+}
+
+const void* repeat_init_function() { return reinterpret_cast<const void*>(&repeat_init_kernel); }
 const void* repeat_counter_function() { return reinterpret_cast<const void*>(&repeat_counter_kernel); }
 
 }  // namespace cgraph::detail

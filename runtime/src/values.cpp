@@ -42,6 +42,7 @@ std::string describe_use(const ir::program& p, const ir::node& n, std::size_t ar
     case ir::node_kind::memcpy: return fmt::format("the {} of memcpy", arg == 0 ? "destination" : arg == 1 ? "source" : "byte count");
     case ir::node_kind::memset: return fmt::format("the {} of memset", arg == 0 ? "destination" : arg == 1 ? "value" : "element count");
     case ir::node_kind::repeat_counter:
+    case ir::node_kind::repeat_init:
     case ir::node_kind::conditional: return "the repeat count";
   }
   return part;

@@ -97,6 +97,47 @@ graph g(dst: f32*, src: f32*, n: i32) { memcpy(dst, src, n * sizeof(f32)); }
   GPU_CHECK(cudaFreeHost(host));
 }
 
+TEST_CASE("experiment.refusals") {
+  auto prog = compile(R"(
+graph g(dst: f32*, src: f32*, n: i32) { memcpy(dst, src, n * sizeof(f32)); }
+graph m(dst: f32*, n: i32) { memset(dst, 1.0, n); }
+)");
+  const int n = 64;
+  buffer<float> dst(n), src(n);
+  std::vector<float> pageable(n, 3.0f);
+  {
+    auto g = cgraph::graph::build(prog, "g", {{"dst", dst.get()}, {"src", src.get()}, {"n", n}}, {});
+    auto exec = g.instantiate();
+    try {
+      auto r = exec.update({{"src", pageable.data()}});
+      MESSAGE("memcpy src device->pageable: ", cgraph::to_string(r.path));
+      run(exec);
+      MESSAGE("dst[0] = ", dst.read()[0]);
+    } catch (const std::exception& e) { MESSAGE("memcpy pageable threw: ", std::string(e.what())); }
+  }
+  {
+    float* pinned = nullptr;
+    GPU_CHECK(cudaMallocHost(reinterpret_cast<void**>(&pinned), n * sizeof(float)));
+    auto g = cgraph::graph::build(prog, "m", {{"dst", dst.get()}, {"n", n}}, {});
+    auto exec = g.instantiate();
+    try {
+      auto r = exec.update({{"dst", pinned}});
+      MESSAGE("memset dst device->pinned host: ", cgraph::to_string(r.path));
+      run(exec);
+      MESSAGE("pinned[0] = ", pinned[0]);
+    } catch (const std::exception& e) { MESSAGE("memset pinned threw: ", std::string(e.what())); }
+    float* managed = nullptr;
+    GPU_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&managed), n * sizeof(float)));
+    try {
+      auto r = exec.update({{"dst", managed}});
+      MESSAGE("memset dst -> managed: ", cgraph::to_string(r.path));
+      run(exec);
+      MESSAGE("managed[0] = ", managed[0]);
+    } catch (const std::exception& e) { MESSAGE("memset managed threw: ", std::string(e.what())); }
+    GPU_CHECK(cudaDeviceSynchronize());
+  }
+}
+
 TEST_CASE("runtime.build_and_update_errors_name_the_cgraph_line") {
   auto prog = compile(saxpy_graph);
   buffer<float> x(64), y(64);
@@ -138,7 +179,7 @@ graph g(p: f32*) {
     run(exec);
     FAIL("a block of 4096 threads must fail");
   } catch (const cgraph::cuda_error& e) {
-    MESSAGE("error: ", e.what());
+    MESSAGE("error: ", std::string(e.what()));
     CHECK(e.location() == "test.cgraph:14:3");
   }
 }

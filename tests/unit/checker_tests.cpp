@@ -92,7 +92,10 @@ TEST_CASE("checker.build_time_errors_name_the_expression") {
 TEST_CASE("checker.repeat_lowers_to_while_with_a_counter") {
   auto c = compile_text(in_graph("repeat 10 { k<<<1, 1>>>(x, n); parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } }"));
   REQUIRE_MESSAGE(c.ok(), c.errors());
-  const auto& loop = c.graph().root.nodes.at(0);
+  const auto& init = c.graph().root.nodes.at(0);
+  CHECK(init.kind == ir::node_kind::repeat_init);
+  const auto& loop = c.graph().root.nodes.at(1);
+  CHECK(loop.deps == edges{0});
   CHECK(loop.kind == ir::node_kind::conditional);
   CHECK(loop.cond_kind == ir::cond_kind::while_loop);
   CHECK(loop.from_repeat);
@@ -101,6 +104,7 @@ TEST_CASE("checker.repeat_lowers_to_while_with_a_counter") {
   CHECK(body.nodes[3].kind == ir::node_kind::repeat_counter);
   CHECK(body.nodes[3].deps == edges{1, 2});  // every sink of the body
   CHECK(c.graph().conds.at(loop.cond).synthetic);
+  CHECK(init.cond == loop.cond);
 }
 
 TEST_CASE("checker.switch_fills_missing_cases_with_empty_bodies") {
