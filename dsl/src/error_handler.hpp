@@ -70,6 +70,7 @@ struct report_syntax_error : annotate_position {
     if (!state.has_error_in(at, at))
       state.error(at, at == last ? at : at + 1,
                   "expected " + expected + ", found " + describe_token(at, last));
+    state.failure_reported = true;
     return x3::error_handler_result::fail;
   }
 };

@@ -17,6 +17,10 @@ struct parser_state {
 
   std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - begin); }
   std::vector<std::uint32_t> syntax_errors;  // offsets of the errors this parse reported
+  // Set when a statement or declaration reported its own failure; the recovery that follows
+  // then adds no second message. (Where the iterator stands after a failed rule differs
+  // between Boost versions, so positions alone cannot tell.)
+  bool failure_reported = false;
 
   void error(const char* from, const char* to, std::string message) {
     sink->error({offset(from), offset(to)}, std::move(message));

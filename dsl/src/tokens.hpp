@@ -334,12 +334,13 @@ struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
     if (first == last || (!top_level && *first == '}')) return false;
     const char* p = skip_to_sync(first, last, ctx);
     auto& state = *parser_state::current();
-    if (!state.has_error_in(first, p)) {
+    if (!state.failure_reported && !state.has_error_in(first, p)) {
       const char* token_end = lexical::is_ident_char(*first) ? detail::scan_word(first, last) : first + 1;
       state.error(first, token_end,
                   std::string("expected ") + (top_level ? "a declaration" : "a statement") +
                       ", found " + describe_token(first, last));
     }
+    state.failure_reported = false;
     first = p;
     return true;
   }

@@ -3,7 +3,18 @@
 #include "exec_state.hpp"
 #include "repeat_counter.hpp"
 
+#include <cgraph/runtime/testing.hpp>
+
+#include <utility>
+
 #include <fmt/format.h>
+
+namespace cgraph::testing {
+namespace {
+thread_local update_refusals refusals;
+}
+update_refusals refuse_updates(update_refusals r) { return std::exchange(refusals, r); }
+}  // namespace cgraph::testing
 
 namespace cgraph::detail {
 
@@ -54,6 +65,7 @@ void* pointer(const ir::converted& c) { return reinterpret_cast<void*>(c.as_u64(
 // Applies the changed steps with per-node exec setters. False when CUDA refuses any of them
 // (the caller then updates the whole graph, which also covers the ones already applied).
 bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
+  if (testing::refusals.node_params) return false;
   const built_graph& cur = *s.current;
   const auto& steps = cur.plan().steps;
   std::vector<void*> pointers;
@@ -164,7 +176,7 @@ update_result update(exec_state& s, const args& values) {
 
   auto rebuilt = build_graph(cur.program, cur.symbols, cur.graph_index, params);
   cudaGraphExecUpdateResultInfo info{};
-  if (cudaGraphExecUpdate(s.exec, rebuilt->graph, &info) == cudaSuccess) {
+  if (!testing::refusals.whole_graph && cudaGraphExecUpdate(s.exec, rebuilt->graph, &info) == cudaSuccess) {
     result.path = update_path::whole_graph;
   } else {
     (void)cudaGetLastError();
