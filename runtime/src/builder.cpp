@@ -19,12 +19,9 @@ built_graph::~built_graph() {
   for (void* p : device_memory) cudaFree(p);
 }
 
-namespace {
-
-// Host nodes call this with their slot. Exceptions must not cross into the driver.
+// Exceptions must not cross into the driver.
 void CUDART_CB run_host_callback(void* data) {
   auto* slot = static_cast<host_slot*>(data);
-  std::lock_guard<std::mutex> guard(slot->lock);
   try {
     (*slot->function)(slot->args);
   } catch (const std::exception& e) {
@@ -33,6 +30,8 @@ void CUDART_CB run_host_callback(void* data) {
     std::fprintf(stderr, "cgraph: a host callback threw an exception\n");
   }
 }
+
+namespace {
 
 void CUDART_CB destroy_host_slot(void* data) { delete static_cast<host_slot*>(data); }
 
@@ -177,7 +176,7 @@ private:
       throw build_error(at.str(), fmt::format("host callback '{}' is declared with parameters of kinds ({}) but the "
                                               "registered callable takes ({}) (i integer, f float, b bool, p pointer)",
                                               h.name, declared, entry.param_kinds));
-    auto* slot = new host_slot{entry.function, r.values.values, {}};
+    auto* slot = new host_slot{entry.function, r.values.values};
     cudaUserObject_t owner = nullptr;
     cudaError_t status = cudaUserObjectCreate(&owner, slot, destroy_host_slot, 1, cudaUserObjectNoDestructorSync);
     if (status != cudaSuccess) delete slot;

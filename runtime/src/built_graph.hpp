@@ -12,7 +12,6 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -31,13 +30,16 @@ struct resolved_symbols {
   std::vector<registry::host_entry> hosts;  // function is null when not registered
 };
 
-// A host node's user data. Owned by a CUDA user object retained by the graph, so it lives
-// as long as any graph or exec that may call it.
+// A host node's user data: the callable and its arguments, never changed after creation (an
+// update makes a new slot, so launches already queued keep the arguments they were given).
+// A built graph's slots are owned by CUDA user objects retained by the graph.
 struct host_slot {
   std::shared_ptr<const host_function> function;
   std::vector<ir::value> args;
-  std::mutex lock;  // update() may rewrite args while a launch runs the callback
 };
+
+// Calls the slot's function; the host-node function of every cgraph host node.
+void CUDART_CB run_host_callback(void* slot);
 
 // The values of one node, converted as CUDA wants them.
 struct node_values {

@@ -19,7 +19,27 @@ update_refusals refuse_updates(update_refusals r) { return std::exchange(refusal
 namespace cgraph::detail {
 
 exec_state::~exec_state() {
+  if (last_launch) {
+    cudaEventSynchronize(last_launch);  // a queued launch may still read what we free below
+    cudaEventDestroy(last_launch);
+  }
   if (exec) cudaGraphExecDestroy(exec);
+}
+
+void exec_state::replace_slot(std::uint32_t step, std::unique_ptr<host_slot> slot) {
+  auto& current_slot = updated_slots[step];
+  if (current_slot) retired_slots.push_back(std::move(current_slot));
+  current_slot = std::move(slot);
+  // Launches are fenced in order: once the newest has finished, no launch can still read a
+  // retired slot.
+  if (!last_launch || cudaEventQuery(last_launch) == cudaSuccess) retired_slots.clear();
+  (void)cudaGetLastError();  // cudaEventQuery's cudaErrorNotReady is not an error here
+}
+
+void exec_state::launched(cudaStream_t stream) {
+  if (!needs_fence()) return;
+  if (!last_launch) check(cudaEventCreateWithFlags(&last_launch, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  check(cudaEventRecord(last_launch, stream), "cudaEventRecord");
 }
 
 namespace {
@@ -101,9 +121,10 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         break;
       }
       case ir::node_kind::host: {
-        host_slot* slot = cur.records[i].slot;
-        std::lock_guard<std::mutex> guard(slot->lock);
-        slot->args = v.values;
+        auto slot = std::make_unique<host_slot>(host_slot{cur.records[i].slot->function, v.values});
+        cudaHostNodeParams p{run_host_callback, slot.get()};
+        status = cudaGraphExecHostNodeSetParams(s.exec, node, &p);
+        if (status == cudaSuccess) s.replace_slot(i, std::move(slot));
         break;
       }
       case ir::node_kind::child_graph: {

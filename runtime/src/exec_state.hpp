@@ -1,6 +1,8 @@
 #pragma once
 #include "built_graph.hpp"
 
+#include <map>
+
 #include <cgraph/runtime/graph.hpp>
 
 namespace cgraph::detail {
@@ -17,6 +19,20 @@ struct exec_state {
   std::vector<node_values> applied;
   std::vector<std::optional<ir::value>> params;  // the parameter values last applied
   std::vector<std::shared_ptr<built_graph>> children;
+  // Host slots made by per-node updates. Unlike a graph's own slots, no CUDA user object keeps
+  // them alive for launches still in flight, so launches are fenced (below) once any exists,
+  // and the destructor waits for the last one before freeing them.
+  std::map<std::uint32_t, std::unique_ptr<host_slot>> updated_slots;  // by plan step
+  std::vector<std::unique_ptr<host_slot>> retired_slots;  // replaced; freed once no launch needs them
+  cudaEvent_t last_launch = nullptr;
+
+  // Whether launches must be fenced: the exec points at memory only this object owns (updated
+  // host slots, or a graph other than the one it was instantiated from, after a whole-graph
+  // update).
+  bool needs_fence() const { return !updated_slots.empty() || current != origin; }
+  void launched(cudaStream_t stream);
+  // Makes `slot` the one of plan step `step`, retiring the previous one.
+  void replace_slot(std::uint32_t step, std::unique_ptr<host_slot> slot);
 
   ~exec_state();
 };

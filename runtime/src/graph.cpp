@@ -105,7 +105,10 @@ graph_exec::~graph_exec() = default;
 
 cudaGraphExec_t graph_exec::get() const { return state_->exec; }
 void graph_exec::upload(cudaStream_t stream) { detail::check(cudaGraphUpload(state_->exec, stream), "cudaGraphUpload"); }
-void graph_exec::launch(cudaStream_t stream) { detail::check(cudaGraphLaunch(state_->exec, stream), "cudaGraphLaunch"); }
+void graph_exec::launch(cudaStream_t stream) {
+  detail::check(cudaGraphLaunch(state_->exec, stream), "cudaGraphLaunch");
+  state_->launched(stream);
+}
 update_result graph_exec::update(const args& values) { return detail::update(*state_, values); }
 
 std::string_view to_string(update_path p) {
