@@ -209,6 +209,8 @@ update_result update(exec_state& s, const args& values) {
   }
   s.current = rebuilt;
   s.params = std::move(params);
+  for (auto& [step, slot] : s.updated_slots) s.retired_slots.push_back(std::move(slot));
+  s.updated_slots.clear();
   s.applied.clear();
   for (const auto& r : rebuilt->records) s.applied.push_back(r.values);
   s.children.assign(steps.size(), nullptr);
