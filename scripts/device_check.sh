@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The GPU half of the checks, for the device machine (see ../shared/DEVICE.md): builds with the
+# carried range-v3 headers, runs every test (GPU ones included), the example programs, and
+# compute-sanitizer over the GPU tests. Logs go to $OUT when set.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/cgraph-device}
+mkdir -p "$out"
+build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-device-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+echo "== CPU tests"
+ctest --test-dir "$build" -LE gpu -j "$(nproc)" --output-on-failure > "$out/ctest-cpu.log" 2>&1
+tail -3 "$out/ctest-cpu.log"
+echo "== GPU tests"
+ctest --test-dir "$build" -L gpu --output-on-failure -V > "$out/ctest-gpu.log" 2>&1
+grep -E "device:|test cases|assertions|Status|tests passed|Failed|ERROR" "$out/ctest-gpu.log" | tail -12
+echo "== example programs"
+for p in "$build"/examples/example_*; do "$p" 2>&1; done | tee "$out/examples.log"
+if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
+  for tool in memcheck racecheck synccheck; do
+    echo "== compute-sanitizer --tool $tool"
+    compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/cgraph_gpu_tests" > "$out/sanitizer-$tool.log" 2>&1
+    echo "exit $?"; grep -E "ERROR SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
+  done
+fi
