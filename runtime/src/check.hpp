@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <string_view>
 
 namespace cgraph::detail {
 
@@ -19,10 +20,11 @@ struct where {
   std::string str() const { return file ? file->position(range.begin) : std::string(); }
 };
 
-inline void check(cudaError_t status, const char* api, const where& at = {}) {
+// `api` may be a whole call expression: only the function name is kept.
+inline void check(cudaError_t status, std::string_view api, const where& at = {}) {
   if (status != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the sticky-free error so the next call starts clean
-    throw cuda_error(status, api, at.str());
+    (void)cudaGetLastError();  // clear a non-sticky error so the next call starts clean
+    throw cuda_error(status, std::string(api.substr(0, api.find('('))), at.str());
   }
 }
 
