@@ -2,6 +2,7 @@
 
 #include "built_graph.hpp"
 #include "compat.hpp"
+#include "node_params.hpp"
 #include "repeat_counter.hpp"
 
 #include <cgraph/runtime/error.hpp>
@@ -82,15 +83,8 @@ private:
 
     switch (n.kind) {
       case ir::node_kind::kernel: {
-        const auto& entry = kernel_entry(n, at);
-        std::vector<void*> params;
-        for (auto& a : r.values.args) params.push_back(a.bytes.data());
-        cudaKernelNodeParams p{};
-        p.func = const_cast<void*>(entry.function);
-        p.gridDim = r.values.grid;
-        p.blockDim = r.values.block;
-        p.sharedMemBytes = r.values.shared_bytes;
-        p.kernelParams = params.data();
+        std::vector<void*> pointers;
+        auto p = kernel_params(kernel_entry(n, at).function, r.values, pointers);
         CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
         break;
       }
@@ -110,7 +104,7 @@ private:
       }
       case ir::node_kind::memcpy: {
         const auto& a = r.values.args;
-        CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&r.handle, graph, deps.data(), deps.size(), pointer(a[0]), pointer(a[1]),
+        CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&r.handle, graph, deps.data(), deps.size(), as_pointer(a[0]), as_pointer(a[1]),
                                              a[2].as_u64(), cudaMemcpyDefault),
                     at);
         break;
@@ -148,19 +142,6 @@ private:
                                                 ir::size_of(k.params[i].t), ir::to_string(k.params[i].t),
                                                 entry.param_sizes[i]));
     return entry;
-  }
-
-  static void* pointer(const ir::converted& c) { return reinterpret_cast<void*>(c.as_u64()); }
-
-  static cudaMemsetParams memset_params(const ir::node& n, const node_values& v) {
-    cudaMemsetParams p{};
-    p.dst = pointer(v.args[0]);
-    p.value = static_cast<unsigned>(v.args[1].as_u64());
-    p.elementSize = n.element_size;
-    p.width = v.args[2].as_u64();
-    p.height = 1;
-    p.pitch = 0;
-    return p;
   }
 
   void add_host(const ir::node& n, node_record& r, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,

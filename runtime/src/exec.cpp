@@ -1,6 +1,7 @@
 // Instantiation and update of execs.
 
 #include "exec_state.hpp"
+#include "node_params.hpp"
 #include "repeat_counter.hpp"
 
 #include <cgraph/runtime/testing.hpp>
@@ -68,20 +69,6 @@ where find_node(const built_graph& g, cudaGraphNode_t node) {
   return {};
 }
 
-cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
-  pointers.clear();
-  for (auto& a : v.args) pointers.push_back(a.bytes.data());
-  cudaKernelNodeParams p{};
-  p.func = const_cast<void*>(function);
-  p.gridDim = v.grid;
-  p.blockDim = v.block;
-  p.sharedMemBytes = v.shared_bytes;
-  p.kernelParams = pointers.data();
-  return p;
-}
-
-void* pointer(const ir::converted& c) { return reinterpret_cast<void*>(c.as_u64()); }
-
 // Applies the changed steps with per-node exec setters. False when CUDA refuses any of them
 // (the caller then updates the whole graph, which also covers the ones already applied).
 bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
@@ -107,16 +94,11 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         break;
       }
       case ir::node_kind::memcpy:
-        status = cudaGraphExecMemcpyNodeSetParams1D(s.exec, node, pointer(v.args[0]), pointer(v.args[1]),
+        status = cudaGraphExecMemcpyNodeSetParams1D(s.exec, node, as_pointer(v.args[0]), as_pointer(v.args[1]),
                                                     v.args[2].as_u64(), cudaMemcpyDefault);
         break;
       case ir::node_kind::memset: {
-        cudaMemsetParams p{};
-        p.dst = pointer(v.args[0]);
-        p.value = static_cast<unsigned>(v.args[1].as_u64());
-        p.elementSize = n.element_size;
-        p.width = v.args[2].as_u64();
-        p.height = 1;
+        cudaMemsetParams p = memset_params(n, v);
         status = cudaGraphExecMemsetNodeSetParams(s.exec, node, &p);
         break;
       }

@@ -5,12 +5,6 @@
 
 using namespace gpu_test;
 
-namespace {
-
-cgraph::program compile(const std::string& body) { return cgraph::program::compile(declarations + body, "test.cgraph"); }
-
-}  // namespace
-
 TEST_CASE("runtime.if_else_and_switch_follow_the_device_value") {
   auto prog = compile(R"(
 graph g(p: f32*, which: u32, pick: u32) {

@@ -60,4 +60,10 @@ kernel copy_scaled(in: f32*, out: f32*, s: f32, n: i32);
 // Launches and waits.
 void run(cgraph::graph_exec& exec);
 
+// Compiles `declarations` followed by `body`, named test.cgraph (line 12 is body's first line
+// when body starts with a line break).
+inline cgraph::program compile(const std::string& body) {
+  return cgraph::program::compile(declarations + body, "test.cgraph");
+}
+
 }  // namespace gpu_test

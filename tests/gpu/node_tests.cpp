@@ -14,12 +14,6 @@
 
 using namespace gpu_test;
 
-namespace {
-
-cgraph::program compile(const std::string& body) { return cgraph::program::compile(declarations + body, "test.cgraph"); }
-
-}  // namespace
-
 TEST_CASE("runtime.kernel_memset_memcpy_chain") {
   auto prog = compile(R"(
 graph g(x: f32*, y: f32*, z: f32*, a: f32, n: i32) {

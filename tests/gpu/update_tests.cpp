@@ -11,8 +11,6 @@ using namespace gpu_test;
 
 namespace {
 
-cgraph::program compile(const std::string& body) { return cgraph::program::compile(declarations + body, "test.cgraph"); }
-
 const std::string saxpy_graph = R"(
 graph g(x: f32*, y: f32*, a: f32, n: i32, go: u32 = 1) {
   fill<<<ceil_div(n, 64), 64>>>(x, 1.0, n);
