@@ -7,3 +7,4 @@
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/graph.hpp>
 #include <cgraph/runtime/registry.hpp>
+#include <cgraph/runtime/versions.hpp>

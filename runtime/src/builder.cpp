@@ -84,7 +84,7 @@ private:
     switch (n.kind) {
       case ir::node_kind::kernel: {
         std::vector<void*> pointers;
-        auto p = kernel_params(kernel_entry(n, at).function, r.values, pointers);
+        auto p = kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), r.values, pointers);
         CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
         break;
       }
@@ -124,24 +124,6 @@ private:
       }
       case ir::node_kind::conditional: add_conditional(index, n, r, graph, deps, at); break;
     }
-  }
-
-  const registry::kernel_entry& kernel_entry(const ir::node& n, const where& at) const {
-    const ir::kernel& k = program_.kernels[n.callee];
-    const auto& entry = g_.symbols->kernels[n.callee];
-    if (!entry.function)
-      throw build_error(at.str(), fmt::format("kernel '{}' is not in the registry (register it with "
-                                              "registry.kernel(\"{}\", {}))", k.name, k.name, k.symbol));
-    if (entry.param_sizes.size() != k.params.size())
-      throw build_error(at.str(), fmt::format("kernel '{}' is declared with {} parameters but the registered function "
-                                              "takes {}", k.name, k.params.size(), entry.param_sizes.size()));
-    for (std::size_t i = 0; i < k.params.size(); ++i)
-      if (entry.param_sizes[i] != ir::size_of(k.params[i].t))
-        throw build_error(at.str(), fmt::format("kernel '{}': parameter {} ('{}') is {} bytes as declared ('{}') but {} "
-                                                "bytes in the registered function", k.name, i + 1, k.params[i].name,
-                                                ir::size_of(k.params[i].t), ir::to_string(k.params[i].t),
-                                                entry.param_sizes[i]));
-    return entry;
   }
 
   void add_host(const ir::node& n, node_record& r, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,

@@ -3,6 +3,7 @@
 // plan, with a record per plan step (its node handle and the values it was built with).
 
 #include "check.hpp"
+#include "libraries.hpp"
 
 #include <cgraph/eval.hpp>
 #include <cgraph/plan.hpp>
@@ -18,17 +19,30 @@
 namespace cgraph::detail {
 
 struct program_state {
+  program_state(source_file s, ir::program p) : source(std::move(s)), program(std::move(p)) {}
+
   source_file source;
   ir::program program;
   std::vector<plan::explicit_plan> plans;  // by graph index
+  std::string directory;                   // where relative module paths start: the file's folder
+  std::shared_ptr<library_cache> libraries = std::make_shared<library_cache>();
 };
 
-// What the registry provided for one program, by IR kernel and host index. Copied out of the
-// registry at build time, so graphs and execs do not depend on the registry object.
+// Where one graph's kernels and callbacks come from. The registry's entries are copied out at
+// build time, so graphs and execs do not depend on the registry object; kernels are resolved
+// (from the registry, a module or NVRTC) and checked against their declaration on first use.
 struct resolved_symbols {
-  std::vector<registry::kernel_entry> kernels;
-  std::vector<registry::host_entry> hosts;  // function is null when not registered
+  std::vector<registry::kernel_entry> registered;  // by IR kernel index; function null when absent
+  std::vector<registry::host_entry> hosts;         // by IR host index; function null when absent
+  std::string module_directory;
+
+  mutable std::mutex lock;
+  mutable std::vector<const void*> functions;  // resolved and checked, by IR kernel index
 };
+
+// The function of kernel `kernel` for a kernel node, resolved and checked once: declared
+// parameter count and sizes against the real kernel's (cudaFuncGetParamInfo, driver 12.4+).
+const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel, const where& at);
 
 // A host node's user data: the callable and its arguments, never changed after creation (an
 // update makes a new slot, so launches already queued keep the arguments they were given).
@@ -106,6 +120,6 @@ std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,
                                          std::shared_ptr<const resolved_symbols> symbols, std::uint32_t index,
                                          std::vector<std::optional<ir::value>> params);
 
-resolved_symbols resolve(const program_state& p, const registry& r);
+std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, std::string module_directory);
 
 }  // namespace cgraph::detail

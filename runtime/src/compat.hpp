@@ -11,5 +11,6 @@ void require_driver(const char* feature, int needed);
 
 inline constexpr int conditional_nodes_version = 12030;  // if (one body) and while
 inline constexpr int if_else_switch_version = 12080;      // if with else, and switch
+inline constexpr int parameter_info_version = 12040;      // cudaFuncGetParamInfo
 
 }  // namespace cgraph::detail

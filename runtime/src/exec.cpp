@@ -1,6 +1,7 @@
 // Instantiation and update of execs.
 
 #include "exec_state.hpp"
+#include "nvrtc.hpp"
 #include "node_params.hpp"
 #include "repeat_counter.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 thread_local update_refusals refusals;
 }
 update_refusals refuse_updates(update_refusals r) { return std::exchange(refusals, r); }
+unsigned nvrtc_compilations() { return detail::nvrtc_compile_count(); }
 }  // namespace cgraph::testing
 
 namespace cgraph::detail {
@@ -83,7 +85,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     cudaError_t status = cudaSuccess;
     switch (n.kind) {
       case ir::node_kind::kernel: {
-        auto p = kernel_params(cur.symbols->kernels[n.callee].function, v, pointers);
+        auto p = kernel_params(kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range)), v, pointers);
         status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
         break;
       }

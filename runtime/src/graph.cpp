@@ -25,7 +25,8 @@ namespace cgraph {
 program program::compile(std::string text, std::string file) {
   source_file source(std::move(file), std::move(text));
   ir::program ir = compile_or_throw(source);
-  auto state = std::make_shared<detail::program_state>(detail::program_state{std::move(source), std::move(ir), {}});
+  auto state = std::make_shared<detail::program_state>(std::move(source), std::move(ir));
+  state->directory = std::filesystem::current_path().string();
   for (const auto& g : state->program.graphs) state->plans.push_back(plan::lower_explicit(g));
   return program(std::move(state));
 }
@@ -35,7 +36,10 @@ program program::load(const std::string& path) {
   if (!in) throw build_error("", "cannot read '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  return compile(std::move(text).str(), path);
+  program p = compile(std::move(text).str(), path);
+  auto state = std::const_pointer_cast<detail::program_state>(p.state_);  // not shared yet
+  state->directory = std::filesystem::absolute(path).parent_path().string();
+  return p;
 }
 
 const ir::program& program::ir() const { return state_->program; }
@@ -50,12 +54,12 @@ graph& graph::operator=(graph&&) noexcept = default;
 graph::~graph() = default;
 
 graph graph::build(const program& prog, std::string_view name, const args& values, const registry& reg,
-                   const build_options&) {
+                   const build_options& options) {
   const auto& p = *prog.state_;
   const ir::graph* g = p.program.find_graph(name);
   if (!g) throw build_error("", fmt::format("{} has no graph named '{}'", p.source.name(), name));
   auto index = static_cast<std::uint32_t>(g - p.program.graphs.data());
-  auto symbols = std::make_shared<const detail::resolved_symbols>(detail::resolve(p, reg));
+  auto symbols = detail::resolve(p, reg, options.module_directory);
   auto params = detail::bind_params(p, index, values);
   return graph(detail::build_graph(prog.state_, std::move(symbols), index, std::move(params)));
 }

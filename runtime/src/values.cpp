@@ -152,17 +152,19 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
   return out;
 }
 
-resolved_symbols resolve(const program_state& p, const registry& r) {
-  resolved_symbols out;
+std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, std::string module_directory) {
+  auto out = std::make_shared<resolved_symbols>();
   for (const auto& k : p.program.kernels) {
-    const auto* e = r.find_kernel(k.name);
-    if (!e && k.symbol != k.name) e = r.find_kernel(k.symbol);
-    out.kernels.push_back(e ? *e : registry::kernel_entry{});
+    const auto* e = k.library == ir::none ? r.find_kernel(k.name) : nullptr;
+    if (!e && k.library == ir::none && k.symbol != k.name) e = r.find_kernel(k.symbol);
+    out->registered.push_back(e ? *e : registry::kernel_entry{});
   }
   for (const auto& h : p.program.hosts) {
     const auto* e = r.find_host(h.name);
-    out.hosts.push_back(e ? *e : registry::host_entry{});
+    out->hosts.push_back(e ? *e : registry::host_entry{});
   }
+  out->module_directory = std::move(module_directory);
+  out->functions.assign(p.program.kernels.size(), nullptr);
   return out;
 }
 

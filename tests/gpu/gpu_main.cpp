@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
   std::printf("device: %s (sm_%d%d), driver %d, runtime %d\n", prop.name, prop.major, prop.minor, driver, runtime);
+  std::printf("cgraph::versions(): %s\n", cgraph::to_string(cgraph::versions()).c_str());
   doctest::Context context(argc, argv);
   return context.run();
 }

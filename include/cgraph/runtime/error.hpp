@@ -54,4 +54,11 @@ private:
   std::string location_;
 };
 
+// Code the driver cannot load: a PTX module of a newer ISA than the driver knows, or NVRTC
+// newer than the driver. Raised before the confusing load error it prevents.
+class incompatible_code : public build_error {
+public:
+  using build_error::build_error;
+};
+
 }  // namespace cgraph

@@ -46,7 +46,11 @@ private:
   friend class graph;
 };
 
-struct build_options {};
+struct build_options {
+  // Where relative `module` paths start. Empty: the folder of the .cgraph file for
+  // program::load, the current directory for program::compile.
+  std::string module_directory;
+};
 
 struct instantiate_options {
   bool upload = false;                  // cudaGraphInstantiateFlagUpload, on `upload_stream`

@@ -13,4 +13,7 @@ struct update_refusals {
 // Sets the refusals for the calling thread's updates; returns the previous ones.
 update_refusals refuse_updates(update_refusals r);
 
+// How many programs NVRTC has compiled in this process (cached sources are not recompiled).
+unsigned nvrtc_compilations();
+
 }  // namespace cgraph::testing

@@ -1,0 +1,116 @@
+#include "libraries.hpp"
+
+#include "built_graph.hpp"
+#include "compat.hpp"
+#include "nvrtc.hpp"
+
+#include <cgraph/runtime/error.hpp>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace cgraph::detail {
+
+loaded_library::~loaded_library() {
+  if (handle) cudaLibraryUnload(handle);
+}
+
+int max_ptx_isa(int driver) {
+  // CUDA version → the PTX ISA its driver loads (PTX ISA release notes).
+  static constexpr std::array<std::pair<int, int>, 10> table{{{12000, 80}, {12010, 81}, {12020, 82}, {12030, 83},
+                                                              {12040, 84}, {12050, 85}, {12060, 85}, {12080, 87},
+                                                              {12090, 88}, {13000, 90}}};
+  if (driver > table.back().first) return 0;
+  int isa = 0;
+  for (auto [version, ptx] : table)
+    if (driver >= version) isa = ptx;
+  return isa;
+}
+
+namespace {
+
+where where_at(const program_state& p, source_range r) { return {&p.source, r}; }
+
+// The ".version M.m" of a PTX file, as M * 10 + m, or 0 when the file is not PTX.
+int ptx_version(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  auto at = head.find(".version");
+  if (at == std::string::npos || head.find('\0') != std::string::npos) return 0;
+  unsigned major = 0, minor = 0;
+  if (std::sscanf(head.c_str() + at, ".version %u.%u", &major, &minor) != 2) return 0;
+  return static_cast<int>(major * 10 + minor);
+}
+
+std::string position(const program_state& p, source_range r) { return p.source.position(r.begin); }
+
+std::shared_ptr<loaded_library> load_module(const program_state& p, const ir::library& lib, const std::filesystem::path& path) {
+  std::string where = position(p, lib.text_range);
+  if (!std::filesystem::is_regular_file(path))
+    throw build_error(where, fmt::format("module '{}': no file '{}'", lib.name, path.string()));
+  if (int ptx = ptx_version(path)) {
+    int driver = driver_version(), isa = max_ptx_isa(driver);
+    if (isa && ptx > isa)
+      throw incompatible_code(where, fmt::format("module '{}': '{}' is PTX ISA {}.{}, newer than this driver (CUDA {}.{}) "
+                                                 "loads (up to {}.{}); build it for an older PTX ISA or update the driver",
+                                                 lib.name, path.string(), ptx / 10, ptx % 10, driver / 1000,
+                                                 driver % 1000 / 10, isa / 10, isa % 10));
+  }
+  auto loaded = std::make_shared<loaded_library>();
+  check(cudaLibraryLoadFromFile(&loaded->handle, path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+        "cudaLibraryLoadFromFile", where_at(p, lib.text_range));
+  return loaded;
+}
+
+std::shared_ptr<loaded_library> load_source(const program_state& p, std::uint32_t index, const ir::library& lib) {
+  std::vector<std::string> names;
+  for (const auto& k : p.program.kernels)
+    if (k.library == index && std::find(names.begin(), names.end(), k.symbol) == names.end()) names.push_back(k.symbol);
+  unsigned first_line = p.source.location(lib.text_range.begin).line;
+  auto out = nvrtc_compile(lib.text, names, p.source.name(), first_line, position(p, lib.text_range),
+                           fmt::format("source '{}'", lib.name));
+  auto loaded = std::make_shared<loaded_library>();
+  loaded->lowered_names = std::move(out.lowered_names);
+  check(cudaLibraryLoadData(&loaded->handle, out.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+        "cudaLibraryLoadData", where_at(p, lib.text_range));
+  return loaded;
+}
+
+}  // namespace
+
+const void* library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory) {
+  const ir::kernel& k = p.program.kernels[kernel];
+  const ir::library& lib = p.program.libraries[k.library];
+  bool is_module = lib.k == ir::library::kind::module;
+  std::filesystem::path path = is_module ? std::filesystem::path(lib.text) : std::filesystem::path();
+  if (is_module && path.is_relative()) path = std::filesystem::path(directory) / path;
+
+  std::shared_ptr<loaded_library> loaded;
+  {
+    std::lock_guard<std::mutex> guard(p.libraries->lock);
+    std::string key = fmt::format("{}\n{}", k.library, path.string());
+    auto& slot = p.libraries->loaded[key];
+    if (!slot) slot = is_module ? load_module(p, lib, path) : load_source(p, k.library, lib);
+    loaded = slot;
+  }
+  std::string symbol = is_module ? k.symbol : loaded->lowered_names.at(k.symbol);
+  cudaKernel_t function = nullptr;
+  cudaError_t status = cudaLibraryGetKernel(&function, loaded->handle, symbol.c_str());
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw build_error(position(p, k.range),
+                      fmt::format("kernel '{}': no kernel '{}' in {} '{}'{} ({})", k.name, symbol,
+                                  is_module ? "module" : "source", lib.name,
+                                  is_module ? " (" + path.string() + ")" : std::string(), cudaGetErrorName(status)));
+  }
+  return reinterpret_cast<const void*>(function);
+}
+
+}  // namespace cgraph::detail
