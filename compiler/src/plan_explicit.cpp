@@ -1,8 +1,11 @@
 // The explicit backend: IR bodies → a flat list of "add node" steps in a fixed order.
-// Creation order is deterministic (bodies depth-first, nodes in IR order) because CUDA's
-// whole-graph update pairs nodes of two graphs by the order they were created.
+// Creation order is deterministic (bodies depth-first, nodes in IR order as far as their
+// dependencies allow) because CUDA's whole-graph update pairs nodes of two graphs by the
+// order they were created.
 
 #include <cgraph/plan.hpp>
+
+#include <queue>
 
 namespace cgraph::plan {
 
@@ -20,7 +23,7 @@ public:
 private:
   void body(const ir::body& b, location parent) {
     std::vector<std::uint32_t> step_of(b.nodes.size());
-    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+    for (std::uint32_t i : topological(b)) {
       const ir::node& n = b.nodes[i];
       step s;
       s.node = &n;
@@ -36,6 +39,31 @@ private:
         body(n.bodies[k], location{index, k});
       }
     }
+  }
+
+  // Nodes in IR order, except that a node waits for the nodes it depends on: an `after` may
+  // name a later label, and CUDA needs a node's dependencies to exist when it is added.
+  // (Kahn's algorithm, lowest index first, so the order is the same every time.)
+  static std::vector<std::uint32_t> topological(const ir::body& b) {
+    std::size_t n = b.nodes.size();
+    std::vector<std::uint32_t> order, waiting(n, 0);
+    std::vector<std::vector<std::uint32_t>> dependents(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (auto d : b.nodes[i].deps) {
+        ++waiting[i];
+        dependents[d].push_back(i);
+      }
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (waiting[i] == 0) ready.push(i);
+    while (!ready.empty()) {
+      auto i = ready.top();
+      ready.pop();
+      order.push_back(i);
+      for (auto j : dependents[i])
+        if (--waiting[j] == 0) ready.push(j);
+    }
+    return order;  // the checker refused cycles, so every node is here
   }
 
   explicit_plan plan_;

@@ -37,4 +37,33 @@ struct explicit_plan {
 
 explicit_plan lower_explicit(const ir::graph& g);
 
+// ---- the capture strategy -------------------------------------------------------------------
+//
+// The same steps, issued on streams during stream capture. Each graph body (the root, each
+// conditional body) is captured on streams of its own: stream 0 begins and ends the capture,
+// the others fork from it at the start (an event) and join it at the end. A node goes on the
+// stream whose last node is one of its dependencies (so stream order makes that edge), and
+// waits for events of its other dependencies; nodes are issued in a topological order, so
+// `after` edges to later labels work.
+
+struct capture_node {
+  std::uint32_t step = 0;              // the explicit plan's step: same node, same record
+  std::uint32_t stream = 0;            // index among the body's streams
+  std::vector<std::uint32_t> waits;    // steps whose events the stream waits for first
+  bool record_event = false;           // a node on another stream (or a join) waits for this one
+  std::vector<std::uint32_t> bodies;   // a conditional: index in capture_plan::bodies of each body
+};
+
+struct capture_body {
+  std::uint32_t streams = 1;
+  std::vector<capture_node> nodes;     // a topological order of the body's steps
+  std::vector<std::uint32_t> joins;    // last steps of streams 1… that stream 0 waits for at the end
+};
+
+struct capture_plan {
+  std::vector<capture_body> bodies;    // bodies[0] is the root graph
+};
+
+capture_plan lower_capture(const explicit_plan& steps);
+
 }  // namespace cgraph::plan

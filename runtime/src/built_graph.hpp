@@ -8,6 +8,7 @@
 #include <cgraph/eval.hpp>
 #include <cgraph/plan.hpp>
 #include <cgraph/runtime/args.hpp>
+#include <cgraph/runtime/graph.hpp>
 #include <cgraph/runtime/registry.hpp>
 
 #include <cuda_runtime_api.h>
@@ -23,7 +24,8 @@ struct program_state {
 
   source_file source;
   ir::program program;
-  std::vector<plan::explicit_plan> plans;  // by graph index
+  std::vector<plan::explicit_plan> plans;         // by graph index
+  std::vector<plan::capture_plan> capture_plans;  // by graph index, over the explicit plans' steps
   std::string directory;                   // where relative module paths start: the file's folder
   std::shared_ptr<library_cache> libraries = std::make_shared<library_cache>();
 };
@@ -34,7 +36,10 @@ struct program_state {
 struct resolved_symbols {
   std::vector<registry::kernel_entry> registered;  // by IR kernel index; function null when absent
   std::vector<registry::host_entry> hosts;         // by IR host index; function null when absent
+  std::vector<std::shared_ptr<const captured_routine>> routines;  // by IR kernel index, or null
   std::string module_directory;
+  strategy how = strategy::explicit_nodes;
+  cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeThreadLocal;
 
   mutable std::mutex lock;
   mutable std::vector<const void*> functions;  // resolved and checked, by IR kernel index
@@ -95,6 +100,7 @@ struct built_graph {
 
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
+  const plan::capture_plan& capture() const { return program->capture_plans[graph_index]; }
   where at(source_range r) const { return {&program->source, r}; }
 };
 
@@ -120,6 +126,6 @@ std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,
                                          std::shared_ptr<const resolved_symbols> symbols, std::uint32_t index,
                                          std::vector<std::optional<ir::value>> params);
 
-std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, std::string module_directory);
+std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, const build_options& options);
 
 }  // namespace cgraph::detail

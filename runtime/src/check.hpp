@@ -20,6 +20,10 @@ struct where {
   std::string str() const { return file ? file->position(range.begin) : std::string(); }
 };
 
+// The fault-injection seam (cgraph/runtime/testing.hpp): true when the CUDA call about to be
+// made should fail instead of being made.
+bool inject_fault() noexcept;
+
 // `api` may be a whole call expression: only the function name is kept.
 inline void check(cudaError_t status, std::string_view api, const where& at = {}) {
   if (status != cudaSuccess) {
@@ -28,6 +32,8 @@ inline void check(cudaError_t status, std::string_view api, const where& at = {}
   }
 }
 
-#define CGRAPH_CUDA(call, at) ::cgraph::detail::check((call), #call, (at))
+// Every CUDA call cgraph makes while building, instantiating or updating goes through here.
+#define CGRAPH_CUDA(call, at) \
+  ::cgraph::detail::check(::cgraph::detail::inject_fault() ? cudaErrorNotPermitted : (call), #call, (at))
 
 }  // namespace cgraph::detail

@@ -1,5 +1,6 @@
 // Instantiation and update of execs.
 
+#include "build_steps.hpp"
 #include "exec_state.hpp"
 #include "nvrtc.hpp"
 #include "node_params.hpp"
@@ -17,9 +18,21 @@ thread_local update_refusals refusals;
 }
 update_refusals refuse_updates(update_refusals r) { return std::exchange(refusals, r); }
 unsigned nvrtc_compilations() { return detail::nvrtc_compile_count(); }
+
+namespace {
+thread_local long fault_at = -1;
+thread_local long calls = 0;
+}  // namespace
+void fail_cuda_call_at(long n) {
+  fault_at = n;
+  calls = 0;
+}
+long cuda_calls_made() { return calls; }
 }  // namespace cgraph::testing
 
 namespace cgraph::detail {
+
+bool inject_fault() noexcept { return testing::calls++ == testing::fault_at; }
 
 exec_state::~exec_state() {
   if (last_launch) {
@@ -85,6 +98,12 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     cudaError_t status = cudaSuccess;
     switch (n.kind) {
       case ir::node_kind::kernel: {
+        if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
+          cudaGraph_t child = capture_routine(*routine, v, cur.symbols->capture_mode, cur.at(n.range));
+          status = cudaGraphExecChildGraphNodeSetParams(s.exec, node, child);
+          cudaGraphDestroy(child);
+          break;
+        }
         auto p = kernel_params(kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range)), v, pointers);
         status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
         break;
@@ -138,7 +157,7 @@ cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& o) 
             (o.use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
   p.uploadStream = o.upload_stream;
   cudaGraphExec_t exec = nullptr;
-  cudaError_t status = cudaGraphInstantiateWithParams(&exec, g.graph, &p);
+  cudaError_t status = inject_fault() ? cudaErrorNotPermitted : cudaGraphInstantiateWithParams(&exec, g.graph, &p);
   if (status != cudaSuccess || p.result_out != cudaGraphInstantiateSuccess) {
     // Nothing was wrapped: after a failure `exec` may not be a valid handle.
     (void)cudaGetLastError();

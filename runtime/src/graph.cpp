@@ -28,6 +28,7 @@ program program::compile(std::string text, std::string file) {
   auto state = std::make_shared<detail::program_state>(std::move(source), std::move(ir));
   state->directory = std::filesystem::current_path().string();
   for (const auto& g : state->program.graphs) state->plans.push_back(plan::lower_explicit(g));
+  for (const auto& p : state->plans) state->capture_plans.push_back(plan::lower_capture(p));
   return program(std::move(state));
 }
 
@@ -59,7 +60,7 @@ graph graph::build(const program& prog, std::string_view name, const args& value
   const ir::graph* g = p.program.find_graph(name);
   if (!g) throw build_error("", fmt::format("{} has no graph named '{}'", p.source.name(), name));
   auto index = static_cast<std::uint32_t>(g - p.program.graphs.data());
-  auto symbols = detail::resolve(p, reg, options.module_directory);
+  auto symbols = detail::resolve(p, reg, options);
   auto params = detail::bind_params(p, index, values);
   return graph(detail::build_graph(prog.state_, std::move(symbols), index, std::move(params)));
 }
@@ -87,6 +88,20 @@ std::string graph::debug_dot(unsigned flags) const {
 
 std::string graph::ir_dot() const {
   return print_dot(state_->program->program, state_->program->source, state_->ir().name);
+}
+
+std::vector<cudaGraph_t> graph::conditional_bodies(cudaGraphNode_t node) const {
+  // Search this graph and, recursively, every child graph it embeds.
+  std::vector<const detail::built_graph*> pending{state_.get()};
+  while (!pending.empty()) {
+    const auto* g = pending.back();
+    pending.pop_back();
+    for (std::size_t i = 0; i < g->records.size(); ++i) {
+      if (g->records[i].handle == node) return g->bodies[i];
+      if (g->records[i].child) pending.push_back(g->records[i].child.get());
+    }
+  }
+  return {};
 }
 
 graph_exec graph::instantiate(const instantiate_options& options) const {

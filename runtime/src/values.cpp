@@ -129,7 +129,7 @@ node_values compute_values(const program_state& p, std::uint32_t index, const ir
     const ir::argument& a = n.args[i];
     out.args.push_back(convert(a, i, nullptr));
     append(out.fingerprint, out.args.back().bytes.data(), out.args.back().size);
-    if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph) {
+    if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph || n.kind == ir::node_kind::kernel) {
       ir::value v = value_of(a);
       if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
       out.values.push_back(v);
@@ -152,9 +152,10 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
   return out;
 }
 
-std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, std::string module_directory) {
+std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, const build_options& options) {
   auto out = std::make_shared<resolved_symbols>();
   for (const auto& k : p.program.kernels) {
+    out->routines.push_back(k.library == ir::none ? r.find_routine(k.name) : nullptr);
     const auto* e = k.library == ir::none ? r.find_kernel(k.name) : nullptr;
     if (!e && k.library == ir::none && k.symbol != k.name) e = r.find_kernel(k.symbol);
     out->registered.push_back(e ? *e : registry::kernel_entry{});
@@ -163,7 +164,11 @@ std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const re
     const auto* e = r.find_host(h.name);
     out->hosts.push_back(e ? *e : registry::host_entry{});
   }
-  out->module_directory = std::move(module_directory);
+  out->module_directory = options.module_directory;
+  out->how = options.strategy;
+  out->capture_mode = options.capture_mode == capture_mode::global    ? cudaStreamCaptureModeGlobal
+                      : options.capture_mode == capture_mode::relaxed ? cudaStreamCaptureModeRelaxed
+                                                                      : cudaStreamCaptureModeThreadLocal;
   out->functions.assign(p.program.kernels.size(), nullptr);
   return out;
 }

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cgraph {
 
@@ -46,10 +47,19 @@ private:
   friend class graph;
 };
 
+// How the graph is made: explicit node calls, or stream capture. Both make the same graph.
+enum class strategy { explicit_nodes, stream_capture };
+
+// cudaStreamCaptureMode for the capture strategy. Thread-local lets several threads build at
+// once; global and relaxed are CUDA's other two.
+enum class capture_mode { thread_local_mode, global, relaxed };
+
 struct build_options {
   // Where relative `module` paths start. Empty: the folder of the .cgraph file for
   // program::load, the current directory for program::compile.
   std::string module_directory;
+  cgraph::strategy strategy = strategy::explicit_nodes;
+  cgraph::capture_mode capture_mode = capture_mode::thread_local_mode;
 };
 
 struct instantiate_options {
@@ -94,6 +104,9 @@ public:
   std::string debug_dot(unsigned flags = cudaGraphDebugDotFlagsVerbose) const;
   // The IR's DOT (deterministic, with .cgraph labels and lines).
   std::string ir_dot() const;
+  // The body graphs of one of this graph's conditional nodes (CUDA has no query for them),
+  // empty for any other node. For tools that walk a graph, such as isomorphism checks.
+  std::vector<cudaGraph_t> conditional_bodies(cudaGraphNode_t node) const;
 
   graph_exec instantiate(const instantiate_options& options = {}) const;
 

@@ -4,6 +4,8 @@
 
 #include <cgraph/ir.hpp>
 
+#include <cuda_runtime_api.h>
+
 #include <concepts>
 #include <cstddef>
 #include <functional>
@@ -21,6 +23,11 @@ namespace cgraph {
 // A host callback as cgraph calls it: the evaluated arguments, already converted to the
 // declared parameter types. Callbacks run on a driver thread and must not call CUDA.
 using host_function = std::function<void(std::span<const ir::value>)>;
+
+// A captured routine: work issued on a stream (a library call such as cuBLAS) that a .cgraph
+// file launches like a kernel. It receives the stream, the arguments converted to the
+// declared parameter types, and the launch dimensions of the statement.
+using captured_routine = std::function<void(cudaStream_t, std::span<const ir::value>, dim3 grid, dim3 block)>;
 
 namespace detail {
 
@@ -84,7 +91,15 @@ public:
     return host_impl(std::move(name), std::move(callable), static_cast<params*>(nullptr));
   }
 
+  // A captured routine under a kernel name. Both strategies capture its work into a child
+  // graph node (in the explicit one on a side stream), so both build the same graph.
+  registry& routine(std::string name, captured_routine r) {
+    routines_[std::move(name)] = std::make_shared<const captured_routine>(std::move(r));
+    return *this;
+  }
+
   const kernel_entry* find_kernel(std::string_view name) const;
+  std::shared_ptr<const captured_routine> find_routine(std::string_view name) const;
   const host_entry* find_host(std::string_view name) const;
 
 private:
@@ -103,6 +118,7 @@ private:
 
   std::map<std::string, kernel_entry, std::less<>> kernels_;
   std::map<std::string, host_entry, std::less<>> hosts_;
+  std::map<std::string, std::shared_ptr<const captured_routine>, std::less<>> routines_;
 };
 
 }  // namespace cgraph

@@ -16,4 +16,14 @@ update_refusals refuse_updates(update_refusals r);
 // How many programs NVRTC has compiled in this process (cached sources are not recompiled).
 unsigned nvrtc_compilations();
 
+// Fault injection, for the calling thread: the CUDA call with index `n` (0 = the next one)
+// among those cgraph makes through its checked-call seam fails with cudaErrorNotPermitted
+// instead of being made; a negative n turns injection off. Resets the call counter.
+void fail_cuda_call_at(long n);
+// How many seam calls were made since the last fail_cuda_call_at.
+long cuda_calls_made();
+
+// How many streams a capture builder found still capturing after its cleanup (should be 0).
+unsigned streams_left_capturing();
+
 }  // namespace cgraph::testing

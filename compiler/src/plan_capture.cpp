@@ -1,0 +1,120 @@
+// The capture backend: per graph body, a topological order of the explicit plan's steps and
+// their streams. Streams are assigned greedily: a node continues the stream of a dependency
+// that is still that stream's last node, else it takes a stream not yet used, else a new one.
+// For the DAGs that sequences and `parallel` blocks make this needs as many streams as the
+// body is wide; `after` edges can need more (each stream must be a path of real edges, or
+// stream order would add edges the explicit graph does not have).
+
+#include <cgraph/plan.hpp>
+
+#include <algorithm>
+#include <queue>
+#include <unordered_map>
+
+namespace cgraph::plan {
+
+namespace {
+
+class capture_planner {
+public:
+  explicit capture_planner(const explicit_plan& steps) : steps_(steps) {
+    // Steps grouped by the graph they go into, in plan order.
+    for (std::uint32_t i = 0; i < steps.steps.size(); ++i) members_[key(steps.steps[i].parent)].push_back(i);
+  }
+
+  capture_plan run() {
+    out_.bodies.emplace_back();
+    fill(0, location{});
+    return std::move(out_);
+  }
+
+private:
+  static std::uint64_t key(location l) { return (static_cast<std::uint64_t>(l.step) << 32) | l.body; }
+
+  void fill(std::uint32_t body_index, location where) {
+    const auto& members = members_[key(where)];
+    auto order = topological(members);
+    capture_body body;
+    std::vector<std::uint32_t> stream_of(steps_.steps.size(), ir::none);
+    std::vector<std::uint32_t> tail;  // last step on each stream, ir::none while unused
+    tail.push_back(ir::none);
+    for (std::uint32_t s : order) {
+      const auto& deps = steps_.steps[s].deps;
+      std::uint32_t chosen = ir::none;
+      for (std::uint32_t d : deps)
+        if (tail[stream_of[d]] == d) {
+          chosen = stream_of[d];
+          break;
+        }
+      if (chosen == ir::none) {
+        auto unused = std::find(tail.begin(), tail.end(), ir::none);
+        chosen = static_cast<std::uint32_t>(unused - tail.begin());
+        if (unused == tail.end()) tail.push_back(ir::none);
+      }
+      capture_node n;
+      n.step = s;
+      n.stream = chosen;
+      for (std::uint32_t d : deps)
+        if (d != tail[chosen]) n.waits.push_back(d);
+      tail[chosen] = s;
+      stream_of[s] = chosen;
+      body.nodes.push_back(std::move(n));
+    }
+    body.streams = static_cast<std::uint32_t>(tail.size());
+    // Events: recorded after every step some stream waits for. A stream whose last node a
+    // later node already waited for is joined; the others are joined to stream 0 at the end.
+    std::vector<bool> waited(steps_.steps.size(), false);
+    for (const auto& n : body.nodes)
+      for (auto w : n.waits) waited[w] = true;
+    for (std::uint32_t k = 1; k < tail.size(); ++k)
+      if (tail[k] != ir::none && !waited[tail[k]]) body.joins.push_back(tail[k]);
+    for (auto j : body.joins) waited[j] = true;
+    for (auto& n : body.nodes) n.record_event = waited[n.step];
+
+    out_.bodies[body_index] = std::move(body);
+    // Bodies of conditionals, after this body's list is final (indices into out_.bodies).
+    for (std::size_t i = 0; i < out_.bodies[body_index].nodes.size(); ++i) {
+      std::uint32_t step = out_.bodies[body_index].nodes[i].step;
+      const ir::node& node = *steps_.steps[step].node;
+      for (std::uint32_t k = 0; k < node.bodies.size(); ++k) {
+        auto index = static_cast<std::uint32_t>(out_.bodies.size());
+        out_.bodies.emplace_back();
+        out_.bodies[body_index].nodes[i].bodies.push_back(index);
+        fill(index, location{step, k});
+      }
+    }
+  }
+
+  // Kahn's algorithm; among ready steps the earliest in plan order goes first, so a body
+  // without forward `after` edges keeps its statement order.
+  std::vector<std::uint32_t> topological(const std::vector<std::uint32_t>& members) const {
+    std::vector<std::uint32_t> order, waiting(steps_.steps.size(), 0);
+    std::vector<std::vector<std::uint32_t>> dependents(steps_.steps.size());
+    for (auto s : members)
+      for (auto d : steps_.steps[s].deps) {
+        ++waiting[s];
+        dependents[d].push_back(s);
+      }
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+    for (auto s : members)
+      if (waiting[s] == 0) ready.push(s);
+    while (!ready.empty()) {
+      auto s = ready.top();
+      ready.pop();
+      order.push_back(s);
+      for (auto t : dependents[s])
+        if (--waiting[t] == 0) ready.push(t);
+    }
+    return order;  // the checker refused cycles, so every step is here
+  }
+
+  const explicit_plan& steps_;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> members_;
+  capture_plan out_;
+};
+
+}  // namespace
+
+capture_plan lower_capture(const explicit_plan& steps) { return capture_planner(steps).run(); }
+
+}  // namespace cgraph::plan

@@ -1,0 +1,306 @@
+// The capture strategy: the same graphs as the explicit one (isomorphic, same results), on
+// failure at any CUDA call no stream left capturing, graphs built from 8 threads at once, and
+// a library routine (cuBLAS) inside a graph.
+
+#include "gpu_support.hpp"
+#include "isomorphism.hpp"
+#include "kernels.cuh"
+
+#include <cgraph/runtime/testing.hpp>
+
+#include <cublas_v2.h>
+
+#include <atomic>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <thread>
+
+using namespace gpu_test;
+
+namespace {
+
+cgraph::build_options with(cgraph::strategy s) {
+  cgraph::build_options o;
+  o.strategy = s;
+  return o;
+}
+
+constexpr cgraph::strategy both[] = {cgraph::strategy::explicit_nodes, cgraph::strategy::stream_capture};
+
+// One graph of the GPU tests: its text, graph name, and a run that builds it with the given
+// options, checks nothing, and returns the canonical form and the bytes of its outputs.
+struct graph_case {
+  const char* name;
+  std::string body;
+  std::function<std::pair<std::string, std::vector<unsigned char>>(const cgraph::program&, const cgraph::build_options&)> run;
+};
+
+template <typename T>
+std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
+  std::vector<unsigned char> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+std::pair<std::string, std::vector<unsigned char>> run_floats(const cgraph::program& prog, const char* graph,
+                                                              const cgraph::build_options& o, int n,
+                                                              cgraph::args extra = {}) {
+  buffer<float> a(n), b(n), c(n);
+  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"c", c.get()}};
+  values.insert(values.end(), extra.begin(), extra.end());
+  auto g = cgraph::graph::build(prog, graph, values, kernels(), o);
+  auto exec = g.instantiate();
+  run(exec);
+  auto out = bytes_of(a.read());
+  for (auto v : {b.read(), c.read()}) {
+    auto more = bytes_of(v);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  return {canonical(g), out};
+}
+
+std::vector<graph_case> cases() {
+  std::vector<graph_case> out;
+  out.push_back({"chain, memset, memcpy", R"(
+graph g(a: f32*, b: f32*, c: f32*, n: i32) {
+  fill<<<ceil_div(n, 64), 64>>>(a, 1.5, n);
+  memset(b, 2.0, n);
+  saxpy<<<ceil_div(n, 64), 64>>>(3.0, a, b, n);
+  memcpy(c, b, n * sizeof(f32));
+})", [](const cgraph::program& p, const cgraph::build_options& o) { return run_floats(p, "g", o, 300, {{"n", 300}}); }});
+  out.push_back({"parallel, after, 3D and shared memory", R"(
+graph g(a: f32*, b: f32*, c: f32*, n: i32) {
+  parallel {
+    fa: fill<<<1, 64>>>(a, 1.0, n);
+    fb: fill<<<(1, 1, 1), (64, 1, 1)>>>(b, 2.0, n);
+    { fill<<<1, 64>>>(c, 0.0, n); saxpy<<<1, 64>>>(1.0, a, c, n) after fa; }
+    memset(c, 0, 1) after fb;
+  }
+  block_sum<<<1, 64, 64 * sizeof(f32)>>>(a, b, n);
+  saxpy<<<1, 64>>>(10.0, b, c, n) after fa;
+})", [](const cgraph::program& p, const cgraph::build_options& o) { return run_floats(p, "g", o, 64, {{"n", 64}}); }});
+  out.push_back({"child graphs", R"(
+graph child(p: f32*, s: f32, n: i32 = 64) { scale<<<1, 64>>>(p, s, n); }
+graph g(a: f32*, b: f32*, c: f32*) {
+  fill<<<1, 64>>>(a, 1.0, 64);
+  call child(a, 3.0);
+  parallel { call child(a, 2.0, 32); fill<<<1, 64>>>(b, 4.0, 64); }
+  copy_scaled<<<1, 64>>>(a, c, 0.5, 64);
+})", [](const cgraph::program& p, const cgraph::build_options& o) { return run_floats(p, "g", o, 64); }});
+  out.push_back({"if/else, switch, while, repeat, nested", R"(
+graph g(a: f32*, b: f32*, c: f32*, counter: u32*, limit: u32) {
+  fill<<<1, 32>>>(a, 1.0, 32);
+  cond c1;
+  set_cond<<<1, 1>>>(c1, 0);
+  if c1 { fill<<<1, 32>>>(b, 1.0, 32); } else { fill<<<1, 32>>>(b, 2.0, 32); }
+  cond s;
+  set_cond<<<1, 1>>>(s, 2);
+  switch s { case 0 { scale<<<1, 32>>>(a, 10.0, 32); } case 2 { scale<<<1, 32>>>(a, 100.0, 32); } }
+  memset(counter, 0, 1);
+  cond more = 1;
+  while more {
+    cond take;
+    set_cond<<<1, 1>>>(take, 1);
+    if take { repeat 3 { scale<<<1, 32>>>(b, 2.0, 32); } }
+    count_step<<<1, 1>>>(counter, limit, more);
+  }
+  repeat limit { saxpy<<<1, 32>>>(1.0, a, c, 32); }
+})", [](const cgraph::program& p, const cgraph::build_options& o) {
+    buffer<unsigned> counter(1);
+    buffer<float> c(32);
+    GPU_CHECK(cudaMemset(c.get(), 0, 32 * sizeof(float)));
+    return run_floats(p, "g", o, 32, {{"counter", counter.get()}, {"limit", 4}});
+  }});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("capture.isomorphic_to_explicit_with_the_same_results") {
+  for (const auto& c : cases()) {
+    CAPTURE(c.name);
+    auto prog = compile(c.body);
+    auto explicit_result = c.run(prog, with(cgraph::strategy::explicit_nodes));
+    auto captured = c.run(prog, with(cgraph::strategy::stream_capture));
+    CHECK(captured.first == explicit_result.first);
+    CHECK(captured.second == explicit_result.second);
+  }
+  CHECK(cgraph::testing::streams_left_capturing() == 0);
+}
+
+TEST_CASE("capture.every_example_is_isomorphic") {
+  // The examples' kernels live in their own programs; here each is a stub routine (an empty
+  // child graph), enough to compare every other node, edge and conditional body.
+  std::size_t compared = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(CGRAPH_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".cgraph") continue;
+    auto prog = cgraph::program::load(entry.path().string());
+    cgraph::registry reg;
+    for (const auto& k : prog.ir().kernels) reg.routine(k.name, [](cudaStream_t, std::span<const cgraph::ir::value>, dim3, dim3) {});
+    for (const auto& h : prog.ir().hosts) {  // stub callbacks of the declared kinds
+      if (h.params.size() == 1) reg.host(h.name, [](int) {});
+      else reg.host(h.name, [](int, int) {});
+    }
+    buffer<float> memory(1 << 22);  // every pointer parameter points here
+    for (const auto& g : prog.ir().graphs) {
+      CAPTURE(entry.path().filename().string());
+      CAPTURE(g.name);
+      cgraph::args values;
+      for (const auto& p : g.params)
+        if (p.t.is_pointer()) values.emplace_back(p.name, memory.get());
+        else if (p.default_expr == cgraph::ir::none) values.emplace_back(p.name, 1);
+      auto a = cgraph::graph::build(prog, g.name, values, reg, with(cgraph::strategy::explicit_nodes));
+      auto b = cgraph::graph::build(prog, g.name, values, reg, with(cgraph::strategy::stream_capture));
+      CHECK(canonical(a) == canonical(b));
+      ++compared;
+    }
+  }
+  MESSAGE(compared, " example graphs compared");
+  CHECK(compared >= 9);
+}
+
+TEST_CASE("capture.a_failure_at_any_cuda_call_leaves_nothing_capturing") {
+  auto prog = compile(R"(
+host note(i: i32);
+graph child(p: f32*) { scale<<<1, 32>>>(p, 2.0, 32); }
+graph g(a: f32*, b: f32*, counter: u32*) {
+  parallel { fill<<<1, 32>>>(a, 1.0, 32); memset(b, 3.0, 32); }
+  call child(a);
+  host note(1);
+  memcpy(b, a, 32 * sizeof(f32));
+  cond c = 1;
+  if c { repeat 2 { scale<<<1, 32>>>(b, 2.0, 32); } } else { fill<<<1, 32>>>(b, 0.0, 32); }
+  memset(counter, 0, 1);
+  cond more = 1;
+  while more { count_step<<<1, 1>>>(counter, 3, more); }
+}
+)");
+  buffer<float> a(32), b(32);
+  buffer<unsigned> counter(1);
+  auto reg = kernels();
+  std::atomic<int> notes{0};
+  reg.host("note", [&](int) { notes++; });
+  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
+  for (auto how : both) {
+    CAPTURE(static_cast<int>(how));
+    cgraph::testing::fail_cuda_call_at(-1);
+    { auto g = cgraph::graph::build(prog, "g", values, reg, with(how)); auto e = g.instantiate(); }
+    long calls = cgraph::testing::cuda_calls_made();
+    MESSAGE("strategy ", static_cast<int>(how), ": ", calls, " CUDA calls to build and instantiate; each fails in turn");
+    REQUIRE(calls > 10);
+    for (long i = 0; i < calls; ++i) {
+      cgraph::testing::fail_cuda_call_at(i);
+      try {
+        auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
+        auto e = g.instantiate();
+        FAIL("call ", i, " was meant to fail");
+      } catch (const cgraph::cuda_error& e) {
+        REQUIRE(e.code() == cudaErrorNotPermitted);
+      }
+      REQUIRE(cgraph::testing::streams_left_capturing() == 0);
+      REQUIRE(cudaGetLastError() == cudaSuccess);
+    }
+    cgraph::testing::fail_cuda_call_at(-1);
+    auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
+    auto exec = g.instantiate();
+    run(exec);
+    for (float v : b.read()) REQUIRE(v == 8.0f);  // a = 2 after the child; b = a, doubled twice
+    CHECK(counter.read()[0] == 3);
+  }
+}
+
+TEST_CASE("capture.graphs_built_from_eight_threads_at_once") {
+  auto prog = compile(R"(
+graph g(a: f32*, b: f32*, s: f32, n: i32) {
+  parallel { fill<<<ceil_div(n, 64), 64>>>(a, 1.0, n); fill<<<ceil_div(n, 64), 64>>>(b, 0.0, n); }
+  repeat 3 { saxpy<<<ceil_div(n, 64), 64>>>(s, a, b, n); }
+}
+)");
+  auto reg = kernels();
+  std::atomic<int> good{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      const int n = 1000 + t;
+      buffer<float> a(n), b(n);
+      cudaStream_t stream;
+      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+      bool ok = true;
+      for (int round = 0; round < 5; ++round) {
+        auto how = both[(t + round) % 2];
+        auto g = cgraph::graph::build(prog, "g", {{"a", a.get()}, {"b", b.get()}, {"s", float(t)}, {"n", n}}, reg, with(how));
+        auto exec = g.instantiate();
+        exec.launch(stream);
+        exec.update({{"s", float(t + 1)}});
+        exec.launch(stream);
+        cudaStreamSynchronize(stream);
+        for (float v : b.read()) ok = ok && v == 3.0f * float(t + 1);
+      }
+      cudaStreamDestroy(stream);
+      if (ok) good++;
+    });
+  for (auto& th : threads) th.join();
+  CHECK(good == 8);
+  CHECK(cgraph::testing::streams_left_capturing() == 0);
+}
+
+TEST_CASE("capture.cublas_routine_inside_a_graph") {
+  cublasHandle_t handle;
+  REQUIRE(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS);
+  auto prog = cgraph::program::compile(declarations + R"(
+kernel sgemv(matrix: f32*, x: f32*, y: f32*, rows: i32, cols: i32);
+graph g(m: f32*, x: f32*, y: f32*, rows: i32, cols: i32) {
+  fill<<<ceil_div(cols, 64), 64>>>(x, 2.0, cols);
+  sgemv<<<1, 1>>>(m, x, y, rows, cols);
+  scale<<<ceil_div(rows, 64), 64>>>(y, 0.5, rows);
+}
+)", "test.cgraph");
+  const int rows = 96, cols = 64;
+  std::vector<float> matrix(rows * cols);
+  for (int i = 0; i < rows * cols; ++i) matrix[i] = static_cast<float>((i * 7) % 13) - 6.0f;
+  buffer<float> m(rows * cols), x(cols), y(rows);
+  m.write(matrix);
+  auto reg = kernels();
+  reg.routine("sgemv", [handle](cudaStream_t s, std::span<const cgraph::ir::value> v, dim3, dim3) {
+    const float one = 1.0f, zero = 0.0f;
+    auto* a = reinterpret_cast<const float*>(v[0].bits);
+    auto* in = reinterpret_cast<const float*>(v[1].bits);
+    auto* out = reinterpret_cast<float*>(v[2].bits);
+    int r = static_cast<int>(v[3].i), c = static_cast<int>(v[4].i);
+    cublasSetStream(handle, s);
+    cublasSgemv(handle, CUBLAS_OP_N, r, c, &one, a, r, in, 1, &zero, out, 1);  // column-major
+  });
+  std::string shapes[2];
+  for (int k = 0; k < 2; ++k) {
+    GPU_CHECK(cudaMemset(y.get(), 0xFF, rows * sizeof(float)));
+    auto g = cgraph::graph::build(prog, "g", {{"m", m.get()}, {"x", x.get()}, {"y", y.get()}, {"rows", rows}, {"cols", cols}},
+                                  reg, with(both[k]));
+    shapes[k] = canonical(g);
+    auto exec = g.instantiate();
+    run(exec);
+    auto got = y.read();
+    for (int r = 0; r < rows; ++r) {
+      double want = 0;
+      for (int c = 0; c < cols; ++c) want += matrix[c * rows + r] * 2.0;
+      REQUIRE(got[r] == doctest::Approx(want * 0.5).epsilon(1e-5));
+    }
+  }
+  CHECK(shapes[0] == shapes[1]);
+  cublasDestroy(handle);
+}
+
+TEST_CASE("capture.global_and_relaxed_modes") {
+  auto prog = compile("\ngraph g(a: f32*) { fill<<<1, 32>>>(a, 5.0, 32); scale<<<1, 32>>>(a, 2.0, 32); }");
+  buffer<float> a(32);
+  for (auto mode : {cgraph::capture_mode::global, cgraph::capture_mode::relaxed}) {
+    auto o = with(cgraph::strategy::stream_capture);
+    o.capture_mode = mode;
+    auto g = cgraph::graph::build(prog, "g", {{"a", a.get()}}, kernels(), o);
+    auto exec = g.instantiate();
+    run(exec);
+    CHECK(a.read()[0] == 10.0f);
+  }
+}

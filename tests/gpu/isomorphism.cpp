@@ -1,0 +1,107 @@
+#include "isomorphism.hpp"
+
+#include "gpu_support.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace gpu_test {
+
+namespace {
+
+std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth);
+
+std::string describe_graph(const cgraph::graph& owner, cudaGraph_t g, int depth) {
+  std::size_t n = 0, e = 0;
+  GPU_CHECK(cudaGraphGetNodes(g, nullptr, &n));
+  std::vector<cudaGraphNode_t> nodes(n);
+  GPU_CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
+  GPU_CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &e));
+  std::vector<cudaGraphNode_t> from(e), to(e);
+  GPU_CHECK(cudaGraphGetEdges(g, from.data(), to.data(), nullptr, &e));
+
+  std::map<cudaGraphNode_t, std::string> label;
+  for (auto node : nodes) label[node] = describe(owner, node, depth);
+  for (int round = 0; round < 3; ++round) {
+    std::map<cudaGraphNode_t, std::string> next;
+    for (auto node : nodes) {
+      std::vector<std::string> in, out;
+      for (std::size_t i = 0; i < e; ++i) {
+        if (to[i] == node) in.push_back(label[from[i]]);
+        if (from[i] == node) out.push_back(label[to[i]]);
+      }
+      std::sort(in.begin(), in.end());
+      std::sort(out.begin(), out.end());
+      std::string joined = label[node] + "|in:";
+      for (auto& s : in) joined += std::to_string(std::hash<std::string>{}(s)) + ",";
+      joined += "|out:";
+      for (auto& s : out) joined += std::to_string(std::hash<std::string>{}(s)) + ",";
+      next[node] = label[node].substr(0, label[node].find('#')) + "#" + std::to_string(std::hash<std::string>{}(joined));
+    }
+    label = std::move(next);
+  }
+  std::vector<std::string> lines;
+  for (auto node : nodes) lines.push_back("node " + label[node]);
+  for (std::size_t i = 0; i < e; ++i) lines.push_back("edge " + label[from[i]] + " -> " + label[to[i]]);
+  std::sort(lines.begin(), lines.end());
+  std::string out = fmt::format("graph of {} nodes, {} edges {{\n", n, e);
+  for (auto& l : lines) out += std::string(static_cast<std::size_t>(depth) * 2 + 2, ' ') + l + "\n";
+  return out + std::string(static_cast<std::size_t>(depth) * 2, ' ') + "}";
+}
+
+std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth) {
+  cudaGraphNodeType type{};
+  GPU_CHECK(cudaGraphNodeGetType(node, &type));
+  switch (type) {
+    case cudaGraphNodeTypeKernel: {
+      cudaKernelNodeParams p{};
+      GPU_CHECK(cudaGraphKernelNodeGetParams(node, &p));
+      std::string sizes;
+      for (std::size_t i = 0;; ++i) {
+        std::size_t offset = 0, size = 0;
+        if (cudaFuncGetParamInfo(p.func, i, &offset, &size) != cudaSuccess) break;
+        sizes += std::to_string(size) + ",";
+      }
+      (void)cudaGetLastError();
+      return fmt::format("kernel {} <<<({},{},{}),({},{},{}),{}>>> params[{}]", p.func, p.gridDim.x, p.gridDim.y,
+                         p.gridDim.z, p.blockDim.x, p.blockDim.y, p.blockDim.z, p.sharedMemBytes, sizes);
+    }
+    case cudaGraphNodeTypeMemset: {
+      cudaMemsetParams p{};
+      GPU_CHECK(cudaGraphMemsetNodeGetParams(node, &p));
+      return fmt::format("memset {} value={} element={} width={} height={}", p.dst, p.value, p.elementSize, p.width,
+                         p.height);
+    }
+    case cudaGraphNodeTypeMemcpy: {
+      cudaMemcpy3DParms p{};
+      GPU_CHECK(cudaGraphMemcpyNodeGetParams(node, &p));
+      return fmt::format("memcpy {} <- {} extent={}x{}x{}", p.dstPtr.ptr, p.srcPtr.ptr, p.extent.width,
+                         p.extent.height, p.extent.depth);
+    }
+    case cudaGraphNodeTypeHost: {
+      cudaHostNodeParams p{};
+      GPU_CHECK(cudaGraphHostNodeGetParams(node, &p));
+      return fmt::format("host {}", reinterpret_cast<void*>(p.fn));
+    }
+    case cudaGraphNodeTypeGraph: {
+      cudaGraph_t child = nullptr;
+      GPU_CHECK(cudaGraphChildGraphNodeGetGraph(node, &child));
+      return "child " + describe_graph(owner, child, depth + 1);
+    }
+    case cudaGraphNodeTypeConditional: {
+      std::string out = "conditional";
+      for (cudaGraph_t body : owner.conditional_bodies(node)) out += " body " + describe_graph(owner, body, depth + 1);
+      return out;
+    }
+    default: return fmt::format("node type {}", static_cast<int>(type));
+  }
+}
+
+}  // namespace
+
+std::string canonical(const cgraph::graph& g) { return describe_graph(g, g.get(), 0); }
+
+}  // namespace gpu_test

@@ -1,0 +1,76 @@
+// The construction plans: explicit step order, and the capture plan's streams and events.
+
+#include "support.hpp"
+
+#include <cgraph/plan.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace cgraph;
+using cgraph::test::compile_text;
+using cgraph::test::in_graph;
+
+TEST_CASE("plan.explicit_steps_go_depth_first_into_bodies") {
+  auto c = compile_text(in_graph("k<<<1, 1>>>(x, n); cond c = 1; while c { step<<<1, 1>>>(x, c); } k<<<1, 1>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto p = plan::lower_explicit(c.graph());
+  REQUIRE(p.steps.size() == 4);
+  CHECK(p.steps[1].node->kind == ir::node_kind::conditional);
+  CHECK(p.steps[2].parent == plan::location{1, 0});  // the body's node follows its conditional
+  CHECK(p.steps[3].deps == std::vector<std::uint32_t>{1});
+  CHECK(p.cond_homes.at(0) == plan::location{});
+}
+
+TEST_CASE("plan.capture_uses_one_stream_for_a_chain") {
+  auto c = compile_text(in_graph("k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); memset(x, 0, n); k<<<1, 1>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto cap = plan::lower_capture(plan::lower_explicit(c.graph()));
+  REQUIRE(cap.bodies.size() == 1);
+  CHECK(cap.bodies[0].streams == 1);
+  for (const auto& n : cap.bodies[0].nodes) {
+    CHECK(n.waits.empty());
+    CHECK_FALSE(n.record_event);
+  }
+}
+
+TEST_CASE("plan.capture_uses_as_many_streams_as_the_fork_is_wide") {
+  auto c = compile_text(in_graph(
+      "k<<<1, 1>>>(x, n);\n"
+      "parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } k<<<1, 1>>>(x, n); }\n"
+      "k<<<1, 1>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto cap = plan::lower_capture(plan::lower_explicit(c.graph()));
+  const auto& body = cap.bodies[0];
+  CHECK(body.streams == 4);
+  // The join node continues one branch's stream and waits for the other three branches.
+  const auto& join = body.nodes.back();
+  CHECK(join.waits.size() == 3);
+  CHECK(body.joins.empty());  // every stream ended in the join: nothing left to join at the end
+}
+
+TEST_CASE("plan.capture_orders_forward_after_edges_topologically") {
+  auto c = compile_text(in_graph("parallel { a: k<<<1, 1>>>(x, n) after b; b: k<<<1, 1>>>(x, n); }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto steps = plan::lower_explicit(c.graph());
+  // CUDA needs a node's dependencies to exist when it is added: b is created first.
+  REQUIRE(steps.steps.size() == 2);
+  CHECK(steps.steps[0].node->label == "b");
+  CHECK(steps.steps[1].deps == std::vector<std::uint32_t>{0});
+  auto cap = plan::lower_capture(steps);
+  const auto& nodes = cap.bodies[0].nodes;
+  REQUIRE(nodes.size() == 2);
+  CHECK(steps.steps[nodes[0].step].node->label == "b");
+  CHECK(cap.bodies[0].streams == 1);  // a continues b's stream: that edge is real
+}
+
+TEST_CASE("plan.capture_gives_each_conditional_body_its_own_plan") {
+  auto c = compile_text(in_graph("cond s = 1; switch s { case 0 { k<<<1, 1>>>(x, n); } case 2 { parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } } }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto cap = plan::lower_capture(plan::lower_explicit(c.graph()));
+  REQUIRE(cap.bodies.size() == 4);  // root and three bodies (case 1 empty)
+  const auto& sw = cap.bodies[0].nodes.at(0);
+  REQUIRE(sw.bodies.size() == 3);
+  CHECK(cap.bodies[sw.bodies[1]].nodes.empty());
+  CHECK(cap.bodies[sw.bodies[2]].streams == 2);
+  CHECK(cap.bodies[sw.bodies[2]].joins.size() == 1);
+}
