@@ -82,6 +82,17 @@ graph g(a: f32*, b: f32*, c: f32*, n: i32) {
   block_sum<<<1, 64, 64 * sizeof(f32)>>>(a, b, n);
   saxpy<<<1, 64>>>(10.0, b, c, n) after fa;
 })", [](const cgraph::program& p, const cgraph::build_options& o) { return run_floats(p, "g", o, 64, {{"n", 64}}); }});
+  out.push_back({"an after edge to a later label", R"(
+graph g(a: f32*, b: f32*, c: f32*, n: i32) {
+  parallel { late: scale<<<1, 64>>>(a, 2.0, n) after first; first: fill<<<1, 64>>>(a, 3.0, n); fill<<<1, 64>>>(b, 1.0, n); }
+  copy_scaled<<<1, 64>>>(a, c, 1.0, n);
+})", [](const cgraph::program& p, const cgraph::build_options& o) {
+    auto r = run_floats(p, "g", o, 64, {{"n", 64}});
+    float c0;
+    std::memcpy(&c0, r.second.data() + 2 * 64 * sizeof(float), sizeof c0);
+    CHECK(c0 == 6.0f);  // fill, then scale
+    return r;
+  }});
   out.push_back({"child graphs", R"(
 graph child(p: f32*, s: f32, n: i32 = 64) { scale<<<1, 64>>>(p, s, n); }
 graph g(a: f32*, b: f32*, c: f32*) {
