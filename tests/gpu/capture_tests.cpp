@@ -11,6 +11,7 @@
 #include <cublas_v2.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -134,7 +135,11 @@ TEST_CASE("capture.isomorphic_to_explicit_with_the_same_results") {
   for (const auto& c : cases()) {
     CAPTURE(c.name);
     auto prog = compile(c.body);
+    std::printf("case '%s': explicit\n", c.name);
+    std::fflush(stdout);
     auto explicit_result = c.run(prog, with(cgraph::strategy::explicit_nodes));
+    std::printf("case '%s': capture\n", c.name);
+    std::fflush(stdout);
     auto captured = c.run(prog, with(cgraph::strategy::stream_capture));
     CHECK(captured.first == explicit_result.first);
     CHECK(captured.second == explicit_result.second);
