@@ -16,6 +16,7 @@
 #include <cgraph/runtime/testing.hpp>
 
 #include <atomic>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -42,6 +43,7 @@ public:
 
   void run() {
     prepare();
+    materialize();
     try {
       cudaStream_t origin = acquire_stream();
       CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), g_.at(ir_.range));
@@ -50,8 +52,8 @@ public:
       cudaGraph_t graph = capturing_graph(origin, g_.at(ir_.range));
       capture_body(0, origin, plan::location{}, graph);
       cudaGraph_t result = nullptr;
-      open_.pop_back();
       CGRAPH_CUDA(cudaStreamEndCapture(origin, &result), g_.at(ir_.range));
+      open_.pop_back();  // only now: if ending failed, abort() must end it
       g_.graph = result;
       state_ = state::ended;
     } catch (...) {
@@ -66,6 +68,34 @@ private:
     cudaStream_t stream;
     bool into_body;  // a conditional body's graph belongs to its node: never destroyed here
   };
+
+  // Everything that may allocate, load or capture on its own is done before the capture
+  // begins: in thread-local mode (the default) a thread with an open capture may not call
+  // cudaMalloc, load a library, or run a routine that does (cuBLAS allocates a workspace).
+  void materialize() {
+    for (std::uint32_t i = 0; i < step_builder::plan_.steps.size(); ++i) {
+      const ir::node& n = *step_builder::plan_.steps[i].node;
+      node_record& r = g_.records[i];
+      where at = g_.at(n.range);
+      switch (n.kind) {
+        case ir::node_kind::repeat_init: repeat_count(n, at); break;
+        case ir::node_kind::kernel:
+          if (const captured_routine* routine = routine_of(n)) {
+            // Cond handles do not exist yet: a routine gets 0 for a cond argument.
+            r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
+            routines_[i] = capture_routine(*routine, r.values, mode_, at);
+          } else {
+            kernel_function(*g_.program, *g_.symbols, n.callee, at);
+          }
+          break;
+        case ir::node_kind::child_graph:
+          r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
+          r.child = build_child(n, r.values);
+          break;
+        default: break;
+      }
+    }
+  }
 
   // ---- streams and events -------------------------------------------------------------------
 
@@ -159,15 +189,8 @@ private:
     r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
     switch (n.kind) {
       case ir::node_kind::kernel: {
-        if (const captured_routine* routine = routine_of(n)) {
-          cudaGraph_t child = capture_routine(*routine, r.values, mode_, at);
-          try {
-            r.handle = add_child(s, child, at);
-          } catch (...) {
-            cudaGraphDestroy(child);
-            throw;
-          }
-          cudaGraphDestroy(child);  // the node holds a clone
+        if (routine_of(n)) {
+          r.handle = add_child(s, routines_.at(cn.step), at);
           break;
         }
         const void* function = kernel_function(*g_.program, *g_.symbols, n.callee, at);
@@ -179,7 +202,6 @@ private:
       }
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter: {
-        repeat_count(n, at);
         auto p = repeat_params(n, r.values, g_.repeat_counts, g_.conds);
         cudaKernelNodeParams* k = p.get();
         CGRAPH_CUDA(cudaLaunchKernel(k->func, k->gridDim, k->blockDim, k->kernelParams, 0, s), at);
@@ -208,8 +230,7 @@ private:
         r.handle = last_node(s, at);
         break;
       case ir::node_kind::child_graph:
-        r.child = build_child(n, r.values);
-        r.handle = add_child(s, r.child->graph, at);
+        r.handle = add_child(s, r.child->graph, at);  // built by materialize()
         break;
       case ir::node_kind::conditional: {
         cudaGraphNodeParams p = conditional_params(n);
@@ -225,9 +246,9 @@ private:
           CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(b, body, nullptr, nullptr, 0, mode_), at);
           open_.push_back({b, true});
           capture_body(cn.bodies[k], b, plan::location{cn.step, k}, body);
-          open_.pop_back();
           cudaGraph_t ended = nullptr;
           CGRAPH_CUDA(cudaStreamEndCapture(b, &ended), at);
+          open_.pop_back();  // only now: if ending failed, abort() must end it
           free_.push_back(b);
         }
         break;
@@ -274,6 +295,8 @@ private:
       cudaStreamDestroy(s);
     }
     for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    for (auto& [step, routine] : routines_) cudaGraphDestroy(routine);  // child nodes hold clones
+    routines_.clear();
     (void)cudaGetLastError();
     streams_.clear();
     events_.clear();
@@ -288,6 +311,7 @@ private:
   std::vector<cudaStream_t> free_;     // made and not capturing now
   std::vector<cudaEvent_t> events_;
   std::vector<cudaEvent_t> step_events_;
+  std::map<std::uint32_t, cudaGraph_t> routines_;  // captured routines by step, made before the capture
 };
 
 }  // namespace
