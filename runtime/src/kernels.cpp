@@ -6,6 +6,8 @@
 
 #include <cgraph/runtime/error.hpp>
 
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include <fmt/format.h>
@@ -15,7 +17,21 @@ namespace cgraph::detail {
 namespace {
 
 // The byte size of each parameter of the real kernel, or nullopt where the driver cannot say.
+// CUDA has no parameter count: the index past the last parameter answers cudaErrorInvalidValue
+// (so compute-sanitizer's API-error report lists one such call per kernel function). Answers
+// are cached per function for the process.
+std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function);
+
 std::optional<std::vector<std::size_t>> real_param_sizes(const void* function) {
+  static std::mutex lock;
+  static std::map<const void*, std::optional<std::vector<std::size_t>>> cache;
+  std::lock_guard<std::mutex> guard(lock);
+  auto [it, inserted] = cache.try_emplace(function);
+  if (inserted) it->second = probe_param_sizes(function);
+  return it->second;
+}
+
+std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function) {
   if (driver_version() < parameter_info_version) return std::nullopt;
   std::vector<std::size_t> sizes;
   for (std::size_t i = 0; i < 1024; ++i) {

@@ -237,28 +237,44 @@ graph g(a: f32*, b: f32*, s: f32, n: i32) {
 )");
   auto reg = kernels();
   std::atomic<int> good{0};
+  std::vector<std::string> failures(8);
   std::vector<std::thread> threads;
+  // No doctest assertion inside the threads (a failed REQUIRE would throw across the thread):
+  // each thread records what went wrong, checked after the join.
   for (int t = 0; t < 8; ++t)
     threads.emplace_back([&, t] {
       const int n = 1000 + t;
-      buffer<float> a(n), b(n);
-      cudaStream_t stream;
-      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-      bool ok = true;
-      for (int round = 0; round < 5; ++round) {
-        auto how = both[(t + round) % 2];
-        auto g = cgraph::graph::build(prog, "g", {{"a", a.get()}, {"b", b.get()}, {"s", float(t)}, {"n", n}}, reg, with(how));
-        auto exec = g.instantiate();
-        exec.launch(stream);
-        exec.update({{"s", float(t + 1)}});
-        exec.launch(stream);
-        cudaStreamSynchronize(stream);
-        for (float v : b.read()) ok = ok && v == 3.0f * float(t + 1);
+      float *a = nullptr, *b = nullptr;
+      cudaStream_t stream = nullptr;
+      try {
+        cgraph::detail_check_for_tests(cudaMalloc(reinterpret_cast<void**>(&a), n * sizeof(float)), "cudaMalloc");
+        cgraph::detail_check_for_tests(cudaMalloc(reinterpret_cast<void**>(&b), n * sizeof(float)), "cudaMalloc");
+        cgraph::detail_check_for_tests(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+        std::vector<float> host(n);
+        bool ok = true;
+        for (int round = 0; round < 5; ++round) {
+          auto how = both[(t + round) % 2];
+          auto g = cgraph::graph::build(prog, "g", {{"a", a}, {"b", b}, {"s", float(t)}, {"n", n}}, reg, with(how));
+          auto exec = g.instantiate();
+          exec.launch(stream);
+          exec.update({{"s", float(t + 1)}});
+          exec.launch(stream);
+          cgraph::detail_check_for_tests(cudaMemcpyAsync(host.data(), b, n * sizeof(float), cudaMemcpyDeviceToHost, stream),
+                                         "cudaMemcpyAsync");
+          cgraph::detail_check_for_tests(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+          for (float v : host) ok = ok && v == 3.0f * float(t + 1);
+        }
+        if (ok) good++;
+        else failures[t] = "wrong results";
+      } catch (const std::exception& e) {
+        failures[t] = e.what();
       }
       cudaStreamDestroy(stream);
-      if (ok) good++;
+      cudaFree(a);
+      cudaFree(b);
     });
   for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) CHECK_MESSAGE(failures[t].empty(), "thread ", t, ": ", failures[t]);
   CHECK(good == 8);
   CHECK(cgraph::testing::streams_left_capturing() == 0);
 }

@@ -16,6 +16,13 @@
     REQUIRE_MESSAGE(gpu_check_status == cudaSuccess, #call, ": ", cudaGetErrorString(gpu_check_status)); \
   } while (0)
 
+namespace cgraph {
+// For code that may not use doctest assertions (other threads): throws cuda_error.
+inline void detail_check_for_tests(cudaError_t status, const char* api) {
+  if (status != cudaSuccess) throw cuda_error(status, api, "");
+}
+}  // namespace cgraph
+
 namespace gpu_test {
 
 // Device memory of n elements, poisoned (0xFF bytes) so unwritten elements show.
