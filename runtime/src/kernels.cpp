@@ -19,10 +19,12 @@ namespace {
 // The byte size of each parameter of the real kernel, or nullopt where the driver cannot say.
 // CUDA has no parameter count: the index past the last parameter answers cudaErrorInvalidValue
 // (so compute-sanitizer's API-error report lists one such call per kernel function). Answers
-// are cached per function for the process.
+// for registered functions are cached for the process; a library's kernel handle is not a
+// stable key (after its library is unloaded the same value can name another kernel).
 std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function);
 
-std::optional<std::vector<std::size_t>> real_param_sizes(const void* function) {
+std::optional<std::vector<std::size_t>> real_param_sizes(const void* function, bool stable) {
+  if (!stable) return probe_param_sizes(function);
   static std::mutex lock;
   static std::map<const void*, std::optional<std::vector<std::size_t>>> cache;
   std::lock_guard<std::mutex> guard(lock);
@@ -83,7 +85,7 @@ const void* kernel_function(const program_state& p, const resolved_symbols& s, s
     source = fmt::format("{} '{}'", lib.k == ir::library::kind::module ? "module" : "source", lib.name);
   }
   // The real kernel's parameters where the driver can tell; else the registered C++ signature.
-  auto real = real_param_sizes(function);
+  auto real = real_param_sizes(function, k.library == ir::none);
   if (real) check_signature(p, k, *real, source, at);
   else if (!declared_by_cpp.empty() || k.library == ir::none) check_signature(p, k, declared_by_cpp, source, at);
   s.functions[kernel] = function;
