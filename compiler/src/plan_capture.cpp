@@ -8,7 +8,6 @@
 #include <cgraph/plan.hpp>
 
 #include <algorithm>
-#include <queue>
 #include <unordered_map>
 
 namespace cgraph::plan {
@@ -32,8 +31,8 @@ private:
   static std::uint64_t key(location l) { return (static_cast<std::uint64_t>(l.step) << 32) | l.body; }
 
   void fill(std::uint32_t body_index, location where) {
-    const auto& members = members_[key(where)];
-    auto order = topological(members);
+    // The explicit plan already orders each body topologically: its order is the capture order.
+    const auto& order = members_[key(where)];
     capture_body body;
     std::vector<std::uint32_t> stream_of(steps_.steps.size(), ir::none);
     std::vector<std::uint32_t> tail;  // last step on each stream, ir::none while unused
@@ -83,29 +82,6 @@ private:
         fill(index, location{step, k});
       }
     }
-  }
-
-  // Kahn's algorithm; among ready steps the earliest in plan order goes first, so a body
-  // without forward `after` edges keeps its statement order.
-  std::vector<std::uint32_t> topological(const std::vector<std::uint32_t>& members) const {
-    std::vector<std::uint32_t> order, waiting(steps_.steps.size(), 0);
-    std::vector<std::vector<std::uint32_t>> dependents(steps_.steps.size());
-    for (auto s : members)
-      for (auto d : steps_.steps[s].deps) {
-        ++waiting[s];
-        dependents[d].push_back(s);
-      }
-    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
-    for (auto s : members)
-      if (waiting[s] == 0) ready.push(s);
-    while (!ready.empty()) {
-      auto s = ready.top();
-      ready.pop();
-      order.push_back(s);
-      for (auto t : dependents[s])
-        if (--waiting[t] == 0) ready.push(t);
-    }
-    return order;  // the checker refused cycles, so every step is here
   }
 
   const explicit_plan& steps_;
