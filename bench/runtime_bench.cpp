@@ -1,0 +1,467 @@
+// cgraph against hand-written CUDA, side by side in one run: build, instantiate, update and
+// launch for a chain, a wide fork/join and a chain of conditionals, at 10 … 10 000 nodes, and
+// the per-iteration cost of device-side loops. A program, not a test.
+//
+//   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N]
+//
+// Every figure is the median of N repeats after a warm-up, in microseconds per node (per
+// launch for launches, per iteration for loops); every cgraph figure is also given as a ratio
+// to the hand-written figure of the same run.
+
+#include <cgraph/runtime.hpp>
+
+#include "bench_kernels.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#define CHECK_CUDA(call)                                                                                   \
+  do {                                                                                                     \
+    cudaError_t bench_status = (call);                                                                     \
+    if (bench_status != cudaSuccess) {                                                                     \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(bench_status)); \
+      std::exit(1);                                                                                        \
+    }                                                                                                      \
+  } while (0)
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+int repeats = 9;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Median seconds of `body` over `repeats` runs after one warm-up; `setup` runs untimed first.
+double time_it(const std::function<void()>& setup, const std::function<void()>& body,
+               const std::function<void()>& teardown = [] {}) {
+  std::vector<double> times;
+  for (int r = 0; r <= repeats; ++r) {
+    setup();
+    auto start = clock_type::now();
+    body();
+    auto stop = clock_type::now();
+    teardown();
+    if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
+  }
+  return median(times);
+}
+
+enum class shape { chain, wide, conditional };
+const char* name(shape s) { return s == shape::chain ? "chain" : s == shape::wide ? "fork-join" : "conditionals"; }
+
+// ---- the graphs as .cgraph text ---------------------------------------------------------------
+
+std::string text_of(shape s, int nodes) {
+  std::string t = "kernel tiny(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n";
+  switch (s) {
+    case shape::chain:
+      t += "  tiny<<<1, 32>>>(p, first);\n";
+      for (int i = 1; i < nodes; ++i) t += fmt::format("  tiny<<<1, 32>>>(p, {});\n", i);
+      break;
+    case shape::wide:
+      t += "  tiny<<<1, 32>>>(p, first);\n  parallel {\n";
+      for (int i = 1; i < nodes - 1; ++i) t += fmt::format("    tiny<<<1, 32>>>(p, {});\n", i);
+      t += "  }\n  tiny<<<1, 32>>>(p, 0);\n";
+      break;
+    case shape::conditional:  // each `if` is two nodes: the conditional and its body's kernel
+      for (int i = 0; i < nodes / 2; ++i)
+        t += fmt::format("  cond c{0} = 1;\n  if c{0} {{ tiny<<<1, 32>>>(p, {1}); }}\n", i, i == 0 ? "first" : std::to_string(i));
+      break;
+  }
+  return t + "}\n";
+}
+
+// ---- the same graphs by hand ------------------------------------------------------------------
+
+struct hand_graph {
+  cudaGraph_t graph = nullptr;
+  std::vector<cudaGraphNode_t> kernels;  // in the order of their `i`
+};
+
+cudaKernelNodeParams tiny_params(void** args) {
+  cudaKernelNodeParams p{};
+  p.func = reinterpret_cast<void*>(bench::tiny_function());
+  p.gridDim = dim3(1);
+  p.blockDim = dim3(32);
+  p.kernelParams = args;
+  return p;
+}
+
+hand_graph hand_explicit(shape s, int nodes, float* buffer) {
+  hand_graph h;
+  CHECK_CUDA(cudaGraphCreate(&h.graph, 0));
+  int i = 0;
+  void* args[] = {&buffer, &i};
+  auto p = tiny_params(args);
+  auto add = [&](cudaGraph_t g, const cudaGraphNode_t* deps, std::size_t n) {
+    cudaGraphNode_t node;
+    CHECK_CUDA(cudaGraphAddKernelNode(&node, g, deps, n, &p));
+    h.kernels.push_back(node);
+    return node;
+  };
+  switch (s) {
+    case shape::chain: {
+      cudaGraphNode_t last = nullptr;
+      for (i = 0; i < nodes; ++i) last = add(h.graph, last ? &last : nullptr, last ? 1 : 0);
+      break;
+    }
+    case shape::wide: {
+      i = 0;
+      cudaGraphNode_t root = add(h.graph, nullptr, 0);
+      std::vector<cudaGraphNode_t> middle;
+      for (i = 1; i < nodes - 1; ++i) middle.push_back(add(h.graph, &root, 1));
+      i = 0;
+      add(h.graph, middle.data(), middle.size());
+      break;
+    }
+    case shape::conditional: {
+      cudaGraphNode_t last = nullptr;
+      for (i = 0; i < nodes / 2; ++i) {
+        cudaGraphConditionalHandle handle;
+        CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, h.graph, 1, cudaGraphCondAssignDefault));
+        cudaGraphNodeParams c{};
+        c.type = cudaGraphNodeTypeConditional;
+        c.conditional.handle = handle;
+        c.conditional.type = cudaGraphCondTypeIf;
+        c.conditional.size = 1;
+        cudaGraphNode_t node;
+        CHECK_CUDA(cudaGraphAddNode(&node, h.graph, last ? &last : nullptr, nullptr, last ? 1 : 0, &c));
+        add(c.conditional.phGraph_out[0], nullptr, 0);
+        last = node;
+      }
+      break;
+    }
+  }
+  return h;
+}
+
+hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, cudaStream_t side) {
+  hand_graph h;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  auto launch = [&](cudaStream_t st, int i) { bench::launch_tiny(st, buffer, i); };
+  switch (s) {
+    case shape::chain:
+      for (int i = 0; i < nodes; ++i) launch(stream, i);
+      break;
+    case shape::wide: {
+      // One stream per branch would need nodes-2 streams; like cgraph, fork each branch from
+      // the root event onto a pool of streams and join them all.
+      static std::vector<cudaStream_t> pool;
+      static std::vector<cudaEvent_t> events;
+      while (static_cast<int>(pool.size()) < nodes) {
+        cudaStream_t st;
+        cudaEvent_t e;
+        CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+        CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        pool.push_back(st);
+        events.push_back(e);
+      }
+      launch(stream, 0);
+      CHECK_CUDA(cudaEventRecord(events[0], stream));
+      for (int i = 1; i < nodes - 1; ++i) {
+        CHECK_CUDA(cudaStreamWaitEvent(pool[i], events[0], 0));
+        launch(pool[i], i);
+        CHECK_CUDA(cudaEventRecord(events[i], pool[i]));
+      }
+      for (int i = 1; i < nodes - 1; ++i) CHECK_CUDA(cudaStreamWaitEvent(stream, events[i], 0));
+      launch(stream, 0);
+      break;
+    }
+    case shape::conditional:
+      for (int i = 0; i < nodes / 2; ++i) {
+        cudaStreamCaptureStatus st;
+        cudaGraph_t g;
+        const cudaGraphNode_t* deps;
+        std::size_t n;
+        CHECK_CUDA(cudaStreamGetCaptureInfo(stream, &st, nullptr, &g, &deps, nullptr, &n));
+        cudaGraphConditionalHandle handle;
+        CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, g, 1, cudaGraphCondAssignDefault));
+        cudaGraphNodeParams c{};
+        c.type = cudaGraphNodeTypeConditional;
+        c.conditional.handle = handle;
+        c.conditional.type = cudaGraphCondTypeIf;
+        c.conditional.size = 1;
+        cudaGraphNode_t node;
+        CHECK_CUDA(cudaGraphAddNode(&node, g, deps, nullptr, n, &c));
+        CHECK_CUDA(cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+        CHECK_CUDA(cudaStreamBeginCaptureToGraph(side, c.conditional.phGraph_out[0], nullptr, nullptr, 0,
+                                                 cudaStreamCaptureModeThreadLocal));
+        launch(side, i);
+        cudaGraph_t body;
+        CHECK_CUDA(cudaStreamEndCapture(side, &body));
+      }
+      break;
+  }
+  CHECK_CUDA(cudaStreamEndCapture(stream, &h.graph));
+  return h;
+}
+
+cudaGraphExec_t instantiate(cudaGraph_t g) {
+  cudaGraphInstantiateParams p{};
+  cudaGraphExec_t e;
+  CHECK_CUDA(cudaGraphInstantiateWithParams(&e, g, &p));
+  if (p.result_out != cudaGraphInstantiateSuccess) std::exit(1);
+  return e;
+}
+
+// ---- results ----------------------------------------------------------------------------------
+
+struct row {
+  std::string shape, what, path;
+  int nodes;
+  double us;       // per node (per launch / per iteration where said)
+  double ratio;    // to the hand-written figure of the same run, 0 where none
+};
+std::vector<row> rows;
+
+void record(shape s, int nodes, const std::string& what, const std::string& path, double seconds, double per,
+            double hand_seconds = 0) {
+  rows.push_back({name(s), what, path, nodes, seconds * 1e6 / per, hand_seconds > 0 ? seconds / hand_seconds : 0});
+}
+
+void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t stream, cudaStream_t side) {
+  std::string text = text_of(s, nodes);
+  cgraph::registry reg;
+  reg.kernel("tiny", bench::tiny_function());
+  cgraph::args values{{"p", buffer}, {"first", 0}};
+  cgraph::build_options explicit_options, capture_options;
+  capture_options.strategy = cgraph::strategy::stream_capture;
+  auto prog = cgraph::program::compile(text, "bench.cgraph");
+  const double per = nodes;
+
+  // Build.
+  hand_graph h;
+  auto drop = [&] { cudaGraphDestroy(h.graph); h = {}; };
+  double hand_explicit_s = time_it([] {}, [&] { h = hand_explicit(s, nodes, buffer); }, drop);
+  double hand_capture_s = time_it([] {}, [&] { h = hand_capture(s, nodes, buffer, stream, side); }, drop);
+  record(s, nodes, "build", "hand-written explicit", hand_explicit_s, per, hand_explicit_s);
+  record(s, nodes, "build", "hand-written capture", hand_capture_s, per, hand_capture_s);
+  std::optional<cgraph::graph> g;
+  auto reset = [&] { g.reset(); };
+  record(s, nodes, "build", "cgraph text -> graph, explicit",
+         time_it([] {}, [&] { g.emplace(cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg)); }, reset),
+         per, hand_explicit_s);
+  record(s, nodes, "build", "cgraph text -> graph, capture",
+         time_it([] {}, [&] { g.emplace(cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg, capture_options)); }, reset),
+         per, hand_capture_s);
+  record(s, nodes, "build", "cgraph compiled program, explicit",
+         time_it([] {}, [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, explicit_options)); }, reset), per,
+         hand_explicit_s);
+  record(s, nodes, "build", "cgraph compiled program, capture",
+         time_it([] {}, [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, capture_options)); }, reset), per,
+         hand_capture_s);
+
+  // Instantiate.
+  h = hand_explicit(s, nodes, buffer);
+  g.emplace(cgraph::graph::build(prog, "g", values, reg));
+  cudaGraphExec_t hand_exec = nullptr;
+  double hand_inst = time_it([] {}, [&] { hand_exec = instantiate(h.graph); }, [&] { cudaGraphExecDestroy(hand_exec); });
+  record(s, nodes, "instantiate", "hand-written", hand_inst, per, hand_inst);
+  std::optional<cgraph::graph_exec> exec;
+  record(s, nodes, "instantiate", "cgraph", time_it([] {}, [&] { exec.emplace(g->instantiate()); }, [&] { exec.reset(); }),
+         per, hand_inst);
+
+  // Update: every node's pointer changes, then only the first node's index.
+  hand_exec = instantiate(h.graph);
+  exec.emplace(g->instantiate());
+  float* pointers[2] = {buffer, other};
+  int flip = 0;
+  double hand_all = time_it([&] { flip ^= 1; }, [&] {
+    int i = 0;
+    void* args[] = {&pointers[flip], &i};
+    auto p = tiny_params(args);
+    for (auto node : h.kernels) CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, node, &p));
+  });
+  record(s, nodes, "update all", "hand-written per-node", hand_all, per, hand_all);
+  hand_graph fresh = hand_explicit(s, nodes, other);
+  double hand_whole = time_it([] {}, [&] {
+    cudaGraphExecUpdateResultInfo info;
+    CHECK_CUDA(cudaGraphExecUpdate(hand_exec, fresh.graph, &info));
+  });
+  record(s, nodes, "update all", "hand-written cudaGraphExecUpdate", hand_whole, per, hand_whole);
+  double hand_reinst = time_it([] {}, [&] {
+    cudaGraphExecDestroy(hand_exec);
+    hand_exec = instantiate(h.graph);
+  });
+  record(s, nodes, "update all", "hand-written re-instantiate", hand_reinst, per, hand_reinst);
+  double cheapest_all = std::min({hand_all, hand_whole, hand_reinst});
+  cgraph::update_result last{};
+  record(s, nodes, "update all", "cgraph update",
+         time_it([&] { flip ^= 1; }, [&] { last = exec->update({{"p", pointers[flip]}}); }), per, cheapest_all);
+  rows.back().path += fmt::format(" ({})", cgraph::to_string(last.path));
+  int first = 0;
+  double hand_one = time_it([&] { ++first; }, [&] {
+    void* args[] = {&buffer, &first};
+    auto p = tiny_params(args);
+    CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+  });
+  record(s, nodes, "update one", "hand-written per-node", hand_one, 1, hand_one);
+  exec->update({{"p", buffer}});
+  record(s, nodes, "update one", "cgraph update",
+         time_it([&] { ++first; }, [&] { last = exec->update({{"first", first}}); }), 1, hand_one);
+  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last.path), last.nodes_changed);
+
+  // Launch overhead: host time per launch, 50 launches then a wait.
+  const int launches = 50;
+  double hand_launch = time_it([] {}, [&] {
+    for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(hand_exec, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+  });
+  record(s, nodes, "launch", "hand-written (per launch)", hand_launch, launches / per, hand_launch);
+  record(s, nodes, "launch", "cgraph (per launch)", time_it([] {}, [&] {
+    for (int k = 0; k < launches; ++k) exec->launch(stream);
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+  }), launches / per, hand_launch);
+
+  cudaGraphExecDestroy(hand_exec);
+  cudaGraphDestroy(h.graph);
+  cudaGraphDestroy(fresh.graph);
+}
+
+// Device loops: per-iteration cost of `repeat`, a `while` on a device flag, a hand-built
+// conditional loop, and a host loop that reads the flag back each iteration.
+void bench_loops(float* buffer, cudaStream_t stream) {
+  const unsigned iterations = 2000;
+  unsigned* counter;
+  unsigned* flag;
+  CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&counter), sizeof(unsigned)));
+  CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&flag), sizeof(unsigned)));
+  cgraph::registry reg;
+  reg.kernel("tiny", bench::tiny_function()).kernel("count_step", bench::count_step_function());
+  auto prog = cgraph::program::compile(fmt::format(R"(
+kernel tiny(p: f32*, i: i32);
+kernel count_step(counter: u32*, limit: u32, more: cond);
+graph rep(p: f32*) {{ repeat {0} {{ tiny<<<1, 32>>>(p, 0); }} }}
+graph flagged(p: f32*, counter: u32*) {{
+  memset(counter, 0, 1);
+  cond more = 1;
+  while more {{ tiny<<<1, 32>>>(p, 0); count_step<<<1, 1>>>(counter, {0}, more); }}
+}}
+)", iterations), "loops.cgraph");
+  auto timed_launch = [&](cudaGraphExec_t e) {
+    return time_it([] {}, [&] {
+      CHECK_CUDA(cudaGraphLaunch(e, stream));
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+    });
+  };
+  // Hand-built: init kernel, then while { tiny; counter } — what `repeat` lowers to.
+  cudaGraph_t hg;
+  CHECK_CUDA(cudaGraphCreate(&hg, 0));
+  cudaGraphConditionalHandle handle;
+  CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, hg, 0, 0));
+  void* init_args[] = {&counter, &handle};
+  cudaKernelNodeParams ip{};
+  ip.func = reinterpret_cast<void*>(bench::loop_init_function());
+  ip.gridDim = dim3(1);
+  ip.blockDim = dim3(1);
+  ip.kernelParams = init_args;
+  cudaGraphNode_t init, loop;
+  CHECK_CUDA(cudaGraphAddKernelNode(&init, hg, nullptr, 0, &ip));
+  cudaGraphNodeParams c{};
+  c.type = cudaGraphNodeTypeConditional;
+  c.conditional.handle = handle;
+  c.conditional.type = cudaGraphCondTypeWhile;
+  c.conditional.size = 1;
+  CHECK_CUDA(cudaGraphAddNode(&loop, hg, &init, nullptr, 1, &c));
+  int zero = 0;
+  void* tiny_args[] = {&buffer, &zero};
+  cudaKernelNodeParams tp = tiny_params(tiny_args);
+  cudaGraphNode_t body_tiny, body_count;
+  CHECK_CUDA(cudaGraphAddKernelNode(&body_tiny, c.conditional.phGraph_out[0], nullptr, 0, &tp));
+  unsigned limit = iterations;
+  void* count_args[] = {&counter, &limit, &handle};
+  cudaKernelNodeParams cp{};
+  cp.func = reinterpret_cast<void*>(bench::count_step_function());
+  cp.gridDim = dim3(1);
+  cp.blockDim = dim3(1);
+  cp.kernelParams = count_args;
+  CHECK_CUDA(cudaGraphAddKernelNode(&body_count, c.conditional.phGraph_out[0], &body_tiny, 1, &cp));
+  cudaGraphExec_t hand = instantiate(hg);
+  double hand_s = timed_launch(hand);
+  record(shape::conditional, iterations, "device loop", "hand-built conditional node (per iteration)", hand_s, iterations, hand_s);
+  auto rep = cgraph::graph::build(prog, "rep", {{"p", buffer}}, reg).instantiate();
+  record(shape::conditional, iterations, "device loop", "cgraph repeat (per iteration)", timed_launch(rep.get()), iterations, hand_s);
+  auto flagged = cgraph::graph::build(prog, "flagged", {{"p", buffer}, {"counter", counter}}, reg).instantiate();
+  record(shape::conditional, iterations, "device loop", "cgraph while on a device flag (per iteration)",
+         timed_launch(flagged.get()), iterations, hand_s);
+  // Host loop: one graph launch per iteration, the flag copied back and tested each time.
+  cudaGraph_t step_graph;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  bench::launch_tiny(stream, buffer, 0);
+  bench::launch_count_flag(stream, counter, iterations, flag);
+  CHECK_CUDA(cudaStreamEndCapture(stream, &step_graph));
+  cudaGraphExec_t step = instantiate(step_graph);
+  unsigned* host_flag;
+  CHECK_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_flag), sizeof(unsigned)));
+  double host_s = time_it([&] { CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned))); }, [&] {
+    do {
+      CHECK_CUDA(cudaGraphLaunch(step, stream));
+      CHECK_CUDA(cudaMemcpyAsync(host_flag, flag, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+    } while (*host_flag);
+  });
+  record(shape::conditional, iterations, "device loop", "host loop reading the flag (per iteration)", host_s, iterations, hand_s);
+  cudaGraphExecDestroy(hand);
+  cudaGraphExecDestroy(step);
+  cudaGraphDestroy(hg);
+  cudaGraphDestroy(step_graph);
+  cudaFreeHost(host_flag);
+  cudaFree(counter);
+  cudaFree(flag);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string csv = "runtime_bench.csv";
+  int max_nodes = 10000;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
+    if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
+    if (!std::strcmp(argv[i], "--max-nodes")) max_nodes = std::atoi(argv[i + 1]);
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("runtime_bench: no CUDA device, nothing to measure\n");
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s; %s; %d repeats per figure (median)\n", prop.name, cgraph::to_string(cgraph::versions()).c_str(),
+              repeats);
+  float *buffer, *other;
+  CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&buffer), 256 * sizeof(float)));
+  CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&other), 256 * sizeof(float)));
+  cudaStream_t stream, side;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  CHECK_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  for (shape s : {shape::chain, shape::wide, shape::conditional})
+    for (int nodes : {10, 100, 1000, 10000})
+      if (nodes <= max_nodes) bench_shape(s, nodes, buffer, other, stream, side);
+  bench_loops(buffer, stream);
+
+  std::ofstream out(csv);
+  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand\n";
+  for (const auto& r : rows) out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio);
+  std::printf("\n%-13s %6s  %-12s %-58s %10s %7s\n", "shape", "nodes", "measure", "path", "us/unit", "ratio");
+  for (const auto& r : rows)
+    std::printf("%-13s %6d  %-12s %-58s %10.3f %7s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
+                r.ratio > 0 ? fmt::format("{:.2f}", r.ratio).c_str() : "");
+  std::printf("\nwrote %s\n", csv.c_str());
+}
