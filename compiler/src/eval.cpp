@@ -1,6 +1,8 @@
 #include <cgraph/eval.hpp>
 
+#include <algorithm>
 #include <bit>
+#include <iterator>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -167,37 +169,78 @@ converted convert(const value& v, type target, check c) {
   return out;
 }
 
+namespace {
+
+// Evaluates expression i of g into values[i]; its operands are already there.
+std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vector<value>& values,
+                                       std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds) {
+  const expr& e = g.exprs[i];
+  value& out = values[i];
+  switch (e.op) {
+    case op::constant: out = e.constant; break;
+    case op::param:
+      if (e.index < params.size() && params[e.index]) out = *params[e.index];
+      else if (e.a != none) out = values[e.a];
+      else
+        return eval_error{g.params[e.index].range,
+                          fmt::format("graph parameter '{}' has no value and no default", g.params[e.index].name)};
+      break;
+    case op::let_ref: out = values[e.a]; break;
+    case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); break;
+    default: {
+      auto r = apply(e, values[e.a], e.b == none ? value{} : values[e.b]);
+      if (!r.error.empty()) return eval_error{e.range, std::move(r.error)};
+      out = r.v;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,
                     std::span<const std::uint64_t> conds) {
   evaluation result;
   result.values.resize(g.exprs.size());
-  for (std::size_t i = 0; i < g.exprs.size(); ++i) {
-    const expr& e = g.exprs[i];
-    value& out = result.values[i];
-    switch (e.op) {
-      case op::constant: out = e.constant; break;
-      case op::param:
-        if (e.index < params.size() && params[e.index]) out = *params[e.index];
-        else if (e.a != none) out = result.values[e.a];
-        else {
-          result.error = eval_error{g.params[e.index].range,
-                                    fmt::format("graph parameter '{}' has no value and no default", g.params[e.index].name)};
-          return result;
-        }
-        break;
-      case op::let_ref: out = result.values[e.a]; break;
-      case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); break;
-      default: {
-        auto r = apply(e, result.values[e.a], e.b == none ? value{} : result.values[e.b]);
-        if (!r.error.empty()) {
-          result.error = eval_error{e.range, std::move(r.error)};
-          return result;
-        }
-        out = r.v;
-      }
-    }
-  }
+  for (std::size_t i = 0; i < g.exprs.size(); ++i)
+    if ((result.error = evaluate_one(g, i, result.values, params, conds))) return result;
   return result;
+}
+
+std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
+                                     std::span<const std::uint32_t> indices, std::vector<value>& values,
+                                     std::span<const std::uint64_t> conds) {
+  for (auto i : indices)
+    if (auto error = evaluate_one(g, i, values, params, conds)) return error;
+  return std::nullopt;
+}
+
+dependency_index index_dependencies(const graph& g) {
+  dependency_index out;
+  out.exprs_by_param.resize(g.params.size());
+  // The parameters each expression depends on: few per expression, kept sorted.
+  std::vector<std::vector<std::uint32_t>> depends(g.exprs.size());
+  auto merge = [&](std::vector<std::uint32_t>& into, std::uint32_t from) {
+    if (from == none) return;
+    std::vector<std::uint32_t> merged;
+    std::set_union(into.begin(), into.end(), depends[from].begin(), depends[from].end(), std::back_inserter(merged));
+    into = std::move(merged);
+  };
+  for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
+    const expr& e = g.exprs[i];
+    auto& d = depends[i];
+    if (e.op == op::param) {
+      merge(d, e.a);  // its default
+      d.insert(std::lower_bound(d.begin(), d.end(), e.index), e.index);
+      d.erase(std::unique(d.begin(), d.end()), d.end());
+    } else if (e.op != op::constant && e.op != op::cond_ref) {
+      merge(d, e.a);
+      merge(d, e.b);
+    }
+    for (auto p : d) out.exprs_by_param[p].push_back(i);
+  }
+  out.expr_params = std::move(depends);
+  return out;
 }
 
 std::string format_value(const value& v) {

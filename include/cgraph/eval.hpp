@@ -45,6 +45,19 @@ struct evaluation {
 evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,
                     std::span<const std::uint64_t> conds = {});
 
+// Re-evaluates only the expressions `indices` (increasing) of an evaluated pool, after some
+// parameters changed: the runtime's update does work in proportion to what changed.
+std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
+                                     std::span<const std::uint32_t> indices, std::vector<value>& values,
+                                     std::span<const std::uint64_t> conds = {});
+
+// Which expressions depend on which graph parameters.
+struct dependency_index {
+  std::vector<std::vector<std::uint32_t>> exprs_by_param;  // increasing expression indices
+  std::vector<std::vector<std::uint32_t>> expr_params;     // per expression, the parameters it reads
+};
+dependency_index index_dependencies(const graph& g);
+
 // Human-readable form of a value of type t, for the IR dump and messages.
 std::string format_value(const value& v);
 

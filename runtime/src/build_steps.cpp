@@ -95,7 +95,7 @@ void* step_builder::repeat_count(const ir::node& n, const where& at) {
 }
 
 const captured_routine* step_builder::routine_of(const ir::node& n) const {
-  return g_.symbols->routines[n.callee].get();
+  return n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
 }
 
 cudaGraph_t capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,

@@ -56,10 +56,10 @@ private:
     node_record& r = g_.records[index];
     where at = g_.at(n.range);
     cudaGraph_t graph = parent_graph(s.parent);
-    std::vector<cudaGraphNode_t> deps;
-    deps.reserve(s.deps.size());
+    auto& deps = deps_;  // reused: one allocation per build, not per node
+    deps.clear();
     for (auto d : s.deps) deps.push_back(g_.records[d].handle);
-    r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
+    r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, routine_of(n) != nullptr);
 
     switch (n.kind) {
       case ir::node_kind::kernel: {
@@ -70,8 +70,7 @@ private:
           check(status, "cudaGraphAddChildGraphNode", at);
           break;
         }
-        std::vector<void*> pointers;
-        auto p = kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), r.values, pointers);
+        auto p = kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), r.values, pointers_);
         CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
         break;
       }
@@ -113,6 +112,9 @@ private:
       }
     }
   }
+
+  std::vector<cudaGraphNode_t> deps_;
+  std::vector<void*> pointers_;
 };
 
 }  // namespace

@@ -13,11 +13,21 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
 namespace cgraph::detail {
+
+// What a change of each graph parameter reaches, so an update touches only that.
+struct graph_dependencies {
+  ir::dependency_index exprs;
+  std::vector<std::vector<std::uint32_t>> steps_by_param;  // plan steps whose values read the parameter
+  std::vector<bool> cond_defaults_by_param;                // whether a cond's launch value reads it
+};
+graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 
 struct program_state {
   program_state(source_file s, ir::program p) : source(std::move(s)), program(std::move(p)) {}
@@ -26,6 +36,7 @@ struct program_state {
   ir::program program;
   std::vector<plan::explicit_plan> plans;         // by graph index
   std::vector<plan::capture_plan> capture_plans;  // by graph index, over the explicit plans' steps
+  std::vector<graph_dependencies> dependencies;   // by graph index
   std::string directory;                   // where relative module paths start: the file's folder
   std::shared_ptr<library_cache> libraries = std::make_shared<library_cache>();
 };
@@ -41,8 +52,9 @@ struct resolved_symbols {
   strategy how = strategy::explicit_nodes;
   cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeThreadLocal;
 
-  mutable std::mutex lock;
-  mutable std::vector<const void*> functions;  // resolved and checked, by IR kernel index
+  mutable std::mutex lock;  // resolving and checking a kernel the first time
+  // Resolved and checked functions by IR kernel index; read without the lock once set.
+  mutable std::unique_ptr<std::atomic<const void*>[]> functions;
 };
 
 // The function of kernel `kernel` for a kernel node, resolved and checked once: declared
@@ -115,8 +127,10 @@ std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index
                                      const std::vector<std::optional<ir::value>>& params);
 
 // The values of the node of plan step `step`, from an evaluated pool and the cond handles.
+// `kernel_values`: also fill `values` for a kernel node (a captured routine receives them).
 node_values compute_values(const program_state& p, std::uint32_t index, const ir::node& n,
-                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds);
+                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds,
+                           bool kernel_values = false);
 
 // The default launch value of every cond (0 where none).
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool);

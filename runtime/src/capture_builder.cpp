@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -30,6 +31,67 @@ unsigned streams_left_capturing() { return left_capturing.load(); }
 namespace cgraph::detail {
 
 namespace {
+
+// Streams and events for captures, kept for the process and shared by every build: a wide
+// graph needs as many streams as branches, and creating them per build cost more than the
+// whole capture (runtime_bench, fork-join). Per device; never destroyed (they may outlive
+// CUDA's own teardown at exit).
+class capture_resources {
+public:
+  static capture_resources& instance() {
+    static auto* pool = new capture_resources;
+    return *pool;
+  }
+
+  cudaStream_t stream(const where& at) {
+    int device = current_device(at);
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      auto& free = streams_[device];
+      if (!free.empty()) {
+        cudaStream_t s = free.back();
+        free.pop_back();
+        return s;
+      }
+    }
+    cudaStream_t s = nullptr;
+    CGRAPH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), at);
+    return s;
+  }
+
+  cudaEvent_t event(const where& at) {
+    int device = current_device(at);
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      auto& free = events_[device];
+      if (!free.empty()) {
+        cudaEvent_t e = free.back();
+        free.pop_back();
+        return e;
+      }
+    }
+    cudaEvent_t e = nullptr;
+    CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
+    return e;
+  }
+
+  void give_back(int device, const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) {
+    std::lock_guard<std::mutex> guard(lock_);
+    streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
+    events_[device].insert(events_[device].end(), events.begin(), events.end());
+  }
+
+  static int current_device(const where& at) {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice", at);
+    return device;
+  }
+
+private:
+  std::mutex lock_;
+  std::map<int, std::vector<cudaStream_t>> streams_;
+  std::map<int, std::vector<cudaEvent_t>> events_;
+};
 
 class capture_builder : step_builder {
 public:
@@ -82,7 +144,7 @@ private:
         case ir::node_kind::kernel:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-            r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
+            r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, true);
             routines_[i] = capture_routine(*routine, r.values, mode_, at);
           } else {
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
@@ -105,15 +167,13 @@ private:
       free_.pop_back();
       return s;
     }
-    cudaStream_t s = nullptr;
-    CGRAPH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), g_.at(ir_.range));
+    cudaStream_t s = capture_resources::instance().stream(g_.at(ir_.range));
     streams_.push_back(s);
     return s;
   }
 
   cudaEvent_t new_event() {
-    cudaEvent_t e = nullptr;
-    CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), g_.at(ir_.range));
+    cudaEvent_t e = capture_resources::instance().event(g_.at(ir_.range));
     events_.push_back(e);
     return e;
   }
@@ -186,7 +246,7 @@ private:
     const ir::node& n = *step_builder::plan_.steps[cn.step].node;
     node_record& r = g_.records[cn.step];
     where at = g_.at(n.range);
-    r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
+    r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, routine_of(n) != nullptr);
     switch (n.kind) {
       case ir::node_kind::kernel: {
         if (routine_of(n)) {
@@ -292,9 +352,9 @@ private:
         cudaStreamEndCapture(s, &partial);
         if (partial) cudaGraphDestroy(partial);
       }
-      cudaStreamDestroy(s);
     }
-    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    int device = 0;
+    if (cudaGetDevice(&device) == cudaSuccess) capture_resources::instance().give_back(device, streams_, events_);
     for (auto& [step, routine] : routines_) cudaGraphDestroy(routine);  // child nodes hold clones
     routines_.clear();
     (void)cudaGetLastError();

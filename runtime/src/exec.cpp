@@ -8,6 +8,7 @@
 
 #include <cgraph/runtime/testing.hpp>
 
+#include <algorithm>
 #include <utility>
 
 #include <fmt/format.h>
@@ -86,15 +87,17 @@ where find_node(const built_graph& g, cudaGraphNode_t node) {
 
 // Applies the changed steps with per-node exec setters. False when CUDA refuses any of them
 // (the caller then updates the whole graph, which also covers the ones already applied).
+// `fresh[k]` holds the new values of step changed[k].
 bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
   if (testing::refusals.node_params) return false;
   const built_graph& cur = *s.current;
   const auto& steps = cur.plan().steps;
   std::vector<void*> pointers;
-  for (auto i : changed) {
+  for (std::size_t k = 0; k < changed.size(); ++k) {
+    std::uint32_t i = changed[k];
     const ir::node& n = *steps[i].node;
     cudaGraphNode_t node = s.origin->records[i].handle;
-    node_values& v = fresh[i];
+    node_values& v = fresh[k];
     cudaError_t status = cudaSuccess;
     switch (n.kind) {
       case ir::node_kind::kernel: {
@@ -170,41 +173,92 @@ cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& o) 
 update_result update(exec_state& s, const args& values) {
   const built_graph& cur = *s.current;
   const program_state& prog = *cur.program;
+  const graph_dependencies& deps = prog.dependencies[cur.graph_index];
+  const ir::graph& g = cur.ir();
   auto params = bind_params(prog, cur.graph_index, values, s.params);
-  auto pool = evaluate_pool(prog, cur.graph_index, params);
-  auto defaults = cond_defaults(prog, cur.graph_index, pool);
   const auto& steps = cur.plan().steps;
   if (s.children.size() != steps.size()) s.children.resize(steps.size());
 
-  // Every value is computed (and checked) before anything is applied.
-  std::vector<node_values> fresh(steps.size());
-  std::vector<std::uint32_t> changed;
-  for (std::uint32_t i = 0; i < steps.size(); ++i) {
-    fresh[i] = compute_values(prog, cur.graph_index, *steps[i].node, pool, cur.conds);
-    if (fresh[i].fingerprint != s.applied[i].fingerprint) changed.push_back(i);
+  // Only what the changed parameters reach is re-evaluated and compared: an update that
+  // changes one node of 10 000 costs about one node.
+  std::vector<std::uint32_t> exprs, touched;
+  bool defaults_touched = false;
+  for (std::uint32_t p = 0; p < params.size(); ++p) {
+    if (params[p] == s.params[p]) continue;
+    const auto& e = deps.exprs.exprs_by_param[p];
+    exprs.insert(exprs.end(), e.begin(), e.end());
+    touched.insert(touched.end(), deps.steps_by_param[p].begin(), deps.steps_by_param[p].end());
+    defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
-  bool defaults_changed = defaults != cur.cond_defaults;
-  update_result result{update_path::unchanged, changed.size()};
+  update_result result{update_path::unchanged, 0};
+  if (exprs.empty() && touched.empty()) {
+    s.params = std::move(params);
+    return result;
+  }
+  for (auto* list : {&exprs, &touched}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+  // Re-evaluate in place, keeping the old values to put back if anything below throws:
+  // every value is computed and checked before anything is applied.
+  std::vector<ir::value> saved;
+  saved.reserve(exprs.size());
+  for (auto i : exprs) saved.push_back(s.pool[i]);
+  auto restore = [&] {
+    for (std::size_t k = 0; k < exprs.size(); ++k) s.pool[exprs[k]] = saved[k];
+  };
+  std::vector<node_values> fresh;
+  std::vector<std::uint32_t> changed;
+  bool defaults_changed = false;
+  try {
+    if (auto error = ir::reevaluate(g, params, exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
+    for (auto i : touched) {
+      const ir::node& n = *steps[i].node;
+      bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
+      node_values v = compute_values(prog, cur.graph_index, n, s.pool, cur.conds, routine);
+      if (v.fingerprint != s.applied[i].fingerprint) {
+        changed.push_back(i);
+        fresh.push_back(std::move(v));
+      }
+    }
+    // A cond's launch value is fixed when its handle is created: only a new graph changes it.
+    defaults_changed = defaults_touched && cond_defaults(prog, cur.graph_index, s.pool) != cur.cond_defaults;
+  } catch (...) {
+    restore();
+    throw;
+  }
+  result.nodes_changed = changed.size();
   if (changed.empty() && !defaults_changed) {
-    s.params = std::move(params);  // a parameter no node uses may have changed
+    s.params = std::move(params);
     return result;
   }
 
-  // A cond's launch value is fixed when its handle is created: only a new graph can change it.
   if (!defaults_changed && apply_node_params(s, changed, fresh)) {
-    for (auto i : changed) s.applied[i] = std::move(fresh[i]);
+    for (std::size_t k = 0; k < changed.size(); ++k) s.applied[changed[k]] = std::move(fresh[k]);
     s.params = std::move(params);
     result.path = update_path::node_params;
     return result;
   }
 
-  auto rebuilt = build_graph(cur.program, cur.symbols, cur.graph_index, params);
+  std::shared_ptr<built_graph> rebuilt;
+  try {
+    rebuilt = build_graph(cur.program, cur.symbols, cur.graph_index, params);
+  } catch (...) {
+    restore();
+    throw;
+  }
   cudaGraphExecUpdateResultInfo info{};
   if (!testing::refusals.whole_graph && cudaGraphExecUpdate(s.exec, rebuilt->graph, &info) == cudaSuccess) {
     result.path = update_path::whole_graph;
   } else {
     (void)cudaGetLastError();
-    cudaGraphExec_t exec = instantiate(*rebuilt, s.options);
+    cudaGraphExec_t exec = nullptr;
+    try {
+      exec = instantiate(*rebuilt, s.options);
+    } catch (...) {
+      restore();
+      throw;
+    }
     cudaGraphExecDestroy(s.exec);
     s.exec = exec;
     s.origin = rebuilt;
@@ -212,6 +266,7 @@ update_result update(exec_state& s, const args& values) {
   }
   s.current = rebuilt;
   s.params = std::move(params);
+  s.pool = rebuilt->values;
   for (auto& [step, slot] : s.updated_slots) s.retired_slots.push_back(std::move(slot));
   s.updated_slots.clear();
   s.applied.clear();

@@ -18,6 +18,7 @@ struct exec_state {
   // Per plan step, the values last applied to the exec (child graphs: their newest build).
   std::vector<node_values> applied;
   std::vector<std::optional<ir::value>> params;  // the parameter values last applied
+  std::vector<ir::value> pool;                   // the expression pool evaluated with them
   std::vector<std::shared_ptr<built_graph>> children;
   // Host slots made by per-node updates. Unlike a graph's own slots, no CUDA user object keeps
   // them alive for launches still in flight, so launches are fenced (below) once any exists,

@@ -29,6 +29,8 @@ program program::compile(std::string text, std::string file) {
   state->directory = std::filesystem::current_path().string();
   for (const auto& g : state->program.graphs) state->plans.push_back(plan::lower_explicit(g));
   for (const auto& p : state->plans) state->capture_plans.push_back(plan::lower_capture(p));
+  for (std::size_t i = 0; i < state->plans.size(); ++i)
+    state->dependencies.push_back(detail::index_graph(state->program.graphs[i], state->plans[i]));
   return program(std::move(state));
 }
 
@@ -111,6 +113,7 @@ graph_exec graph::instantiate(const instantiate_options& options) const {
   s->current = state_;
   for (const auto& r : state_->records) s->applied.push_back(r.values);
   s->params = state_->params;
+  s->pool = state_->values;
   s->exec = detail::instantiate(*state_, options);
   return graph_exec(std::move(s));
 }

@@ -65,8 +65,9 @@ void check_signature(const program_state& p, const ir::kernel& k, const std::vec
 }  // namespace
 
 const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel, const where& at) {
+  if (const void* f = s.functions[kernel].load(std::memory_order_acquire)) return f;
   std::lock_guard<std::mutex> guard(s.lock);
-  if (const void* f = s.functions[kernel]) return f;
+  if (const void* f = s.functions[kernel].load(std::memory_order_relaxed)) return f;
   const ir::kernel& k = p.program.kernels[kernel];
   const void* function = nullptr;
   std::string source;
@@ -88,7 +89,7 @@ const void* kernel_function(const program_state& p, const resolved_symbols& s, s
   auto real = real_param_sizes(function, k.library == ir::none);
   if (real) check_signature(p, k, *real, source, at);
   else if (!declared_by_cpp.empty() || k.library == ir::none) check_signature(p, k, declared_by_cpp, source, at);
-  s.functions[kernel] = function;
+  s.functions[kernel].store(function, std::memory_order_release);
   return function;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cgraph/runtime/error.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -55,6 +56,37 @@ void append(std::vector<std::byte>& out, const void* p, std::size_t n) {
 
 }  // namespace
 
+graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan) {
+  graph_dependencies out;
+  out.exprs = ir::index_dependencies(g);
+  out.steps_by_param.resize(g.params.size());
+  out.cond_defaults_by_param.assign(g.params.size(), false);
+  std::vector<std::uint32_t> reads;
+  for (std::uint32_t step = 0; step < plan.steps.size(); ++step) {
+    const ir::node& n = *plan.steps[step].node;
+    reads.clear();
+    auto add = [&](const ir::argument& a) {
+      if (a.expr < g.exprs.size()) {
+        const auto& p = out.exprs.expr_params[a.expr];
+        reads.insert(reads.end(), p.begin(), p.end());
+      }
+    };
+    if (n.kind == ir::node_kind::kernel) {
+      for (const auto& a : n.grid) add(a);
+      for (const auto& a : n.block) add(a);
+      add(n.shared_bytes);
+    }
+    for (const auto& a : n.args) add(a);
+    std::sort(reads.begin(), reads.end());
+    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    for (auto p : reads) out.steps_by_param[p].push_back(step);
+  }
+  for (const auto& c : g.conds)
+    if (c.default_expr != ir::none)
+      for (auto p : out.exprs.expr_params[c.default_expr]) out.cond_defaults_by_param[p] = true;
+  return out;
+}
+
 std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values,
                                                   std::vector<std::optional<ir::value>> start) {
   const ir::graph& g = p.program.graphs[index];
@@ -94,9 +126,12 @@ std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index
 }
 
 node_values compute_values(const program_state& p, std::uint32_t index, const ir::node& n,
-                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds) {
+                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds,
+                           bool kernel_values) {
   const ir::graph& g = p.program.graphs[index];
   node_values out;
+  out.args.reserve(n.args.size());
+  out.fingerprint.reserve(32 + 8 * n.args.size());
   auto value_of = [&](const ir::argument& a) {
     const ir::expr& e = g.exprs[a.expr];
     return e.op == ir::op::cond_ref ? ir::value::cond(conds[e.index]) : pool[a.expr];
@@ -129,7 +164,8 @@ node_values compute_values(const program_state& p, std::uint32_t index, const ir
     const ir::argument& a = n.args[i];
     out.args.push_back(convert(a, i, nullptr));
     append(out.fingerprint, out.args.back().bytes.data(), out.args.back().size);
-    if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph || n.kind == ir::node_kind::kernel) {
+    if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph ||
+        (kernel_values && n.kind == ir::node_kind::kernel)) {
       ir::value v = value_of(a);
       if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
       out.values.push_back(v);
@@ -169,7 +205,8 @@ std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const re
   out->capture_mode = options.capture_mode == capture_mode::global    ? cudaStreamCaptureModeGlobal
                       : options.capture_mode == capture_mode::relaxed ? cudaStreamCaptureModeRelaxed
                                                                       : cudaStreamCaptureModeThreadLocal;
-  out->functions.assign(p.program.kernels.size(), nullptr);
+  out->functions = std::make_unique<std::atomic<const void*>[]>(p.program.kernels.size());
+  for (std::size_t i = 0; i < p.program.kernels.size(); ++i) out->functions[i] = nullptr;
   return out;
 }
 
