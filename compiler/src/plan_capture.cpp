@@ -18,7 +18,7 @@ class capture_planner {
 public:
   explicit capture_planner(const explicit_plan& steps) : steps_(steps) {
     // Steps grouped by the graph they go into, in plan order.
-    for (std::uint32_t i = 0; i < steps.steps.size(); ++i) members_[key(steps.steps[i].parent)].push_back(i);
+    for (std::uint32_t i = 0; i < steps.steps.size(); ++i) members_[home_key(steps.steps[i].parent)].push_back(i);
   }
 
   capture_plan run() {
@@ -28,11 +28,10 @@ public:
   }
 
 private:
-  static std::uint64_t key(location l) { return (static_cast<std::uint64_t>(l.step) << 32) | l.body; }
 
   void fill(std::uint32_t body_index, location where) {
     // The explicit plan already orders each body topologically: its order is the capture order.
-    const auto& order = members_[key(where)];
+    const auto& order = members_[home_key(where)];
     capture_body body;
     std::vector<std::uint32_t> stream_of(steps_.steps.size(), ir::none);
     std::vector<std::uint32_t> tail;  // last step on each stream, ir::none while unused

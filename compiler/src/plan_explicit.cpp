@@ -17,6 +17,8 @@ public:
 
   explicit_plan run() {
     body(plan_.graph->root, location{});
+    for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
+      plan_.conds_by_home[home_key(plan_.cond_homes[c])].push_back(c);
     return std::move(plan_);
   }
 

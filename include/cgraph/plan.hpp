@@ -5,6 +5,7 @@
 #include <cgraph/ir.hpp>
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace cgraph::plan {
@@ -32,10 +33,14 @@ struct explicit_plan {
   // By cond index: the graph whose conditional node the cond drives. The runtime creates the
   // handles of a graph as soon as that graph exists, before any node is added to it.
   std::vector<location> cond_homes;
+  // The same, inverted: the conds of each graph, by location key (see home_key).
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> conds_by_home;
   std::uint32_t body_graphs = 0;  // number of body graphs all conditionals create
 };
 
 explicit_plan lower_explicit(const ir::graph& g);
+
+inline std::uint64_t home_key(location l) { return (static_cast<std::uint64_t>(l.step) << 32) | l.body; }
 
 // ---- the capture strategy -------------------------------------------------------------------
 //

@@ -28,8 +28,9 @@ void step_builder::prepare() {
 }
 
 void step_builder::create_conds(plan::location where, cudaGraph_t graph) {
-  for (std::uint32_t c = 0; c < ir_.conds.size(); ++c) {
-    if (!(plan_.cond_homes[c] == where)) continue;
+  auto it = plan_.conds_by_home.find(plan::home_key(where));
+  if (it == plan_.conds_by_home.end()) return;
+  for (std::uint32_t c : it->second) {
     bool has_default = ir_.conds[c].default_expr != ir::none;
     CGRAPH_CUDA(cudaGraphConditionalHandleCreate(&g_.conds[c], graph, g_.cond_defaults[c],
                                                  has_default ? cudaGraphCondAssignDefault : 0),
