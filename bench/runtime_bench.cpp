@@ -103,6 +103,15 @@ cudaKernelNodeParams tiny_params(void** args) {
   return p;
 }
 
+cudaGraphNodeParams if_params(cudaGraphConditionalHandle handle) {
+  cudaGraphNodeParams c{};
+  c.type = cudaGraphNodeTypeConditional;
+  c.conditional.handle = handle;
+  c.conditional.type = cudaGraphCondTypeIf;
+  c.conditional.size = 1;
+  return c;
+}
+
 hand_graph hand_explicit(shape s, int nodes, float* buffer) {
   hand_graph h;
   CHECK_CUDA(cudaGraphCreate(&h.graph, 0));
@@ -135,11 +144,7 @@ hand_graph hand_explicit(shape s, int nodes, float* buffer) {
       for (i = 0; i < nodes / 2; ++i) {
         cudaGraphConditionalHandle handle;
         CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, h.graph, 1, cudaGraphCondAssignDefault));
-        cudaGraphNodeParams c{};
-        c.type = cudaGraphNodeTypeConditional;
-        c.conditional.handle = handle;
-        c.conditional.type = cudaGraphCondTypeIf;
-        c.conditional.size = 1;
+        cudaGraphNodeParams c = if_params(handle);
         cudaGraphNode_t node;
         CHECK_CUDA(cudaGraphAddNode(&node, h.graph, last ? &last : nullptr, nullptr, last ? 1 : 0, &c));
         add(c.conditional.phGraph_out[0], nullptr, 0);
@@ -192,11 +197,7 @@ hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, 
         CHECK_CUDA(cudaStreamGetCaptureInfo(stream, &st, nullptr, &g, &deps, nullptr, &n));
         cudaGraphConditionalHandle handle;
         CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, g, 1, cudaGraphCondAssignDefault));
-        cudaGraphNodeParams c{};
-        c.type = cudaGraphNodeTypeConditional;
-        c.conditional.handle = handle;
-        c.conditional.type = cudaGraphCondTypeIf;
-        c.conditional.size = 1;
+        cudaGraphNodeParams c = if_params(handle);
         cudaGraphNode_t node;
         CHECK_CUDA(cudaGraphAddNode(&node, g, deps, nullptr, n, &c));
         CHECK_CUDA(cudaStreamUpdateCaptureDependencies(stream, &node, nullptr, 1, cudaStreamSetCaptureDependencies));

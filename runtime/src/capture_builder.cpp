@@ -44,41 +44,39 @@ public:
   }
 
   cudaStream_t stream(const where& at) {
-    int device = current_device(at);
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      auto& free = streams_[device];
-      if (!free.empty()) {
-        cudaStream_t s = free.back();
-        free.pop_back();
-        return s;
-      }
-    }
-    cudaStream_t s = nullptr;
-    CGRAPH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), at);
-    return s;
+    return take_or_make(streams_, at, [&](cudaStream_t& s) {
+      CGRAPH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), at);
+    });
   }
 
   cudaEvent_t event(const where& at) {
-    int device = current_device(at);
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      auto& free = events_[device];
-      if (!free.empty()) {
-        cudaEvent_t e = free.back();
-        free.pop_back();
-        return e;
-      }
-    }
-    cudaEvent_t e = nullptr;
-    CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
-    return e;
+    return take_or_make(events_, at, [&](cudaEvent_t& e) {
+      CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
+    });
   }
 
   void give_back(int device, const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) {
     std::lock_guard<std::mutex> guard(lock_);
     streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
     events_[device].insert(events_[device].end(), events.begin(), events.end());
+  }
+
+  // A pooled handle of the current device, or a new one from `make`.
+  template <typename Handle, typename Make>
+  Handle take_or_make(std::map<int, std::vector<Handle>>& pool, const where& at, Make make) {
+    int device = current_device(at);
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      auto& free = pool[device];
+      if (!free.empty()) {
+        Handle h = free.back();
+        free.pop_back();
+        return h;
+      }
+    }
+    Handle h = nullptr;
+    make(h);
+    return h;
   }
 
   static int current_device(const where& at) {
