@@ -187,27 +187,20 @@ private:
     after(s.prefix, s.after);
     out_ += ';';
   }
+  // memcpy, memset, host and call: "[label: ]HEAD(ARGS)[ after …];"
+  void call_like(const ast::node_prefix& p, const std::string& head, const std::vector<ast::expression>& args,
+                 const std::vector<ast::identifier>& suffix) {
+    prefix(p);
+    out_ += head;
+    list(args);
+    after(p, suffix);
+    out_ += ';';
+  }
   void stmt(const ast::builtin_stmt& s) {
-    prefix(s.prefix);
-    out_ += s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset";
-    list(s.args);
-    after(s.prefix, s.after);
-    out_ += ';';
+    call_like(s.prefix, s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset", s.args, s.after);
   }
-  void stmt(const ast::host_stmt& s) {
-    prefix(s.prefix);
-    out_ += "host " + s.callback.name;
-    list(s.args);
-    after(s.prefix, s.after);
-    out_ += ';';
-  }
-  void stmt(const ast::call_stmt& s) {
-    prefix(s.prefix);
-    out_ += "call " + s.graph.name;
-    list(s.args);
-    after(s.prefix, s.after);
-    out_ += ';';
-  }
+  void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host " + s.callback.name, s.args, s.after); }
+  void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call " + s.graph.name, s.args, s.after); }
   void stmt(const ast::let_stmt& s) {
     out_ += "let " + s.name.name + " = ";
     expression(s.value);

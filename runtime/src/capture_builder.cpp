@@ -177,12 +177,11 @@ private:
   }
 
   cudaEvent_t event_of(std::uint32_t step) {
-    if (step_events_.empty()) step_events_.assign(plan_steps(), nullptr);
+    if (step_events_.empty()) step_events_.assign(step_builder::plan_.steps.size(), nullptr);
     if (!step_events_[step]) step_events_[step] = new_event();
     return step_events_[step];
   }
 
-  std::size_t plan_steps() const { return plan_.bodies.empty() ? 0 : step_builder::plan_.steps.size(); }
 
   // ---- capture -------------------------------------------------------------------------------
 
@@ -233,14 +232,14 @@ private:
       cudaStream_t s = streams[cn.stream];
       const ir::node& n = *step_builder::plan_.steps[cn.step].node;
       for (auto w : cn.waits) CGRAPH_CUDA(cudaStreamWaitEvent(s, event_of(w), 0), g_.at(n.range));
-      issue(cn, s, graph);
+      issue(cn, s);
       if (cn.record_event) CGRAPH_CUDA(cudaEventRecord(event_of(cn.step), s), g_.at(n.range));
     }
     for (auto j : body.joins) CGRAPH_CUDA(cudaStreamWaitEvent(origin, event_of(j), 0), g_.at(ir_.range));
     for (std::size_t k = 1; k < streams.size(); ++k) free_.push_back(streams[k]);
   }
 
-  void issue(const plan::capture_node& cn, cudaStream_t s, cudaGraph_t graph) {
+  void issue(const plan::capture_node& cn, cudaStream_t s) {
     const ir::node& n = *step_builder::plan_.steps[cn.step].node;
     node_record& r = g_.records[cn.step];
     where at = g_.at(n.range);
@@ -312,7 +311,6 @@ private:
         break;
       }
     }
-    (void)graph;
   }
 
   cudaGraphNode_t add_child(cudaStream_t s, cudaGraph_t child, const where& at) {

@@ -49,7 +49,7 @@ std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function) 
   return sizes;
 }
 
-void check_signature(const program_state& p, const ir::kernel& k, const std::vector<std::size_t>& sizes,
+void check_signature(const ir::kernel& k, const std::vector<std::size_t>& sizes,
                      const std::string& source, const where& at) {
   if (sizes.size() != k.params.size())
     throw build_error(at.str(), fmt::format("kernel '{}' is declared with {} parameters but {} takes {}", k.name,
@@ -59,7 +59,6 @@ void check_signature(const program_state& p, const ir::kernel& k, const std::vec
       throw build_error(at.str(), fmt::format("kernel '{}': parameter {} ('{}') is {} bytes as declared ('{}') but {} "
                                               "bytes in {}", k.name, i + 1, k.params[i].name, ir::size_of(k.params[i].t),
                                               ir::to_string(k.params[i].t), sizes[i], source));
-  (void)p;
 }
 
 }  // namespace
@@ -87,8 +86,8 @@ const void* kernel_function(const program_state& p, const resolved_symbols& s, s
   }
   // The real kernel's parameters where the driver can tell; else the registered C++ signature.
   auto real = real_param_sizes(function, k.library == ir::none);
-  if (real) check_signature(p, k, *real, source, at);
-  else if (!declared_by_cpp.empty() || k.library == ir::none) check_signature(p, k, declared_by_cpp, source, at);
+  if (real) check_signature(k, *real, source, at);
+  else if (!declared_by_cpp.empty() || k.library == ir::none) check_signature(k, declared_by_cpp, source, at);
   s.functions[kernel].store(function, std::memory_order_release);
   return function;
 }
