@@ -3,6 +3,7 @@
 
 #include <cgraph/compiler.hpp>
 #include <cgraph/dsl/format.hpp>
+#include <cgraph/emit_cpp.hpp>
 #include <cgraph/printers.hpp>
 
 #include <CLI/CLI.hpp>
@@ -76,6 +77,24 @@ int run_fmt(const std::string& file) {
   return exit_ok;
 }
 
+int run_emit(const std::string& file, const std::string& mode, const std::string& output) {
+  auto src = read_source(file);
+  auto program = compile_file(src);
+  if (!program) return exit_input_errors;
+  auto result = cgraph::emit_cpp(*program, src, mode == "capture" ? cgraph::emit_mode::stream_capture : cgraph::emit_mode::explicit_nodes);
+  std::cerr << cgraph::format_diagnostics(src, result.diags);
+  if (!result.code) return exit_input_errors;
+  if (output.empty()) {
+    std::cout << *result.code;
+    return exit_ok;
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  out << *result.code;
+  out.close();
+  if (!out) throw usage_error{"cannot write '" + output + "': " + std::strerror(errno)};
+  return exit_ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,7 +140,7 @@ int main(int argc, char** argv) {
     if (*ir) return run_ir(file, !no_locations);
     if (*dot) return run_dot(file, graph);
     if (*fmt) return run_fmt(file);
-    if (*emit) throw usage_error{"emit-cpp is not implemented in this version yet (it lands with build-time compilation)"};
+    if (*emit) return run_emit(file, mode, output);
   } catch (const usage_error& e) {
     std::cerr << "cgraphc: error: " << e.message << '\n';
     return exit_usage;

@@ -70,3 +70,24 @@ std::string body_name(const ir::node& n, std::size_t body) {
 }
 
 }  // namespace cgraph::detail
+
+namespace cgraph {
+
+std::string describe_argument(const ir::program& p, const ir::node& n, std::size_t arg) {
+  auto param_name = [&](const std::vector<ir::parameter>& ps) {
+    return arg < ps.size() ? fmt::format("argument {} ('{}')", arg + 1, ps[arg].name) : fmt::format("argument {}", arg + 1);
+  };
+  switch (n.kind) {
+    case ir::node_kind::kernel: return fmt::format("{} of kernel '{}'", param_name(p.kernels[n.callee].params), p.kernels[n.callee].name);
+    case ir::node_kind::host: return fmt::format("{} of host callback '{}'", param_name(p.hosts[n.callee].params), p.hosts[n.callee].name);
+    case ir::node_kind::child_graph: return fmt::format("{} of graph '{}'", param_name(p.graphs[n.callee].params), p.graphs[n.callee].name);
+    case ir::node_kind::memcpy: return fmt::format("the {} of memcpy", arg == 0 ? "destination" : arg == 1 ? "source" : "byte count");
+    case ir::node_kind::memset: return fmt::format("the {} of memset", arg == 0 ? "destination" : arg == 1 ? "value" : "element count");
+    case ir::node_kind::repeat_counter:
+    case ir::node_kind::repeat_init:
+    case ir::node_kind::conditional: return "the repeat count";
+  }
+  return "an argument";
+}
+
+}  // namespace cgraph

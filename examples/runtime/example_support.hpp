@@ -50,8 +50,16 @@ inline void require_gpu(const char* name) {
 }
 
 // Prints the verdict and returns the process status.
+// The same program is built twice: graphs built from the embedded text at run time, and from
+// C++ generated at build time (CGRAPH_BUILD_TIME, examples/build_time).
+#ifdef CGRAPH_BUILD_TIME
+inline constexpr const char* form = "built from generated C++";
+#else
+inline constexpr const char* form = "built from text at run time";
+#endif
+
 inline int verdict(const char* name, bool ok, const char* what) {
-  std::printf("%s: %s (%s)\n", name, ok ? "verified against the CPU reference" : "MISMATCH with the CPU reference", what);
+  std::printf("%s (%s): %s (%s)\n", name, form, ok ? "verified against the CPU reference" : "MISMATCH with the CPU reference", what);
   return ok ? 0 : 1;
 }
 

@@ -1,6 +1,11 @@
 // jacobi.cgraph: a device-side `while` that stops on a convergence flag the GPU computes.
 #include "example_support.hpp"
-#include "jacobi_cgraph.hpp"
+#include "jacobi_kernels.cuh"  // the kernels examples/jacobi.cgraph declares
+#ifdef CGRAPH_BUILD_TIME
+#include "jacobi.cgraph.hpp"  // generated at build time by cgraph_add_graphs
+#else
+#include "jacobi_cgraph.hpp"  // the text of examples/jacobi.cgraph, built at run time
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -37,6 +42,11 @@ int main() {
   example::device_vector<float> u(initial), u_new(initial), delta(1);
   example::device_vector<unsigned> iterations(1);
 
+#ifdef CGRAPH_BUILD_TIME
+  auto graph = cgraph_generated::jacobi::jacobi::build({.u = u.data, .u_new = u_new.data, .delta = delta.data,
+                                                        .iterations = iterations.data, .nx = nx, .ny = ny, .tol = tol,
+                                                        .max_iterations = max_iterations});
+#else
   auto prog = cgraph::program::compile(example::jacobi_cgraph, "jacobi.cgraph");
   cgraph::registry reg;
   reg.kernel("jacobi_sweep", jacobi_sweep).kernel("max_delta", max_delta).kernel("check_convergence", check_convergence);
@@ -45,6 +55,7 @@ int main() {
                                      {"iterations", iterations.data}, {"nx", nx}, {"ny", ny}, {"tol", tol},
                                      {"max_iterations", max_iterations}},
                                     reg);
+#endif
   auto exec = graph.instantiate();
   exec.launch(nullptr);
   EXAMPLE_CHECK(cudaStreamSynchronize(nullptr));

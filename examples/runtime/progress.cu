@@ -1,6 +1,11 @@
 // progress.cgraph: host callbacks report progress between the phases of a simulation step.
 #include "example_support.hpp"
-#include "progress_cgraph.hpp"
+#include "sim_kernels.cuh"  // the kernels examples/progress.cgraph declares
+#ifdef CGRAPH_BUILD_TIME
+#include "progress.cgraph.hpp"  // generated at build time by cgraph_add_graphs
+#else
+#include "progress_cgraph.hpp"  // the text of examples/progress.cgraph, built at run time
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -34,12 +39,24 @@ int main() {
 
   std::mutex lock;
   std::vector<std::pair<int, int>> reports;  // (step, phase) in the order the callbacks ran
-  cgraph::registry reg;
-  reg.kernel("integrate", integrate).kernel("collide", collide);
-  reg.host("report", [&](int step, int phase) {
+  auto report = [&](int step, int phase) {
     std::lock_guard<std::mutex> guard(lock);
     reports.emplace_back(step, phase);
-  });
+  };
+#ifdef CGRAPH_BUILD_TIME
+  namespace generated = cgraph_generated::progress::sim_step;
+  generated::parameters params{.pos = d_pos.data, .vel = d_vel.data, .step = 0, .n = n, .dt = dt};
+  auto graph = generated::build(params, {.report = report});
+  auto exec = graph.instantiate();
+  for (int step = 0; step < steps; ++step) {
+    params.step = step;  // only the host callbacks' argument changes
+    exec.update(params);
+    exec.launch(nullptr);
+  }
+#else
+  cgraph::registry reg;
+  reg.kernel("integrate", integrate).kernel("collide", collide);
+  reg.host("report", report);
   auto prog = cgraph::program::compile(example::progress_cgraph, "progress.cgraph");
   auto graph = cgraph::graph::build(prog, "sim_step", {{"pos", d_pos.data}, {"vel", d_vel.data}, {"step", 0}, {"n", n}, {"dt", dt}}, reg);
   auto exec = graph.instantiate();
@@ -47,6 +64,7 @@ int main() {
     exec.update({{"step", step}});  // only the host callbacks' argument changes
     exec.launch(nullptr);
   }
+#endif
   EXAMPLE_CHECK(cudaStreamSynchronize(nullptr));
 
   for (int step = 0; step < steps; ++step)

@@ -1,6 +1,11 @@
 // repeat_smooth.cgraph: `repeat passes { … }` runs on the device with cgraph's own counter.
 #include "example_support.hpp"
-#include "repeat_smooth_cgraph.hpp"
+#include "smooth_kernels.cuh"  // the kernels examples/repeat_smooth.cgraph declares
+#ifdef CGRAPH_BUILD_TIME
+#include "repeat_smooth.cgraph.hpp"  // generated at build time by cgraph_add_graphs
+#else
+#include "repeat_smooth_cgraph.hpp"  // the text of examples/repeat_smooth.cgraph, built at run time
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -32,10 +37,16 @@ int main() {
   std::vector<float> input(n);
   for (int i = 0; i < n; ++i) input[i] = (i % 97 == 0) ? 100.0f : 0.0f;
   example::device_vector<float> a(input), b(n);
+#ifdef CGRAPH_BUILD_TIME
+  namespace generated = cgraph_generated::repeat_smooth::smooth_passes;
+  generated::parameters params{.a = a.data, .b = b.data, .n = n, .passes = 8};
+  auto graph = generated::build(params);
+#else
   auto prog = cgraph::program::compile(example::repeat_smooth_cgraph, "repeat_smooth.cgraph");
   cgraph::registry reg;
   reg.kernel("smooth", smooth);
   auto graph = cgraph::graph::build(prog, "smooth_passes", {{"a", a.data}, {"b", b.data}, {"n", n}, {"passes", 8}}, reg);
+#endif
   auto exec = graph.instantiate();
   exec.launch(nullptr);
   EXAMPLE_CHECK(cudaStreamSynchronize(nullptr));
@@ -49,7 +60,12 @@ int main() {
   float worst8 = check(8, input);
   // Fewer passes: an update of the repeat count, no rebuild.
   a.upload(input);
+#ifdef CGRAPH_BUILD_TIME
+  params.passes = 3;
+  auto r = exec.update(params);
+#else
   auto r = exec.update({{"passes", 3}});
+#endif
   exec.launch(nullptr);
   EXAMPLE_CHECK(cudaStreamSynchronize(nullptr));
   float worst3 = check(3, input);

@@ -1,6 +1,11 @@
 // switch_dispatch.cgraph: the GPU classifies the data and a `switch` runs the matching path.
 #include "example_support.hpp"
-#include "switch_dispatch_cgraph.hpp"
+#include "dispatch_kernels.cuh"  // the kernels examples/switch_dispatch.cgraph declares
+#ifdef CGRAPH_BUILD_TIME
+#include "switch_dispatch.cgraph.hpp"  // generated at build time by cgraph_add_graphs
+#else
+#include "switch_dispatch_cgraph.hpp"  // the text of examples/switch_dispatch.cgraph, built at run time
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -61,15 +66,21 @@ std::vector<float> reference(std::vector<float> x) {
 int main() {
   example::require_gpu("switch_dispatch");
   const int n = 4096;
+#ifndef CGRAPH_BUILD_TIME
   auto prog = cgraph::program::compile(example::switch_dispatch_cgraph, "switch_dispatch.cgraph");
   cgraph::registry reg;
   reg.kernel("classify", classify).kernel("scale", scale).kernel("clamp", clamp).kernel("normalize", normalize);
+#endif
   int status = 0;
   for (float peak : {0.5f, 20.0f, 500.0f}) {  // one input per path: case 0, case 1, case 3
     std::vector<float> input(n);
     for (int i = 0; i < n; ++i) input[i] = peak * std::sin(0.37f * i);
     example::device_vector<float> x(input);
+#ifdef CGRAPH_BUILD_TIME
+    auto graph = cgraph_generated::switch_dispatch::dispatch::build({.x = x.data, .n = n});
+#else
     auto graph = cgraph::graph::build(prog, "dispatch", {{"x", x.data}, {"n", n}}, reg);
+#endif
     auto exec = graph.instantiate();
     exec.launch(nullptr);
     EXAMPLE_CHECK(cudaStreamSynchronize(nullptr));

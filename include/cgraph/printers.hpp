@@ -21,4 +21,8 @@ std::string print_dot(const ir::program& program, const source_file& source, std
 // An expression of graph `g` as text, with the fewest parentheses.
 std::string print_expr(const ir::graph& g, std::uint32_t e);
 
+// What argument `arg` of node `n` is, for messages: "argument 2 ('x') of kernel 'saxpy'",
+// "the byte count of memcpy".
+std::string describe_argument(const ir::program& p, const ir::node& n, std::size_t arg);
+
 }  // namespace cgraph

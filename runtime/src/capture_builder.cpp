@@ -10,6 +10,7 @@
 // left capturing and the next build starts clean.
 
 #include "build_steps.hpp"
+#include "capture_resources.hpp"
 #include "node_params.hpp"
 #include "repeat_counter.hpp"
 
@@ -17,7 +18,6 @@
 
 #include <atomic>
 #include <map>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -31,65 +31,6 @@ unsigned streams_left_capturing() { return left_capturing.load(); }
 namespace cgraph::detail {
 
 namespace {
-
-// Streams and events for captures, kept for the process and shared by every build: a wide
-// graph needs as many streams as branches, and creating them per build cost more than the
-// whole capture (runtime_bench, fork-join). Per device; never destroyed (they may outlive
-// CUDA's own teardown at exit).
-class capture_resources {
-public:
-  static capture_resources& instance() {
-    static auto* pool = new capture_resources;
-    return *pool;
-  }
-
-  cudaStream_t stream(const where& at) {
-    return take_or_make(streams_, at, [&](cudaStream_t& s) {
-      CGRAPH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), at);
-    });
-  }
-
-  cudaEvent_t event(const where& at) {
-    return take_or_make(events_, at, [&](cudaEvent_t& e) {
-      CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
-    });
-  }
-
-  void give_back(int device, const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) {
-    std::lock_guard<std::mutex> guard(lock_);
-    streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
-    events_[device].insert(events_[device].end(), events.begin(), events.end());
-  }
-
-  // A pooled handle of the current device, or a new one from `make`.
-  template <typename Handle, typename Make>
-  Handle take_or_make(std::map<int, std::vector<Handle>>& pool, const where& at, Make make) {
-    int device = current_device(at);
-    {
-      std::lock_guard<std::mutex> guard(lock_);
-      auto& free = pool[device];
-      if (!free.empty()) {
-        Handle h = free.back();
-        free.pop_back();
-        return h;
-      }
-    }
-    Handle h = nullptr;
-    make(h);
-    return h;
-  }
-
-  static int current_device(const where& at) {
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice", at);
-    return device;
-  }
-
-private:
-  std::mutex lock_;
-  std::map<int, std::vector<cudaStream_t>> streams_;
-  std::map<int, std::vector<cudaEvent_t>> events_;
-};
 
 class capture_builder : step_builder {
 public:

@@ -10,6 +10,10 @@
 #include <string>
 #include <string_view>
 
+namespace cgraph::gen {
+struct site;
+}
+
 namespace cgraph::detail {
 
 // A place in a .cgraph file, or nowhere.
@@ -31,6 +35,9 @@ inline void check(cudaError_t status, std::string_view api, const where& at = {}
     throw cuda_error(status, std::string(api.substr(0, api.find('('))), at.str());
   }
 }
+
+// The same for generated code, whose places are gen::sites (generated.cpp).
+void check(cudaError_t status, std::string_view api, const gen::site& at);
 
 // Every CUDA call cgraph makes while building, instantiating or updating goes through here.
 #define CGRAPH_CUDA(call, at) \

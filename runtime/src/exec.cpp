@@ -9,6 +9,7 @@
 #include <cgraph/runtime/testing.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -153,21 +154,26 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
 
 }  // namespace
 
-cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& o) {
+cudaGraphExec_t instantiate_graph(cudaGraph_t graph, const instantiate_options& o,
+                                  const std::function<std::string(cudaGraphNode_t)>& locate) {
   cudaGraphInstantiateParams p{};
   p.flags = (o.upload ? cudaGraphInstantiateFlagUpload : 0) | (o.auto_free_on_launch ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0) |
             (o.device_launch ? cudaGraphInstantiateFlagDeviceLaunch : 0) |
             (o.use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
   p.uploadStream = o.upload_stream;
   cudaGraphExec_t exec = nullptr;
-  cudaError_t status = inject_fault() ? cudaErrorNotPermitted : cudaGraphInstantiateWithParams(&exec, g.graph, &p);
+  cudaError_t status = inject_fault() ? cudaErrorNotPermitted : cudaGraphInstantiateWithParams(&exec, graph, &p);
   if (status != cudaSuccess || p.result_out != cudaGraphInstantiateSuccess) {
     // Nothing was wrapped: after a failure `exec` may not be a valid handle.
     (void)cudaGetLastError();
     throw cuda_error(status != cudaSuccess ? status : cudaErrorInvalidValue, "cudaGraphInstantiateWithParams",
-                     find_node(g, p.errNode_out).str(), instantiate_result_name(p.result_out));
+                     p.errNode_out ? locate(p.errNode_out) : std::string(), instantiate_result_name(p.result_out));
   }
   return exec;
+}
+
+cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& o) {
+  return instantiate_graph(g.graph, o, [&](cudaGraphNode_t node) { return find_node(g, node).str(); });
 }
 
 update_result update(exec_state& s, const args& values) {

@@ -1,7 +1,9 @@
 #pragma once
 #include "built_graph.hpp"
 
+#include <functional>
 #include <map>
+#include <string>
 
 #include <cgraph/runtime/graph.hpp>
 
@@ -37,6 +39,11 @@ struct exec_state {
 
   ~exec_state();
 };
+
+// Instantiates `graph` (checking the result before anything is wrapped); `locate` names the
+// .cgraph place of the node CUDA blames.
+cudaGraphExec_t instantiate_graph(cudaGraph_t graph, const instantiate_options& options,
+                                  const std::function<std::string(cudaGraphNode_t)>& locate);
 
 // Instantiates `g` (checking the result before anything is wrapped) and returns the exec.
 cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& options);

@@ -3,6 +3,7 @@
 
 #include "built_graph.hpp"
 
+#include <cgraph/printers.hpp>
 #include <cgraph/runtime/error.hpp>
 
 #include <algorithm>
@@ -30,23 +31,6 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
   auto c = ir::convert(v, t);
   if (!c.error.empty()) return c.error;
   return std::nullopt;
-}
-
-std::string describe_use(const ir::program& p, const ir::node& n, std::size_t arg, const char* part) {
-  auto param_name = [&](const std::vector<ir::parameter>& ps) {
-    return arg < ps.size() ? fmt::format("argument {} ('{}')", arg + 1, ps[arg].name) : fmt::format("argument {}", arg + 1);
-  };
-  switch (n.kind) {
-    case ir::node_kind::kernel: return fmt::format("{} of kernel '{}'", param_name(p.kernels[n.callee].params), p.kernels[n.callee].name);
-    case ir::node_kind::host: return fmt::format("{} of host callback '{}'", param_name(p.hosts[n.callee].params), p.hosts[n.callee].name);
-    case ir::node_kind::child_graph: return fmt::format("{} of graph '{}'", param_name(p.graphs[n.callee].params), p.graphs[n.callee].name);
-    case ir::node_kind::memcpy: return fmt::format("the {} of memcpy", arg == 0 ? "destination" : arg == 1 ? "source" : "byte count");
-    case ir::node_kind::memset: return fmt::format("the {} of memset", arg == 0 ? "destination" : arg == 1 ? "value" : "element count");
-    case ir::node_kind::repeat_counter:
-    case ir::node_kind::repeat_init:
-    case ir::node_kind::conditional: return "the repeat count";
-  }
-  return part;
 }
 
 void append(std::vector<std::byte>& out, const void* p, std::size_t n) {
@@ -140,7 +124,7 @@ node_values compute_values(const program_state& p, std::uint32_t index, const ir
     auto c = ir::convert(value_of(a), a.target, a.check);
     if (!c.error.empty()) {
       source_range r = a.range.end > a.range.begin ? a.range : n.range;
-      throw build_error(p.source.position(r.begin), fmt::format("{}: {}", part ? std::string(part) : describe_use(p.program, n, i, ""), c.error));
+      throw build_error(p.source.position(r.begin), fmt::format("{}: {}", part ? std::string(part) : describe_argument(p.program, n, i), c.error));
     }
     return c;
   };

@@ -12,9 +12,9 @@ namespace gpu_test {
 
 namespace {
 
-std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth);
+std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth);
 
-std::string describe_graph(const cgraph::graph& owner, cudaGraph_t g, int depth) {
+std::string describe_graph(const body_lookup& owner, cudaGraph_t g, int depth) {
   std::size_t n = 0, e = 0;
   GPU_CHECK(cudaGraphGetNodes(g, nullptr, &n));
   std::vector<cudaGraphNode_t> nodes(n);
@@ -52,7 +52,7 @@ std::string describe_graph(const cgraph::graph& owner, cudaGraph_t g, int depth)
   return out + std::string(static_cast<std::size_t>(depth) * 2, ' ') + "}";
 }
 
-std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth) {
+std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth) {
   cudaGraphNodeType type{};
   GPU_CHECK(cudaGraphNodeGetType(node, &type));
   switch (type) {
@@ -89,7 +89,9 @@ std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth
     case cudaGraphNodeTypeHost: {
       cudaHostNodeParams p{};
       GPU_CHECK(cudaGraphHostNodeGetParams(node, &p));
-      return fmt::format("host {}", reinterpret_cast<void*>(p.fn));
+      // Not the function: the run-time path and generated code call callbacks through
+      // trampolines of their own.
+      return p.fn ? "host" : "host (no function)";
     }
     case cudaGraphNodeTypeGraph: {
       cudaGraph_t child = nullptr;
@@ -98,7 +100,7 @@ std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth
     }
     case cudaGraphNodeTypeConditional: {
       std::string out = "conditional";
-      for (cudaGraph_t body : owner.conditional_bodies(node)) out += " body " + describe_graph(owner, body, depth + 1);
+      for (cudaGraph_t body : owner(node)) out += " body " + describe_graph(owner, body, depth + 1);
       return out;
     }
     default: return fmt::format("node type {}", static_cast<int>(type));
@@ -107,6 +109,10 @@ std::string describe(const cgraph::graph& owner, cudaGraphNode_t node, int depth
 
 }  // namespace
 
-std::string canonical(const cgraph::graph& g) { return describe_graph(g, g.get(), 0); }
+std::string canonical(cudaGraph_t g, const body_lookup& bodies) { return describe_graph(bodies, g, 0); }
+
+std::string canonical(const cgraph::graph& g) {
+  return canonical(g.get(), [&](cudaGraphNode_t node) { return g.conditional_bodies(node); });
+}
 
 }  // namespace gpu_test

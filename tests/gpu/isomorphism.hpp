@@ -5,7 +5,9 @@
 
 #include <cgraph/runtime.hpp>
 
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace gpu_test {
 
@@ -14,5 +16,8 @@ namespace gpu_test {
 // nodes are labelled by function, launch dimensions, and parameter count and sizes; their
 // argument values are compared by running both graphs.
 std::string canonical(const cgraph::graph& g);
+// The same for any graph; `bodies` gives a conditional node's body graphs (CUDA has no query).
+using body_lookup = std::function<std::vector<cudaGraph_t>(cudaGraphNode_t)>;
+std::string canonical(cudaGraph_t g, const body_lookup& bodies);
 
 }  // namespace gpu_test

@@ -1,0 +1,49 @@
+# cgraph_add_graphs(TARGET <target> [MODE explicit|capture] FILES a.cgraph ...)
+#
+# Compiles .cgraph files at build time, like protobuf_generate does .proto files: for each
+# file, `cgraphc emit-cpp` writes <name>.cgraph.hpp into the target's generated folder, which
+# the target's sources include (#include "saxpy.cgraph.hpp"). The file is regenerated when the
+# .cgraph file or cgraphc changes; a .cgraph error fails the build with cgraphc's diagnostic.
+# Each generated header is also compiled once on its own (a generated .cu that includes it),
+# so a kernel whose C++ signature drifted from its declaration fails the build even before a
+# source uses the graph. The target links cgraph::cgraph and needs the CUDA language.
+function(cgraph_add_graphs)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;MODE" "FILES")
+  if(NOT arg_TARGET OR NOT TARGET ${arg_TARGET})
+    message(FATAL_ERROR "cgraph_add_graphs: TARGET must name an existing target (got '${arg_TARGET}')")
+  endif()
+  if(NOT arg_FILES)
+    message(FATAL_ERROR "cgraph_add_graphs: FILES is empty")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "cgraph_add_graphs: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_MODE)
+    set(arg_MODE explicit)
+  endif()
+  if(NOT arg_MODE MATCHES "^(explicit|capture)$")
+    message(FATAL_ERROR "cgraph_add_graphs: MODE must be explicit or capture (got '${arg_MODE}')")
+  endif()
+
+  set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/cgraph_generated/${arg_TARGET})
+  foreach(file IN LISTS arg_FILES)
+    get_filename_component(source ${file} ABSOLUTE)
+    get_filename_component(name ${file} NAME)
+    get_filename_component(source_dir ${source} DIRECTORY)
+    set(header ${out_dir}/${name}.hpp)
+    set(check_unit ${out_dir}/${name}.cu)
+    add_custom_command(
+      OUTPUT ${header}
+      COMMAND cgraph::cgraphc emit-cpp ${source} --mode ${arg_MODE} -o ${header}
+      DEPENDS ${source} cgraph::cgraphc
+      COMMENT "cgraphc emit-cpp ${name} (${arg_MODE})"
+      VERBATIM)
+    if(NOT EXISTS ${check_unit})
+      file(WRITE ${check_unit} "// Compiles ${name}.hpp once on its own: its kernel signature checks run in every build.\n#include \"${name}.hpp\"\n")
+    endif()
+    target_sources(${arg_TARGET} PRIVATE ${header} ${check_unit})
+    # The .cgraph file's folder: its `include "kernels.cuh"` lines are relative to it.
+    target_include_directories(${arg_TARGET} PRIVATE ${out_dir} ${source_dir})
+  endforeach()
+  target_link_libraries(${arg_TARGET} PRIVATE cgraph::cgraph)
+endfunction()

@@ -1,0 +1,562 @@
+// `cgraphc emit-cpp`: prints the construction plans of every graph as C++ (see
+// cgraph/emit_cpp.hpp and cgraph/generated.hpp). Per graph: the parameters and callbacks
+// structs, the lets, one function per plan step computing that node's values (shared by the
+// build and the update), the build (explicit add-node calls, or stream capture following the
+// capture plan), and the per-node update.
+
+#include "emit_values.hpp"
+#include "node_text.hpp"
+
+#include <cgraph/emit_cpp.hpp>
+#include <cgraph/eval.hpp>
+#include <cgraph/plan.hpp>
+#include <cgraph/printers.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace cgraph {
+
+namespace {
+
+using emit::cpp_name;
+using emit::cpp_type;
+using emit::quoted;
+
+// The C++ namespace of a file: its stem, made an identifier.
+std::string file_namespace(std::string_view path) {
+  auto slash = path.find_last_of("/\\");
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  name = name.substr(0, name.find('.'));
+  std::string out;
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(out.begin(), '_');
+  return cpp_name(out);
+}
+
+std::string signature_text(const std::vector<ir::parameter>& params) {
+  std::string out;
+  for (const auto& p : params) out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", p.name, ir::to_string(p.t));
+  return out;
+}
+
+std::string type_list(const std::vector<ir::parameter>& params) {
+  std::string out;
+  for (const auto& p : params) out += (out.empty() ? "" : ", ") + cpp_type(p.t);
+  return out;
+}
+
+std::string kernel_pointer(const ir::kernel& k) {
+  std::string symbol = k.symbol.rfind("::", 0) == 0 ? k.symbol : "::" + k.symbol;
+  return "reinterpret_cast<const void*>(&" + symbol + ")";
+}
+
+std::string_view cond_kind_name(ir::cond_kind k) {
+  switch (k) {
+    case ir::cond_kind::if_then: return "if_then";
+    case ir::cond_kind::if_else: return "if_else";
+    case ir::cond_kind::while_loop: return "while_loop";
+    case ir::cond_kind::switch_cases: return "switch_cases";
+  }
+  return "if_then";
+}
+
+class graph_emitter {
+public:
+  graph_emitter(const ir::program& prog, const source_file& src, std::uint32_t index, emit_mode mode,
+                const std::vector<std::vector<std::uint32_t>>& hosts_used, std::string& out)
+      : prog_(prog), src_(src), g_(prog.graphs[index]), index_(index), mode_(mode), hosts_used_(hosts_used),
+        plan_(plan::lower_explicit(g_)), values_(src, g_), out_(out) {
+    for (std::uint32_t i = 0, next = 0; i < plan_.steps.size(); ++i)
+      if (plan_.steps[i].node->kind == ir::node_kind::conditional) {
+        first_body_.emplace(i, next);
+        next += static_cast<std::uint32_t>(plan_.steps[i].node->bodies.size());
+      }
+  }
+
+  void run() {
+    std::string name = cpp_name(g_.name);
+    line("// ---- graph {}, {} ----", g_.name, src_.position(g_.range.begin));
+    line("namespace {} {{", name);
+    line("");
+    parameters();
+    callbacks();
+    lets();
+    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) step_function(i);
+    line("struct traits {{");
+    line("  using parameters = {}::parameters;", name);
+    line("  using callbacks = {}::callbacks;", name);
+    line("  static cg::state_ptr build_state(const parameters& p, const callbacks& cb);");
+    line("  static void update_nodes(cg::node_updater& u, const parameters& before, const parameters& p);");
+    line("}};");
+    line("");
+    build();
+    update();
+    line("using graph = cg::graph<traits>;");
+    line("using exec = cg::exec<traits>;");
+    line("");
+    line("// Builds the graph ({} strategy).", mode_ == emit_mode::explicit_nodes ? "explicit" : "stream-capture");
+    line("inline graph build(const parameters& p, const callbacks& cb = {{}}) {{ return graph(p, cb); }}");
+    line("// Applies new parameter values to an exec by the cheapest path CUDA accepts.");
+    line("inline cgraph::update_result update(exec& e, const parameters& p) {{ return e.update(p); }}");
+    line("");
+    line("}}  // namespace {}", name);
+    line("");
+  }
+
+private:
+  template <typename... A>
+  void line(fmt::format_string<A...> f, A&&... a) {
+    out_ += fmt::format(f, std::forward<A>(a)...);
+    out_ += '\n';
+  }
+
+  std::string site(source_range r) const { return values_.site(r.begin); }
+
+  // ---- declarations ---------------------------------------------------------------------------
+
+  void parameters() {
+    line("struct parameters {{");
+    for (const auto& p : g_.params)
+      line("  {} {} = {};", cpp_type(p.t), cpp_name(p.name), values_.default_value(p));
+    line("}};");
+    line("");
+  }
+
+  void callbacks() {
+    line("struct callbacks {{");
+    for (auto h : hosts_used_[index_]) {
+      const ir::host_callback& host = prog_.hosts[h];
+      line("  std::function<void({})> {};  // host {}({}), {}", type_list(host.params), cpp_name(host.name), host.name,
+           signature_text(host.params), src_.position(host.range.begin));
+    }
+    line("}};");
+    line("");
+  }
+
+  // The lets whose values depend on parameters (the others were folded into constants).
+  void lets() {
+    std::vector<std::uint32_t> refs;
+    std::set<std::uint32_t> seen;
+    for (std::uint32_t i = 0; i < g_.exprs.size(); ++i)
+      if (g_.exprs[i].op == ir::op::let_ref && seen.insert(g_.exprs[i].index).second) refs.push_back(i);
+    line("struct values {{");
+    for (auto r : refs) line("  {} {}{{}};", values_.domain_type(r), cpp_name(g_.lets[g_.exprs[r].index].name));
+    line("}};");
+    line("");
+    line("inline values evaluate([[maybe_unused]] const parameters& p) {{");
+    line("  values v;");
+    for (auto r : refs)
+      line("  v.{} = {};", cpp_name(g_.lets[g_.exprs[r].index].name), values_.expr(g_.exprs[r].a));
+    line("  return v;");
+    line("}}");
+    line("");
+  }
+
+  // ---- node values ----------------------------------------------------------------------------
+
+  std::string args_of(const ir::node& n) const {
+    std::string out;
+    for (std::size_t i = 0; i < n.args.size(); ++i)
+      out += (i ? ", " : "") + values_.argument(n.args[i], describe_argument(prog_, n, i), n.range);
+    return out;
+  }
+
+  std::string dims(const std::array<ir::argument, 3>& d, std::string_view what, const ir::node& n) const {
+    static constexpr std::string_view axes[] = {"x", "y", "z"};
+    std::string out = "dim3(";
+    for (std::size_t i = 0; i < 3; ++i)
+      out += (i ? ", " : "") + values_.argument(d[i], fmt::format("{} dimension {}", what, axes[i]), n.range);
+    return out + ")";
+  }
+
+  std::string step_comment(std::uint32_t i) const {
+    const ir::node& n = *plan_.steps[i].node;
+    return fmt::format("// step {}, {}: {}", i, src_.position(n.range.begin), detail::describe_node(prog_, g_, n));
+  }
+
+  void step_function(std::uint32_t i) {
+    const ir::node& n = *plan_.steps[i].node;
+    std::string result, body;
+    switch (n.kind) {
+      case ir::node_kind::kernel: {
+        const ir::kernel& k = prog_.kernels[n.callee];
+        result = fmt::format("cg::kernel_call<{}>", type_list(k.params));
+        body = fmt::format("{{{}, {}, {}, {{{}}}}}", dims(n.grid, "grid", n), dims(n.block, "block", n),
+                           values_.argument(n.shared_bytes, "dynamic shared memory bytes", n.range), args_of(n));
+        break;
+      }
+      case ir::node_kind::repeat_init:
+        result = "cg::repeat_call";
+        body = fmt::format("{{g.repeat_counts[{0}], 0, g.conds[{0}], true}}", n.cond);
+        break;
+      case ir::node_kind::repeat_counter:
+        result = "cg::repeat_call";
+        body = fmt::format("{{g.repeat_counts[{0}], {1}, g.conds[{0}], false}}", n.cond,
+                           values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range));
+        break;
+      case ir::node_kind::memcpy:
+        result = "cg::memcpy_call";
+        body = fmt::format("{{{}}}", args_of(n));
+        break;
+      case ir::node_kind::memset:
+        result = "cudaMemsetParams";
+        body = fmt::format("cg::memset_call({}, cg::memset_bits({}), {}, {})",
+                           values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range),
+                           values_.argument(n.args[1], describe_argument(prog_, n, 1), n.range), n.element_size,
+                           values_.argument(n.args[2], describe_argument(prog_, n, 2), n.range));
+        break;
+      case ir::node_kind::host:
+        result = fmt::format("std::tuple<{}>", type_list(prog_.hosts[n.callee].params));
+        body = fmt::format("{{{}}}", args_of(n));
+        break;
+      case ir::node_kind::child_graph:
+        result = cpp_name(prog_.graphs[n.callee].name) + "::parameters";
+        body = fmt::format("{{{}}}", args_of(n));
+        break;
+      case ir::node_kind::conditional: return;  // nothing but its cond handle
+    }
+    line("{}", step_comment(i));
+    line("inline {} step_{}([[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v,", result, i);
+    line("    [[maybe_unused]] const cg::graph_state& g) {{");
+    line("  return {};", body);
+    line("}}");
+    line("");
+  }
+
+  // ---- the build --------------------------------------------------------------------------------
+
+  std::string parent_of(std::uint32_t i) const {
+    plan::location l = plan_.steps[i].parent;
+    return l.step == ir::none ? "g.graph" : fmt::format("g.bodies[{}]", first_body_.at(l.step) + l.body);
+  }
+
+  std::string deps_of(std::uint32_t i) const {
+    std::string out;
+    for (auto d : plan_.steps[i].deps) out += fmt::format("{}g.nodes[{}]", out.empty() ? "" : ", ", d);
+    return "{" + out + "}";
+  }
+
+  std::string child_callbacks(const ir::node& n) const {
+    std::string out;
+    for (auto h : hosts_used_[n.callee]) out += (out.empty() ? "cb." : ", cb.") + cpp_name(prog_.hosts[h].name);
+    return cpp_name(prog_.graphs[n.callee].name) + "::callbacks{" + out + "}";
+  }
+
+  std::string host_params(std::uint32_t i, std::string_view owner) const {
+    const ir::node& n = *plan_.steps[i].node;
+    const auto& host = prog_.hosts[n.callee];
+    return fmt::format("cg::host_call(cb.{}, step_{}(p, v, g), {}, {}, {})", cpp_name(host.name), i, owner, quoted(host.name),
+                       site(n.range));
+  }
+
+  std::string conditional_params(const ir::node& n) const {
+    return fmt::format("cg::conditional_params(g.conds[{}], cgraph::ir::cond_kind::{}, {})", n.cond,
+                       cond_kind_name(n.cond_kind), n.bodies.size());
+  }
+
+  // The conds whose conditional node lives in `where`, created as soon as that graph exists.
+  void create_conds(plan::location where, std::string_view graph, std::string_view indent) {
+    auto it = plan_.conds_by_home.find(plan::home_key(where));
+    if (it == plan_.conds_by_home.end()) return;
+    std::string list;
+    for (auto c : it->second) {
+      const ir::cond_handle& h = g_.conds[c];
+      std::string value = "0u";
+      if (h.default_expr != ir::none)
+        value = values_.argument(ir::argument{h.default_expr, ir::type::of(ir::scalar::u32), ir::check::any, h.range},
+                                 fmt::format("the initial value of cond '{}'", h.name), h.range);
+      list += fmt::format("{}{{{}, {}, {}, {}}}", list.empty() ? "" : ", ", c, value, h.default_expr != ir::none,
+                          site(h.range));
+    }
+    line("{}cg::create_conds(g, {}, {{{}}});", indent, graph, list);
+  }
+
+  void build() {
+    line("inline cg::state_ptr traits::build_state(const parameters& p, [[maybe_unused]] const callbacks& cb) {{");
+    line("  auto state = std::make_shared<cg::graph_state>({}, {}, {});", plan_.steps.size(), plan_.body_graphs,
+         g_.conds.size());
+    line("  cg::graph_state& g = *state;");
+    line("  const values v = evaluate(p);");
+    for (const auto& s : plan_.steps)
+      if (s.node->kind == ir::node_kind::repeat_init) line("  cg::repeat_count(g, {}, {});", s.node->cond, site(s.node->range));
+    if (mode_ == emit_mode::explicit_nodes) build_explicit();
+    else build_capture();
+    line("  return state;");
+    line("}}");
+    line("");
+  }
+
+  void build_explicit() {
+    line("  cg::create_graph(g, {});", site(g_.range));
+    create_conds(plan::location{}, "g.graph", "  ");
+    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
+      const ir::node& n = *plan_.steps[i].node;
+      std::string head = fmt::format("g, {}, {}, {}", i, parent_of(i), deps_of(i));
+      std::string at = site(n.range);
+      line("  {}", step_comment(i));
+      switch (n.kind) {
+        case ir::node_kind::kernel:
+          line("  cg::add_kernel({}, {}, step_{}(p, v, g), {});", head, kernel_pointer(prog_.kernels[n.callee]), i, at);
+          break;
+        case ir::node_kind::repeat_init:
+        case ir::node_kind::repeat_counter: line("  cg::add_repeat({}, step_{}(p, v, g), {});", head, i, at); break;
+        case ir::node_kind::memcpy: line("  cg::add_memcpy({}, step_{}(p, v, g), {});", head, i, at); break;
+        case ir::node_kind::memset: line("  cg::add_memset({}, step_{}(p, v, g), {});", head, i, at); break;
+        case ir::node_kind::host: line("  cg::add_host({}, {}, {});", head, host_params(i, "g.graph"), at); break;
+        case ir::node_kind::child_graph:
+          line("  cg::add_child({}, {}::traits::build_state(step_{}(p, v, g), {}), {});", head,
+               cpp_name(prog_.graphs[n.callee].name), i, child_callbacks(n), at);
+          break;
+        case ir::node_kind::conditional: {
+          std::uint32_t first = first_body_.at(i);
+          line("  cg::add_conditional({}, {}, {}, {});", head, conditional_params(n), first, at);
+          for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
+            create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
+          break;
+        }
+      }
+    }
+  }
+
+  void build_capture() {
+    // A capturing thread may not allocate or build other graphs: child graphs first.
+    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
+      const ir::node& n = *plan_.steps[i].node;
+      if (n.kind == ir::node_kind::child_graph)
+        line("  auto child_{} = {}::traits::build_state(step_{}(p, v, g), {});", i, cpp_name(prog_.graphs[n.callee].name), i,
+             child_callbacks(n));
+    }
+    capture_ = plan::lower_capture(plan_);
+    line("  cg::capture_session c(g, {});", site(g_.range));
+    line("  c.begin({});", capture_.bodies[0].streams);
+    create_conds(plan::location{}, "c.graph()", "  ");
+    capture_body(0, "  ");
+    line("  c.end({});", joins(capture_.bodies[0]));
+  }
+
+  static std::string joins(const plan::capture_body& b) {
+    std::string out;
+    for (auto j : b.joins) out += fmt::format("{}{}", out.empty() ? "" : ", ", j);
+    return "{" + out + "}";
+  }
+
+  void capture_body(std::uint32_t index, const std::string& indent) {
+    for (const auto& cn : capture_.bodies[index].nodes) {
+      const ir::node& n = *plan_.steps[cn.step].node;
+      std::string at = site(n.range);
+      std::uint32_t i = cn.step, k = cn.stream;
+      line("{}{}", indent, step_comment(i));
+      for (auto w : cn.waits) line("{}c.wait({}, {});", indent, k, w);
+      switch (n.kind) {
+        case ir::node_kind::kernel:
+          line("{}c.launch({}, {}, {}, step_{}(p, v, g), {});", indent, k, i, kernel_pointer(prog_.kernels[n.callee]), i, at);
+          break;
+        case ir::node_kind::repeat_init:
+        case ir::node_kind::repeat_counter: line("{}c.launch_repeat({}, {}, step_{}(p, v, g), {});", indent, k, i, i, at); break;
+        case ir::node_kind::memcpy: line("{}c.memcpy({}, {}, step_{}(p, v, g), {});", indent, k, i, i, at); break;
+        case ir::node_kind::memset: line("{}c.memset({}, {}, step_{}(p, v, g), {});", indent, k, i, i, at); break;
+        case ir::node_kind::host: line("{}c.host({}, {}, {}, {});", indent, k, i, host_params(i, "c.root()"), at); break;
+        case ir::node_kind::child_graph: line("{}c.child({}, {}, std::move(child_{}), {});", indent, k, i, i, at); break;
+        case ir::node_kind::conditional: {
+          std::uint32_t first = first_body_.at(i);
+          line("{}c.conditional({}, {}, {}, {}, {});", indent, k, i, conditional_params(n), first, at);
+          for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
+            const plan::capture_body& body = capture_.bodies[cn.bodies[b]];
+            line("{}c.enter_body({}, {});  // {}", indent, first + b, body.streams, detail::body_name(n, b));
+            create_conds(plan::location{i, b}, "c.graph()", indent + "  ");
+            capture_body(cn.bodies[b], indent + "  ");
+            line("{}c.leave_body({});", indent, joins(body));
+          }
+          break;
+        }
+      }
+      if (cn.record_event) line("{}c.record({}, {});", indent, k, i);
+    }
+  }
+
+  // ---- the update ---------------------------------------------------------------------------------
+
+  // The parameters the values of step i read.
+  std::vector<std::uint32_t> reads(const ir::node& n, const ir::dependency_index& deps) const {
+    std::set<std::uint32_t> out;
+    auto add = [&](const ir::argument& a) {
+      if (a.expr < g_.exprs.size()) out.insert(deps.expr_params[a.expr].begin(), deps.expr_params[a.expr].end());
+    };
+    if (n.kind == ir::node_kind::kernel) {
+      for (const auto& a : n.grid) add(a);
+      for (const auto& a : n.block) add(a);
+      add(n.shared_bytes);
+    }
+    for (const auto& a : n.args) add(a);
+    return {out.begin(), out.end()};
+  }
+
+  std::string changed_any(const std::vector<std::uint32_t>& params) const {
+    std::string out;
+    for (auto p : params) out += (out.empty() ? "c_" : " || c_") + cpp_name(g_.params[p].name);
+    return out;
+  }
+
+  void update() {
+    line("inline void traits::update_nodes([[maybe_unused]] cg::node_updater& u, [[maybe_unused]] const parameters& before,");
+    line("    [[maybe_unused]] const parameters& p) {{");
+    if (g_.params.empty()) {
+      line("}}");
+      line("");
+      return;
+    }
+    std::vector<std::uint32_t> all;
+    for (std::uint32_t i = 0; i < g_.params.size(); ++i) {
+      line("  const bool c_{0} = cg::differs(before.{0}, p.{0});", cpp_name(g_.params[i].name));
+      all.push_back(i);
+    }
+    line("  if (!({})) return;", changed_any(all));
+    line("  const values v = evaluate(p);");
+    line("  const cg::graph_state& g = u.values_from();");
+    auto deps = ir::index_dependencies(g_);
+    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
+      const ir::node& n = *plan_.steps[i].node;
+      auto params = reads(n, deps);
+      if (params.empty()) continue;
+      std::string when = changed_any(params);
+      switch (n.kind) {
+        case ir::node_kind::kernel:
+          line("  if ({}) u.kernel({}, {}, step_{}(p, v, g));", when, i, kernel_pointer(prog_.kernels[n.callee]), i);
+          break;
+        case ir::node_kind::repeat_init:
+        case ir::node_kind::repeat_counter: line("  if ({}) u.repeat({}, step_{}(p, v, g));", when, i, i); break;
+        case ir::node_kind::memcpy: line("  if ({}) u.memcpy({}, step_{}(p, v, g));", when, i, i); break;
+        case ir::node_kind::memset: line("  if ({}) u.memset({}, step_{}(p, v, g));", when, i, i); break;
+        case ir::node_kind::host:
+        case ir::node_kind::child_graph:
+          // A host callback's arguments live in a slot the graph owns; a child graph is a new
+          // build: both are applied by updating the whole graph.
+          line("  if ({}) u.refuse();  // {}", when, step_comment(i).substr(3));
+          break;
+        case ir::node_kind::conditional: break;
+      }
+    }
+    for (const auto& c : g_.conds) {
+      if (c.default_expr == ir::none) continue;
+      const auto& params = deps.expr_params[c.default_expr];
+      if (!params.empty())
+        line("  if ({}) u.refuse();  // cond '{}': its launch value is fixed when its handle is made", changed_any(params),
+             c.name);
+    }
+    line("}}");
+    line("");
+  }
+
+  const ir::program& prog_;
+  const source_file& src_;
+  const ir::graph& g_;
+  std::uint32_t index_;
+  emit_mode mode_;
+  const std::vector<std::vector<std::uint32_t>>& hosts_used_;
+  plan::explicit_plan plan_;
+  plan::capture_plan capture_;
+  emit::value_printer values_;
+  std::map<std::uint32_t, std::uint32_t> first_body_;  // by conditional step: its first body's index
+  std::string& out_;
+};
+
+// Host callbacks each graph uses, directly or through `call`, in declaration order; and the
+// graphs in an order where every callee comes before its callers.
+struct call_structure {
+  std::vector<std::vector<std::uint32_t>> hosts_used;
+  std::vector<std::uint32_t> order;
+};
+
+void collect(const ir::program& prog, const ir::body& b, std::set<std::uint32_t>& hosts, std::set<std::uint32_t>& callees) {
+  for (const auto& n : b.nodes) {
+    if (n.kind == ir::node_kind::host) hosts.insert(n.callee);
+    if (n.kind == ir::node_kind::child_graph) callees.insert(n.callee);
+    for (const auto& body : n.bodies) collect(prog, body, hosts, callees);
+  }
+}
+
+call_structure analyse_calls(const ir::program& prog) {
+  call_structure out;
+  std::size_t n = prog.graphs.size();
+  std::vector<std::set<std::uint32_t>> hosts(n), callees(n);
+  for (std::uint32_t i = 0; i < n; ++i) collect(prog, prog.graphs[i].root, hosts[i], callees[i]);
+  std::vector<int> state(n, 0);  // 0 new, 1 visiting, 2 done (the checker refused recursion)
+  std::function<void(std::uint32_t)> visit = [&](std::uint32_t i) {
+    if (state[i]) return;
+    state[i] = 1;
+    for (auto c : callees[i]) {
+      visit(c);
+      hosts[i].insert(hosts[c].begin(), hosts[c].end());
+    }
+    state[i] = 2;
+    out.order.push_back(i);
+  };
+  for (std::uint32_t i = 0; i < n; ++i) visit(i);
+  for (auto& h : hosts) out.hosts_used.emplace_back(h.begin(), h.end());
+  return out;
+}
+
+}  // namespace
+
+emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode mode) {
+  emit_result result;
+  for (const auto& k : prog.kernels)
+    if (k.library != ir::none)
+      result.diags.error(k.range, fmt::format("kernel '{}' comes from '{}' at run time; generated C++ calls kernels "
+                                              "as C++ symbols (declare it without 'from' and include its header, or "
+                                              "build this file with the run-time path)",
+                                              k.name, prog.libraries[k.library].name));
+  if (result.diags.has_errors()) return result;
+
+  std::string out;
+  auto line = [&](std::string_view s) {
+    out += s;
+    out += '\n';
+  };
+  line(fmt::format("// Generated by cgraphc emit-cpp --mode {} from {}. Do not edit.",
+                   mode == emit_mode::explicit_nodes ? "explicit" : "capture", src.name()));
+  line("#pragma once");
+  line("");
+  line("#include <cgraph/generated.hpp>");
+  line("");
+  line("#include <cstdint>");
+  line("#include <functional>");
+  line("#include <memory>");
+  line("#include <tuple>");
+  line("#include <utility>");
+  if (!prog.includes.empty()) line("");
+  for (const auto& inc : prog.includes) line(fmt::format("#include {}", quoted(inc)));
+  line("");
+  // The mode's inline namespace keeps the two forms of one file apart when a program links both.
+  std::string_view mode_namespace = mode == emit_mode::explicit_nodes ? "explicit_mode" : "capture_mode";
+  line(fmt::format("namespace cgraph_generated::{} {{", file_namespace(src.name())));
+  line(fmt::format("inline namespace {} {{", mode_namespace));
+  line("");
+  line("namespace cg = cgraph::gen;");
+  line(fmt::format("inline constexpr const char* file = {};", quoted(src.name())));
+  line("");
+  if (!prog.kernels.empty()) line("// Each kernel's C++ symbol must take the parameters its declaration gives.");
+  for (const auto& k : prog.kernels) {
+    std::string symbol = k.symbol.rfind("::", 0) == 0 ? k.symbol : "::" + k.symbol;
+    line(fmt::format("static_assert(cg::signature_matches<decltype(&{}), cg::declared<{}>>::value,", symbol, type_list(k.params)));
+    line(fmt::format("              {});",
+                     quoted(fmt::format("{}: the C++ kernel '{}' does not take the parameters declared here: kernel {}({})",
+                                        src.position(k.range.begin), k.symbol, k.name, signature_text(k.params)))));
+  }
+  line("");
+  auto calls = analyse_calls(prog);
+  for (auto i : calls.order) graph_emitter(prog, src, i, mode, calls.hosts_used, out).run();
+  line(fmt::format("}}  // namespace {}", mode_namespace));
+  line(fmt::format("}}  // namespace cgraph_generated::{}", file_namespace(src.name())));
+  result.code = std::move(out);
+  return result;
+}
+
+}  // namespace cgraph
+

@@ -1,0 +1,188 @@
+#include "emit_values.hpp"
+
+#include <cgraph/eval.hpp>
+
+#include <array>
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace cgraph::emit {
+
+namespace {
+
+std::string_view scalar_type(ir::scalar s) {
+  switch (s) {
+    case ir::scalar::i8: return "std::int8_t";
+    case ir::scalar::i16: return "std::int16_t";
+    case ir::scalar::i32: return "std::int32_t";
+    case ir::scalar::i64: return "std::int64_t";
+    case ir::scalar::u8: return "std::uint8_t";
+    case ir::scalar::u16: return "std::uint16_t";
+    case ir::scalar::u32: return "std::uint32_t";
+    case ir::scalar::u64: return "std::uint64_t";
+    case ir::scalar::f32: return "float";
+    case ir::scalar::f64: return "double";
+    case ir::scalar::boolean: return "bool";
+  }
+  return "void";
+}
+
+// C++ keywords, and the names generated namespaces declare or use unqualified.
+constexpr std::array reserved = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed",
+    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq",
+    // generated code's own names
+    "cg", "file", "std", "cgraph", "parameters", "callbacks", "values", "traits", "evaluate", "build", "update",
+    "graph", "exec"};
+
+std::string float_literal(double d, bool f32) {
+  std::string s = fmt::format("{}", d);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return f32 ? s + "f" : s;
+}
+
+std::string integer_literal(std::int64_t i) {
+  if (i == std::numeric_limits<std::int64_t>::min()) return "(-9223372036854775807 - 1)";
+  return fmt::format("{}", i);
+}
+
+std::string_view op_function(ir::op o) {
+  switch (o) {
+    case ir::op::add: return "add";
+    case ir::op::sub: return "sub";
+    case ir::op::mul: return "mul";
+    case ir::op::div: return "div";
+    case ir::op::mod: return "mod";
+    case ir::op::shl: return "shl";
+    case ir::op::shr: return "shr";
+    case ir::op::bit_and: return "bit_and";
+    case ir::op::bit_or: return "bit_or";
+    case ir::op::bit_xor: return "bit_xor";
+    case ir::op::min: return "min";
+    case ir::op::max: return "max";
+    case ir::op::ceil_div: return "ceil_div";
+    default: return "?";
+  }
+}
+
+}  // namespace
+
+std::string cpp_type(ir::type t) {
+  switch (t.k) {
+    case ir::type::kind::scalar: return std::string(scalar_type(t.s));
+    case ir::type::kind::pointer: return std::string(scalar_type(t.s)) + "*";
+    case ir::type::kind::void_pointer: return "void*";
+    case ir::type::kind::cond: return "cudaGraphConditionalHandle";
+  }
+  return "void";
+}
+
+std::string cpp_name(std::string_view name) {
+  bool taken = std::find(reserved.begin(), reserved.end(), name) != reserved.end();
+  return taken ? std::string(name) + "_" : std::string(name);
+}
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string value_printer::site(std::uint32_t offset) const {
+  auto lc = source_.location(offset);
+  return fmt::format("cg::site{{file, {}, {}}}", lc.line, lc.column);
+}
+
+std::string value_printer::domain_type(std::uint32_t index) const {
+  ir::type t = g_.exprs[index].result;
+  if (t.is_pointer()) return "std::uint64_t";
+  if (t.k == ir::type::kind::cond) return "cudaGraphConditionalHandle";
+  if (t.is_float()) return "double";
+  if (t.is_bool()) return "bool";
+  return "std::int64_t";
+}
+
+std::string value_printer::expr(std::uint32_t index) const {
+  const ir::expr& e = g_.exprs[index];
+  switch (e.op) {
+    case ir::op::constant:
+      switch (e.constant.k) {
+        case ir::value::kind::integer: return integer_literal(e.constant.i);
+        case ir::value::kind::floating: return float_literal(e.constant.f, false);
+        case ir::value::kind::boolean: return e.constant.bits ? "true" : "false";
+        case ir::value::kind::pointer: return fmt::format("std::uint64_t{{0x{:x}}}", e.constant.bits);
+        case ir::value::kind::cond: return "cudaGraphConditionalHandle{0}";
+      }
+      return "0";
+    case ir::op::param: {
+      const ir::parameter& p = g_.params[e.index];
+      std::string member = params_ + cpp_name(p.name);
+      if (p.t.is_pointer()) return "cg::address(" + member + ")";
+      if (p.t.is_float()) return "double{" + member + "}";
+      if (p.t.is_bool()) return member;
+      if (p.t.s == ir::scalar::u64)
+        return fmt::format("cg::from_u64({}, {}, {})", member, site(p.range.begin), quoted(p.name));
+      return "std::int64_t{" + member + "}";
+    }
+    case ir::op::let_ref: return "v." + cpp_name(g_.lets[e.index].name);
+    case ir::op::cond_ref: return fmt::format("g.conds[{}]", e.index);
+    case ir::op::to_float: return "static_cast<double>(" + expr(e.a) + ")";
+    case ir::op::neg: return fmt::format("cg::neg({}, {})", expr(e.a), site(e.range.begin));
+    case ir::op::ptr_add:
+    case ir::op::ptr_sub:
+      return fmt::format("cg::ptr_offset({}, {}, {}, {}, {})", expr(e.a), expr(e.b), e.element_size,
+                         e.op == ir::op::ptr_add, site(e.range.begin));
+    default:
+      return fmt::format("cg::{}({}, {}, {})", op_function(e.op), expr(e.a), expr(e.b), site(e.range.begin));
+  }
+}
+
+std::string value_printer::literal(const ir::value& v, ir::type target) const {
+  if (target.is_float()) {
+    double d = v.k == ir::value::kind::floating ? v.f : static_cast<double>(v.i);
+    return float_literal(d, target.s == ir::scalar::f32);
+  }
+  if (target.is_bool()) return v.bits ? "true" : "false";
+  if (target.is_pointer()) return fmt::format("reinterpret_cast<{}>(std::uint64_t{{0x{:x}}})", cpp_type(target), v.bits);
+  switch (target.s) {
+    case ir::scalar::i32:
+    case ir::scalar::i64: return integer_literal(v.i);
+    case ir::scalar::u32: return fmt::format("{}u", v.i);
+    case ir::scalar::u64: return fmt::format("{}ull", v.i);
+    default: return fmt::format("{}{{{}}}", cpp_type(target), v.i);
+  }
+}
+
+std::string value_printer::argument(const ir::argument& a, std::string_view what, source_range fallback) const {
+  const ir::expr& e = g_.exprs[a.expr];
+  if (e.is_constant() && a.target.k != ir::type::kind::cond) return literal(e.constant, a.target);  // checked when compiled
+  if (e.op == ir::op::param && g_.params[e.index].t == a.target && a.check == ir::check::any)
+    return params_ + cpp_name(g_.params[e.index].name);
+  if (a.target.k == ir::type::kind::cond || a.target.is_bool()) return expr(a.expr);
+  source_range r = a.range.end > a.range.begin ? a.range : fallback;
+  return fmt::format("cg::to<{}>({}, {}, {}, {})", cpp_type(a.target), expr(a.expr),
+                     a.check == ir::check::positive ? "true" : "false", site(r.begin), quoted(what));
+}
+
+std::string value_printer::default_value(const ir::parameter& p) {
+  if (p.default_expr == ir::none) return p.t.is_pointer() ? "nullptr" : "{}";
+  ir::argument a{p.default_expr, p.t, ir::check::any, p.range};
+  params_.clear();
+  std::string out = argument(a, fmt::format("the default of parameter '{}'", p.name), p.range);
+  params_ = "p.";
+  return out;
+}
+
+}  // namespace cgraph::emit

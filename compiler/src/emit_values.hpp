@@ -1,0 +1,50 @@
+#pragma once
+// C++ text for IR values: types, names, expressions and the conversions of arguments, as
+// the generated code computes them (cgraph/generated.hpp's checked helpers).
+
+#include <cgraph/ir.hpp>
+#include <cgraph/source.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace cgraph::emit {
+
+// The C++ type of a .cgraph type as a kernel or callback parameter: float, std::int32_t*,
+// cudaGraphConditionalHandle, …
+std::string cpp_type(ir::type t);
+
+// An identifier usable in C++: `name`, or `name_` when it is a C++ keyword or one of the names
+// generated code declares itself.
+std::string cpp_name(std::string_view name);
+
+// A C++ string literal of `text`.
+std::string quoted(std::string_view text);
+
+// Prints one graph's expressions. Generated functions see `p` (parameters), `v` (lets) and
+// `g` (the graph state, for cond handles).
+class value_printer {
+public:
+  value_printer(const source_file& source, const ir::graph& g) : source_(source), g_(g) {}
+
+  // `cg::site{file, L, C}` of a source offset.
+  std::string site(std::uint32_t offset) const;
+  // An expression in the value domain: std::int64_t, double, bool, std::uint64_t addresses.
+  std::string expr(std::uint32_t e) const;
+  // The value domain's C++ type of expression e.
+  std::string domain_type(std::uint32_t e) const;
+  // An argument converted to its target type; `what` names it in errors.
+  std::string argument(const ir::argument& a, std::string_view what, source_range fallback) const;
+  // A parameter's default, as the parameters struct's member initializer: it may read the
+  // members before it, as a default may read earlier parameters.
+  std::string default_value(const ir::parameter& p);
+
+private:
+  std::string literal(const ir::value& v, ir::type target) const;
+
+  const source_file& source_;
+  const ir::graph& g_;
+  std::string params_ = "p.";  // how parameters are reached: "p." in functions, "" in the struct
+};
+
+}  // namespace cgraph::emit

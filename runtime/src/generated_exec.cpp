@@ -1,0 +1,102 @@
+// Execs of generated graphs: instantiation with the run-time path's error mapping, launches
+// fenced while the exec points at a graph other than its origin, per-node updates, and the
+// whole-graph fallbacks.
+
+#include "check.hpp"
+#include "exec_state.hpp"
+
+#include <cgraph/generated.hpp>
+#include <cgraph/runtime/testing.hpp>
+
+#include <utility>
+
+namespace cgraph::gen {
+
+exec_core::exec_core(state_ptr from, const instantiate_options& options)
+    : options_(options), origin_(from), current_(std::move(from)) {
+  exec_ = detail::instantiate_graph(origin_->graph, options_,
+                                    [this](cudaGraphNode_t node) { return origin_->site_of(node); });
+}
+
+exec_core::exec_core(exec_core&& other) noexcept
+    : exec_(std::exchange(other.exec_, nullptr)), options_(other.options_), origin_(std::move(other.origin_)),
+      current_(std::move(other.current_)), last_launch_(std::exchange(other.last_launch_, nullptr)) {}
+
+exec_core& exec_core::operator=(exec_core&& other) noexcept {
+  if (this != &other) {
+    release();
+    exec_ = std::exchange(other.exec_, nullptr);
+    options_ = other.options_;
+    origin_ = std::move(other.origin_);
+    current_ = std::move(other.current_);
+    last_launch_ = std::exchange(other.last_launch_, nullptr);
+  }
+  return *this;
+}
+
+exec_core::~exec_core() { release(); }
+
+void exec_core::release() noexcept {
+  if (last_launch_) {
+    cudaEventSynchronize(last_launch_);  // a queued launch may still read what we free
+    cudaEventDestroy(last_launch_);
+    last_launch_ = nullptr;
+  }
+  if (exec_) cudaGraphExecDestroy(exec_);
+  exec_ = nullptr;
+}
+
+void exec_core::upload(cudaStream_t stream) { detail::check(cudaGraphUpload(exec_, stream), "cudaGraphUpload"); }
+
+void exec_core::launch(cudaStream_t stream) {
+  detail::check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch");
+  // After a whole-graph update the exec reads memory `current_` owns, which a later update
+  // frees: fence launches so that update can wait for them.
+  if (current_ == origin_) return;
+  if (!last_launch_) detail::check(cudaEventCreateWithFlags(&last_launch_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  detail::check(cudaEventRecord(last_launch_, stream), "cudaEventRecord");
+}
+
+update_path exec_core::replace(state_ptr rebuilt) {
+  update_path path = update_path::whole_graph;
+  cudaGraphExecUpdateResultInfo info{};
+  if (refused_by_test(update_path::whole_graph) || cudaGraphExecUpdate(exec_, rebuilt->graph, &info) != cudaSuccess) {
+    (void)cudaGetLastError();
+    exec_core fresh(rebuilt, options_);
+    *this = std::move(fresh);  // waits for launches of the old exec before destroying it
+    return update_path::reinstantiated;
+  }
+  if (last_launch_) detail::check(cudaEventSynchronize(last_launch_), "cudaEventSynchronize");
+  current_ = std::move(rebuilt);
+  return path;
+}
+
+bool refused_by_test(update_path path) {
+  auto r = testing::refuse_updates({});
+  testing::refuse_updates(r);
+  return path == update_path::node_params ? r.node_params : r.whole_graph;
+}
+
+void node_updater::finish(cudaError_t status) {
+  if (status == cudaSuccess) return;
+  (void)cudaGetLastError();
+  refused_ = true;  // the exec is then updated as a whole, which also covers what was applied
+}
+
+void node_updater::repeat(std::uint32_t step, repeat_call call) {
+  if (!start()) return;
+  finish(cudaGraphExecKernelNodeSetParams(exec_.get(), exec_.origin().nodes[step], call.params()));
+}
+
+void node_updater::memcpy(std::uint32_t step, memcpy_call call) {
+  if (!start()) return;
+  finish(cudaGraphExecMemcpyNodeSetParams1D(exec_.get(), exec_.origin().nodes[step], call.dst, call.src, call.bytes,
+                                            cudaMemcpyDefault));
+}
+
+void node_updater::memset(std::uint32_t step, const cudaMemsetParams& call) {
+  if (!start()) return;
+  finish(cudaGraphExecMemsetNodeSetParams(exec_.get(), exec_.origin().nodes[step], &call));
+}
+
+}  // namespace cgraph::gen

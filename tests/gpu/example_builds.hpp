@@ -1,0 +1,28 @@
+#pragma once
+// Every example graph built by generated C++ (both modes), for comparison with the run-time
+// path: built from tests/gpu/generated_examples.inc, compiled once per mode.
+
+#include <cgraph/generated.hpp>
+#include <cgraph/runtime.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gpu_test {
+
+struct generated_example {
+  std::string file;   // examples/<file>
+  std::string graph;
+  // Builds the graph: every pointer parameter points at `memory`, parameters without a default
+  // are 1, the others keep their defaults (as the run-time comparison binds them).
+  std::function<cgraph::gen::state_ptr(void* memory)> build;
+};
+
+std::vector<generated_example> generated_examples_explicit();
+std::vector<generated_example> generated_examples_capture();
+
+// The kernels every example declares, under their names, and stub host callbacks.
+void register_example_kernels(cgraph::registry& r);
+
+}  // namespace gpu_test

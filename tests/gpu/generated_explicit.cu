@@ -1,0 +1,3 @@
+// The example graphs as generated C++ in the explicit mode (see generated_examples.inc).
+#define GENERATED_EXAMPLES generated_examples_explicit
+#include "generated_examples.inc"

@@ -1,0 +1,113 @@
+// Generated C++ (cgraphc emit-cpp, built through cgraph_add_graphs): every example graph, in
+// both modes, is isomorphic to the graph the run-time path builds from the same file; bad
+// values fail with the run-time path's message and location; updates take the cheapest path.
+
+#include "example_builds.hpp"
+#include "gpu_support.hpp"
+#include "isomorphism.hpp"
+
+#include <cgraph/runtime/testing.hpp>
+
+#include <filesystem>
+
+#include "repeat_smooth.cgraph.hpp"
+
+using namespace gpu_test;
+
+namespace {
+
+cgraph::registry example_registry(const cgraph::program& prog) {
+  cgraph::registry reg;
+  register_example_kernels(reg);
+  for (const auto& h : prog.ir().hosts) {
+    if (h.params.size() == 1) reg.host(h.name, [](int) {});
+    else reg.host(h.name, [](int, int) {});
+  }
+  return reg;
+}
+
+// The run-time graph of one example, bound as generated_example::build binds the generated one.
+cgraph::graph run_time_graph(const generated_example& e, void* memory) {
+  auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_EXAMPLES_DIR) / e.file).string());
+  const cgraph::ir::graph* g = prog.ir().find_graph(e.graph);
+  REQUIRE(g);
+  cgraph::args values;
+  for (const auto& p : g->params)
+    if (p.t.is_pointer()) values.emplace_back(p.name, memory);
+    else if (p.default_expr == cgraph::ir::none) values.emplace_back(p.name, 1);
+  return cgraph::graph::build(prog, e.graph, values, example_registry(prog));
+}
+
+}  // namespace
+
+TEST_CASE("generated.every_example_matches_the_run_time_graph_in_both_modes") {
+  buffer<float> memory(1 << 22);
+  std::size_t compared = 0;
+  for (auto* examples : {generated_examples_explicit, generated_examples_capture}) {
+    for (const auto& e : examples()) {
+      CAPTURE(e.file);
+      CAPTURE(e.graph);
+      auto expected = run_time_graph(e, memory.get());
+      auto state = e.build(memory.get());
+      std::string got = canonical(state->graph, [&](cudaGraphNode_t n) { return state->conditional_bodies(n); });
+      CHECK(got == canonical(expected));
+      ++compared;
+    }
+  }
+  MESSAGE(compared, " generated example graphs compared with the run-time path");
+  CHECK(compared == 18);
+  CHECK(cgraph::testing::streams_left_capturing() == 0);
+}
+
+TEST_CASE("generated.a_bad_value_fails_as_on_the_run_time_path") {
+  // n = 0 gives a grid of ceil_div(0, 256) = 0 blocks.
+  namespace smooth = cgraph_generated::repeat_smooth::smooth_passes;
+  buffer<float> a(16), b(16);
+  std::string generated_message, run_time_message;
+  try {
+    smooth::build({.a = a.get(), .b = b.get(), .n = 0});
+  } catch (const cgraph::build_error& e) {
+    generated_message = e.what();
+  }
+  auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_EXAMPLES_DIR) / "repeat_smooth.cgraph").string());
+  try {
+    cgraph::graph::build(prog, "smooth_passes", {{"a", a.get()}, {"b", b.get()}, {"n", 0}}, example_registry(prog));
+  } catch (const cgraph::build_error& e) {
+    run_time_message = e.what();
+  }
+  MESSAGE(generated_message);
+  CHECK(generated_message.find("repeat_smooth.cgraph:10:") != std::string::npos);
+  CHECK(generated_message.find("grid dimension x: value 0 is not positive") != std::string::npos);
+  CHECK(generated_message == run_time_message);
+}
+
+TEST_CASE("generated.update_takes_the_cheapest_path") {
+  namespace smooth = cgraph_generated::repeat_smooth::smooth_passes;
+  buffer<float> a(1 << 16), b(1 << 16);
+  smooth::parameters p{.a = a.get(), .b = b.get()};
+  auto graph = smooth::build(p);
+  auto exec = graph.instantiate();
+  exec.launch(nullptr);
+
+  auto r = smooth::update(exec, p);
+  CHECK(r.path == cgraph::update_path::unchanged);
+  p.passes = 3;  // the repeat counter's count: one node
+  r = smooth::update(exec, p);
+  CHECK(r.path == cgraph::update_path::node_params);
+  CHECK(r.nodes_changed == 1);
+  p.passes = 0;  // not positive: refused before anything changes
+  CHECK_THROWS_AS(smooth::update(exec, p), cgraph::build_error);
+  CHECK(exec.params().passes == 3);
+
+  p.passes = 5;
+  auto before = cgraph::testing::refuse_updates({true, false});
+  r = smooth::update(exec, p);
+  CHECK(r.path == cgraph::update_path::whole_graph);
+  cgraph::testing::refuse_updates({true, true});
+  p.n = 1 << 15;
+  r = smooth::update(exec, p);
+  CHECK(r.path == cgraph::update_path::reinstantiated);
+  cgraph::testing::refuse_updates(before);
+  exec.launch(nullptr);
+  GPU_CHECK(cudaStreamSynchronize(nullptr));
+}
