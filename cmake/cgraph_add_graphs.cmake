@@ -46,4 +46,11 @@ function(cgraph_add_graphs)
     target_include_directories(${arg_TARGET} PRIVATE ${out_dir} ${source_dir})
   endforeach()
   target_link_libraries(${arg_TARGET} PRIVATE cgraph::cgraph)
+  # The generated code is C++20 compiled by nvcc; CMake 3.25 lacks nvcc's C++20 flag. Taught
+  # here, in the caller's directory, for projects that take cgraph with add_subdirectory.
+  if(CMAKE_CUDA_COMPILER_LOADED AND NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20" PARENT_SCOPE)
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20" PARENT_SCOPE)
+    set(CMAKE_CUDA_COMPILE_FEATURES ${CMAKE_CUDA_COMPILE_FEATURES} cuda_std_20 PARENT_SCOPE)
+  endif()
 endfunction()
