@@ -11,6 +11,10 @@
 #include <cgraph/runtime.hpp>
 
 #include "bench_kernels.hpp"
+#include "bench_shapes.hpp"
+#ifdef CGRAPH_BENCH_GENERATED
+#include "bench_generated.hpp"
+#endif
 
 #include <cuda_runtime_api.h>
 
@@ -39,6 +43,9 @@
 
 namespace {
 
+using bench::shape;
+using bench::text_of;
+using bench::name;
 using clock_type = std::chrono::steady_clock;
 int repeats = 9;
 
@@ -60,31 +67,6 @@ double time_it(const std::function<void()>& setup, const std::function<void()>& 
     if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
   }
   return median(times);
-}
-
-enum class shape { chain, wide, conditional };
-const char* name(shape s) { return s == shape::chain ? "chain" : s == shape::wide ? "fork-join" : "conditionals"; }
-
-// ---- the graphs as .cgraph text ---------------------------------------------------------------
-
-std::string text_of(shape s, int nodes) {
-  std::string t = "kernel tiny(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n";
-  switch (s) {
-    case shape::chain:
-      t += "  tiny<<<1, 32>>>(p, first);\n";
-      for (int i = 1; i < nodes; ++i) t += fmt::format("  tiny<<<1, 32>>>(p, {});\n", i);
-      break;
-    case shape::wide:
-      t += "  tiny<<<1, 32>>>(p, first);\n  parallel {\n";
-      for (int i = 1; i < nodes - 1; ++i) t += fmt::format("    tiny<<<1, 32>>>(p, {});\n", i);
-      t += "  }\n  tiny<<<1, 32>>>(p, 0);\n";
-      break;
-    case shape::conditional:  // each `if` is two nodes: the conditional and its body's kernel
-      for (int i = 0; i < nodes / 2; ++i)
-        t += fmt::format("  cond c{0} = 1;\n  if c{0} {{ tiny<<<1, 32>>>(p, {1}); }}\n", i, i == 0 ? "first" : std::to_string(i));
-      break;
-  }
-  return t + "}\n";
 }
 
 // ---- the same graphs by hand ------------------------------------------------------------------
@@ -267,6 +249,17 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   record(s, nodes, "build", "cgraph compiled program, capture",
          time_it([] {}, [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, capture_options)); }, reset), per,
          hand_capture_s);
+#ifdef CGRAPH_BENCH_GENERATED
+  // The same graph from C++ that cgraphc emit-cpp generated at build time (bench_generated.hpp).
+  cgraph::gen::state_ptr built;
+  auto drop_built = [&] { built.reset(); };
+  for (bool capture : {false, true}) {
+    auto build = bench::generated_builder(name(s), nodes, capture);
+    if (!build) continue;
+    record(s, nodes, "build", capture ? "cgraph generated C++, capture" : "cgraph generated C++, explicit",
+           time_it([] {}, [&] { built = build(buffer, 0); }, drop_built), per, capture ? hand_capture_s : hand_explicit_s);
+  }
+#endif
 
   // Instantiate.
   h = hand_explicit(s, nodes, buffer);
