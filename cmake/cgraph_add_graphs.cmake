@@ -1,4 +1,4 @@
-# cgraph_add_graphs(TARGET <target> [MODE explicit|capture] FILES a.cgraph ...)
+# cgraph_add_graphs(TARGET <target> [MODE explicit|capture] [NO_CHECK_UNITS] FILES a.cgraph ...)
 #
 # Compiles .cgraph files at build time, like protobuf_generate does .proto files: for each
 # file, `cgraphc emit-cpp` writes <name>.cgraph.hpp into the target's generated folder, which
@@ -6,9 +6,11 @@
 # .cgraph file or cgraphc changes; a .cgraph error fails the build with cgraphc's diagnostic.
 # Each generated header is also compiled once on its own (a generated .cu that includes it),
 # so a kernel whose C++ signature drifted from its declaration fails the build even before a
-# source uses the graph. The target links cgraph::cgraph and needs the CUDA language.
+# source uses the graph (NO_CHECK_UNITS skips that, for targets whose own sources include every
+# header: a graph of 10 000 nodes is then compiled once, not twice). The target links
+# cgraph::cgraph and needs the CUDA language.
 function(cgraph_add_graphs)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;MODE" "FILES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "NO_CHECK_UNITS" "TARGET;MODE" "FILES")
   if(NOT arg_TARGET OR NOT TARGET ${arg_TARGET})
     message(FATAL_ERROR "cgraph_add_graphs: TARGET must name an existing target (got '${arg_TARGET}')")
   endif()
@@ -38,10 +40,13 @@ function(cgraph_add_graphs)
       DEPENDS ${source} cgraph::cgraphc
       COMMENT "cgraphc emit-cpp ${name} (${arg_MODE})"
       VERBATIM)
-    if(NOT EXISTS ${check_unit})
-      file(WRITE ${check_unit} "// Compiles ${name}.hpp once on its own: its kernel signature checks run in every build.\n#include \"${name}.hpp\"\n")
+    target_sources(${arg_TARGET} PRIVATE ${header})
+    if(NOT arg_NO_CHECK_UNITS)
+      if(NOT EXISTS ${check_unit})
+        file(WRITE ${check_unit} "// Compiles ${name}.hpp once on its own: its kernel signature checks run in every build.\n#include \"${name}.hpp\"\n")
+      endif()
+      target_sources(${arg_TARGET} PRIVATE ${check_unit})
     endif()
-    target_sources(${arg_TARGET} PRIVATE ${header} ${check_unit})
     # The .cgraph file's folder: its `include "kernels.cuh"` lines are relative to it.
     target_include_directories(${arg_TARGET} PRIVATE ${out_dir} ${source_dir})
   endforeach()
