@@ -2,6 +2,7 @@
 
 #include "compat.hpp"
 
+#include <cgraph/generated.hpp>
 #include <cgraph/runtime/error.hpp>
 
 #include <fmt/format.h>
@@ -63,20 +64,7 @@ host_slot* step_builder::make_host_slot(const ir::node& n, const node_values& v,
 }
 
 cudaGraphNodeParams step_builder::conditional_params(const ir::node& n) const {
-  bool needs_12_8 = n.cond_kind == ir::cond_kind::if_else || n.cond_kind == ir::cond_kind::switch_cases;
-  require_driver(n.cond_kind == ir::cond_kind::if_else        ? "an 'if' with 'else'"
-                 : n.cond_kind == ir::cond_kind::switch_cases ? "a 'switch'"
-                 : n.cond_kind == ir::cond_kind::while_loop   ? "a 'while' loop"
-                                                              : "an 'if'",
-                 needs_12_8 ? if_else_switch_version : conditional_nodes_version);
-  cudaGraphNodeParams p{};
-  p.type = cudaGraphNodeTypeConditional;
-  p.conditional.handle = g_.conds[n.cond];
-  p.conditional.type = n.cond_kind == ir::cond_kind::while_loop     ? cudaGraphCondTypeWhile
-                       : n.cond_kind == ir::cond_kind::switch_cases ? cudaGraphCondTypeSwitch
-                                                                    : cudaGraphCondTypeIf;
-  p.conditional.size = static_cast<unsigned>(n.bodies.size());
-  return p;
+  return gen::conditional_params(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
 }
 
 std::shared_ptr<built_graph> step_builder::build_child(const ir::node& n, const node_values& v) const {
