@@ -8,3 +8,15 @@ build=${CGRAPH_BUILD_DIR:-build/test}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CGRAPH_CMAKE_ARGS:-}
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+
+# The CPU tests again under AddressSanitizer and UndefinedBehaviorSanitizer (any finding fails
+# the run). The CUDA runtime is left out: its tests need a GPU, where compute-sanitizer runs.
+if [ "${CGRAPH_SANITIZERS:-1}" = 1 ]; then
+  asan=${CGRAPH_ASAN_BUILD_DIR:-build/asan}
+  flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  cmake -S . -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCGRAPH_WITH_RUNTIME=OFF -DCGRAPH_BUILD_BENCH=OFF \
+    -DCGRAPH_INSTALL=OFF -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+    ${CGRAPH_CMAKE_ARGS:-}
+  cmake --build "$asan" -j "$(nproc)"
+  ctest --test-dir "$asan" --output-on-failure -j "$(nproc)"
+fi

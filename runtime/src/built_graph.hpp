@@ -49,6 +49,7 @@ struct resolved_symbols {
   std::vector<registry::host_entry> hosts;         // by IR host index; function null when absent
   std::vector<std::shared_ptr<const captured_routine>> routines;  // by IR kernel index, or null
   std::string module_directory;
+  bool allow_module_paths_outside_directory = false;
   strategy how = strategy::explicit_nodes;
   cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeThreadLocal;
 

@@ -81,7 +81,8 @@ const void* kernel_function(const program_state& p, const resolved_symbols& s, s
     source = "the registered function";
   } else {
     const ir::library& lib = p.program.libraries[k.library];
-    function = library_kernel(p, kernel, s.module_directory.empty() ? p.directory : s.module_directory);
+    function = library_kernel(p, kernel, s.module_directory.empty() ? p.directory : s.module_directory,
+                              s.allow_module_paths_outside_directory);
     source = fmt::format("{} '{}'", lib.k == ir::library::kind::module ? "module" : "source", lib.name);
   }
   // The real kernel's parameters where the driver can tell; else the registered C++ signature.

@@ -85,12 +85,34 @@ std::shared_ptr<loaded_library> load_source(const program_state& p, std::uint32_
 
 }  // namespace
 
-const void* library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory) {
+namespace {
+
+// Whether `path` lies inside `directory` once both are made absolute and `..` is resolved
+// (symbolic links too, where they exist).
+bool inside(const std::filesystem::path& path, const std::filesystem::path& directory) {
+  std::error_code ec;
+  auto base = std::filesystem::weakly_canonical(std::filesystem::absolute(directory, ec), ec);
+  auto full = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  if (ec) return false;
+  auto rel = full.lexically_relative(base);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+}  // namespace
+
+const void* library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory,
+                           bool allow_outside) {
   const ir::kernel& k = p.program.kernels[kernel];
   const ir::library& lib = p.program.libraries[k.library];
   bool is_module = lib.k == ir::library::kind::module;
   std::filesystem::path path = is_module ? std::filesystem::path(lib.text) : std::filesystem::path();
-  if (is_module && path.is_relative()) path = std::filesystem::path(directory) / path;
+  std::filesystem::path base = directory.empty() ? std::filesystem::path(".") : std::filesystem::path(directory);
+  if (is_module && path.is_relative()) path = base / path;
+  if (is_module && !allow_outside && !inside(path, base))
+    throw build_error(position(p, lib.text_range),
+                      fmt::format("module '{}': the path '{}' leaves the module directory '{}' (set "
+                                  "build_options::allow_module_paths_outside_directory to load it)",
+                                  lib.name, lib.text, base.string()));
 
   std::shared_ptr<loaded_library> loaded;
   {

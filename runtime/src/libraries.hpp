@@ -30,7 +30,9 @@ struct library_cache {
 
 // The kernel `kernel` of program `p` declared `from LIB`, as a cudaKernel_t usable wherever
 // CUDA takes a kernel function. Relative module paths are resolved against `directory`.
-const void* library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory);
+// `allow_outside`: load module paths that leave `directory` (build_options).
+const void* library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory,
+                           bool allow_outside);
 
 // The largest PTX ISA version a driver can load (e.g. 90 for 9.0 with driver 13000); 0 when
 // the driver is newer than the table (it then loads everything cgraph knows).

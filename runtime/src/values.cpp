@@ -185,6 +185,7 @@ std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const re
     out->hosts.push_back(e ? *e : registry::host_entry{});
   }
   out->module_directory = options.module_directory;
+  out->allow_module_paths_outside_directory = options.allow_module_paths_outside_directory;
   out->how = options.strategy;
   out->capture_mode = options.capture_mode == capture_mode::global    ? cudaStreamCaptureModeGlobal
                       : options.capture_mode == capture_mode::relaxed ? cudaStreamCaptureModeRelaxed

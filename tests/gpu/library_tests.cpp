@@ -169,3 +169,24 @@ graph g(p: f32*, n: i32) { k<<<1, 64>>>(p, 1.0, n); }
     CHECK(std::string(e.what()).find("is PTX ISA 99.9, newer than this driver") != std::string::npos);
   }
 }
+
+TEST_CASE("modules.paths_cannot_leave_the_module_directory_unless_allowed") {
+  auto dir = std::filesystem::path(CGRAPH_TEST_MODULE_DIR);
+  std::filesystem::create_directories(dir / "inner");
+  cgraph::build_options inner;
+  inner.module_directory = (dir / "inner").string();
+  std::vector<std::string> paths{"../module_kernels.fatbin", (dir / "module_kernels.fatbin").string()};
+  for (const std::string& path : paths) {
+    CAPTURE(path);
+    auto prog = cgraph::program::compile("module lib = \"" + path + R"(";
+kernel m_scale(p: f32*, s: f32, n: i32) from lib;
+graph g(p: f32*, n: i32) { m_scale<<<1, 64>>>(p, 2.0, n); }
+)", "test.cgraph");
+    std::string e = error_of(prog, inner);
+    MESSAGE(e);
+    CHECK(e.find("test.cgraph:1:14: module 'lib': the path '" + path + "' leaves the module directory") == 0);
+    cgraph::build_options anywhere = inner;
+    anywhere.allow_module_paths_outside_directory = true;
+    CHECK_NOTHROW(run_on(prog, anywhere));
+  }
+}

@@ -58,6 +58,10 @@ struct build_options {
   // Where relative `module` paths start. Empty: the folder of the .cgraph file for
   // program::load, the current directory for program::compile.
   std::string module_directory;
+  // A `module` path is refused when it leaves module_directory ("../x.fatbin", "/abs/x.fatbin"),
+  // so .cgraph text from users or configuration files cannot load arbitrary files. Set to
+  // load modules from anywhere.
+  bool allow_module_paths_outside_directory = false;
   cgraph::strategy strategy = strategy::explicit_nodes;
   cgraph::capture_mode capture_mode = capture_mode::thread_local_mode;
 };
