@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs every test (CPU tests; GPU tests report
-# "skipped" where no GPU is present). CI runs exactly this.
+# "skipped" where no GPU is present), then the CPU tests again under ASan and UBSan. CI runs
+# exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
