@@ -51,10 +51,10 @@ std::string type_list(const std::vector<ir::parameter>& params) {
   return out;
 }
 
-std::string kernel_pointer(const ir::kernel& k) {
-  std::string symbol = k.symbol.rfind("::", 0) == 0 ? k.symbol : "::" + k.symbol;
-  return "reinterpret_cast<const void*>(&" + symbol + ")";
-}
+// The kernel's C++ symbol, qualified from the global namespace.
+std::string qualified_symbol(const ir::kernel& k) { return k.symbol.rfind("::", 0) == 0 ? k.symbol : "::" + k.symbol; }
+
+std::string kernel_pointer(const ir::kernel& k) { return "reinterpret_cast<const void*>(&" + qualified_symbol(k) + ")"; }
 
 std::string_view cond_kind_name(ir::cond_kind k) {
   switch (k) {
@@ -543,8 +543,8 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
   line("");
   if (!prog.kernels.empty()) line("// Each kernel's C++ symbol must take the parameters its declaration gives.");
   for (const auto& k : prog.kernels) {
-    std::string symbol = k.symbol.rfind("::", 0) == 0 ? k.symbol : "::" + k.symbol;
-    line(fmt::format("static_assert(cg::signature_matches<decltype(&{}), cg::declared<{}>>::value,", symbol, type_list(k.params)));
+    line(fmt::format("static_assert(cg::signature_matches<decltype(&{}), cg::declared<{}>>::value,", qualified_symbol(k),
+                     type_list(k.params)));
     line(fmt::format("              {});",
                      quoted(fmt::format("{}: the C++ kernel '{}' does not take the parameters declared here: kernel {}({})",
                                         src.position(k.range.begin), k.symbol, k.name, signature_text(k.params)))));

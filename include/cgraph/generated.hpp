@@ -375,6 +375,7 @@ private:
   void add_node(unsigned k, std::uint32_t step, const site& at, Add add);
   void fork(unsigned streams);
   void join(std::initializer_list<std::uint32_t> joins);
+  cudaGraph_t close_frame(std::initializer_list<std::uint32_t> joins);
   cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
 

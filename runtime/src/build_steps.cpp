@@ -51,7 +51,7 @@ host_slot* step_builder::make_host_slot(const ir::node& n, const node_values& v,
     throw build_error(at.str(), fmt::format("host callback '{}' is declared with parameters of kinds ({}) but the "
                                             "registered callable takes ({}) (i integer, f float, b bool, p pointer)",
                                             h.name, declared, entry.param_kinds));
-  auto* slot = new host_slot{entry.function, v.values};
+  auto* slot = new host_slot(entry.function, v.values);
   cudaUserObject_t object = nullptr;
   cudaError_t status = cudaUserObjectCreate(&object, slot, destroy_host_slot, 1, cudaUserObjectNoDestructorSync);
   if (status != cudaSuccess) delete slot;

@@ -7,9 +7,6 @@
 
 #include <cgraph/runtime/error.hpp>
 
-#include <cstdio>
-#include <exception>
-
 #include <fmt/format.h>
 
 namespace cgraph::detail {
@@ -18,18 +15,6 @@ built_graph::~built_graph() {
   // Destructors never throw; a failure here can only be reported.
   if (graph) cudaGraphDestroy(graph);
   for (void* p : device_memory) cudaFree(p);
-}
-
-// Exceptions must not cross into the driver.
-void CUDART_CB run_host_callback(void* data) {
-  auto* slot = static_cast<host_slot*>(data);
-  try {
-    (*slot->function)(slot->args);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cgraph: a host callback threw: %s\n", e.what());
-  } catch (...) {
-    std::fprintf(stderr, "cgraph: a host callback threw an exception\n");
-  }
 }
 
 namespace {
@@ -78,7 +63,7 @@ private:
       case ir::node_kind::repeat_counter: {
         repeat_count(n, at);
         auto p = repeat_params(n, r.values, g_.repeat_counts, g_.conds);
-        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), p.get()), at);
+        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), p.params()), at);
         break;
       }
       case ir::node_kind::memcpy: {
@@ -95,7 +80,7 @@ private:
       }
       case ir::node_kind::host: {
         r.slot = make_host_slot(n, r.values, g_.graph, at);
-        cudaHostNodeParams p{run_host_callback, r.slot};
+        cudaHostNodeParams p{gen::run_host_slot, as_user_data(r.slot)};
         CGRAPH_CUDA(cudaGraphAddHostNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
         break;
       }

@@ -6,6 +6,7 @@
 #include "libraries.hpp"
 
 #include <cgraph/eval.hpp>
+#include <cgraph/generated.hpp>
 #include <cgraph/plan.hpp>
 #include <cgraph/runtime/args.hpp>
 #include <cgraph/runtime/graph.hpp>
@@ -65,13 +66,17 @@ const void* kernel_function(const program_state& p, const resolved_symbols& s, s
 // A host node's user data: the callable and its arguments, never changed after creation (an
 // update makes a new slot, so launches already queued keep the arguments they were given).
 // A built graph's slots are owned by CUDA user objects retained by the graph.
-struct host_slot {
+// It runs through gen::run_host_slot, the host-node function generated code uses too (which
+// keeps exceptions from crossing into the driver): pass it as_user_data(slot).
+struct host_slot final : gen::host_slot_base {
+  host_slot(std::shared_ptr<const host_function> f, std::vector<ir::value> a) : function(std::move(f)), args(std::move(a)) {}
+  void run() override { (*function)(args); }
+
   std::shared_ptr<const host_function> function;
   std::vector<ir::value> args;
 };
 
-// Calls the slot's function; the host-node function of every cgraph host node.
-void CUDART_CB run_host_callback(void* slot);
+inline void* as_user_data(host_slot* slot) { return static_cast<gen::host_slot_base*>(slot); }
 
 // The values of one node, converted as CUDA wants them.
 struct node_values {

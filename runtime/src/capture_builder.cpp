@@ -201,7 +201,7 @@ private:
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter: {
         auto p = repeat_params(n, r.values, g_.repeat_counts, g_.conds);
-        cudaKernelNodeParams* k = p.get();
+        cudaKernelNodeParams* k = p.params();
         CGRAPH_CUDA(cudaLaunchKernel(k->func, k->gridDim, k->blockDim, k->kernelParams, 0, s), at);
         r.handle = last_node(s, at);
         break;
@@ -224,7 +224,7 @@ private:
       }
       case ir::node_kind::host:
         r.slot = make_host_slot(n, r.values, capturing_graph(open_.front().stream, at), at);
-        CGRAPH_CUDA(cudaLaunchHostFunc(s, run_host_callback, r.slot), at);
+        CGRAPH_CUDA(cudaLaunchHostFunc(s, gen::run_host_slot, as_user_data(r.slot)), at);
         r.handle = last_node(s, at);
         break;
       case ir::node_kind::child_graph:

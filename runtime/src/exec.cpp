@@ -34,6 +34,8 @@ long cuda_calls_made() { return calls; }
 
 namespace cgraph::detail {
 
+const testing::update_refusals& test_refusals() { return testing::refusals; }
+
 bool inject_fault() noexcept { return testing::calls++ == testing::fault_at; }
 
 exec_state::~exec_state() {
@@ -115,7 +117,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter: {
         auto p = repeat_params(n, v, cur.repeat_counts, cur.conds);
-        status = cudaGraphExecKernelNodeSetParams(s.exec, node, p.get());
+        status = cudaGraphExecKernelNodeSetParams(s.exec, node, p.params());
         break;
       }
       case ir::node_kind::memcpy:
@@ -128,8 +130,8 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         break;
       }
       case ir::node_kind::host: {
-        auto slot = std::make_unique<host_slot>(host_slot{cur.records[i].slot->function, v.values});
-        cudaHostNodeParams p{run_host_callback, slot.get()};
+        auto slot = std::make_unique<host_slot>(cur.records[i].slot->function, v.values);
+        cudaHostNodeParams p{gen::run_host_slot, as_user_data(slot.get())};
         status = cudaGraphExecHostNodeSetParams(s.exec, node, &p);
         if (status == cudaSuccess) s.replace_slot(i, std::move(slot));
         break;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <cgraph/runtime/graph.hpp>
+#include <cgraph/runtime/testing.hpp>
 
 namespace cgraph::detail {
 
@@ -42,6 +43,9 @@ struct exec_state {
 
 // Instantiates `graph` (checking the result before anything is wrapped); `locate` names the
 // .cgraph place of the node CUDA blames.
+// The calling thread's refusals set by cgraph::testing::refuse_updates (for generated execs).
+const testing::update_refusals& test_refusals();
+
 cudaGraphExec_t instantiate_graph(cudaGraph_t graph, const instantiate_options& options,
                                   const std::function<std::string(cudaGraphNode_t)>& locate);
 

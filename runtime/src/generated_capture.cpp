@@ -76,15 +76,18 @@ void capture_session::begin(unsigned streams) {
   fork(streams);
 }
 
-void capture_session::end(std::initializer_list<std::uint32_t> joins) {
+// Joins the body's streams into its stream 0 and ends its capture.
+cudaGraph_t capture_session::close_frame(std::initializer_list<std::uint32_t> joins) {
   join(joins);
   cudaGraph_t result = nullptr;
   check(cudaStreamEndCapture(stream(0), &result), "cudaStreamEndCapture", at_);
   free_.push_back(stream(0));
   frames_.pop_back();  // only now: if ending failed, abort() must end it
   frame_is_body_.pop_back();
-  g_.graph = result;
+  return result;
 }
+
+void capture_session::end(std::initializer_list<std::uint32_t> joins) { g_.graph = close_frame(joins); }
 
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream(free_, taken_, at_);
@@ -94,14 +97,8 @@ void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   fork(streams);
 }
 
-void capture_session::leave_body(std::initializer_list<std::uint32_t> joins) {
-  join(joins);
-  cudaGraph_t ended = nullptr;
-  check(cudaStreamEndCapture(stream(0), &ended), "cudaStreamEndCapture", at_);
-  free_.push_back(stream(0));
-  frames_.pop_back();
-  frame_is_body_.pop_back();
-}
+// The body graph belongs to its conditional node: nothing to keep.
+void capture_session::leave_body(std::initializer_list<std::uint32_t> joins) { close_frame(joins); }
 
 cudaEvent_t capture_session::event_of(std::uint32_t step) {
   if (!step_events_[step]) {

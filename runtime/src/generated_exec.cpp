@@ -58,7 +58,6 @@ void exec_core::launch(cudaStream_t stream) {
 }
 
 update_path exec_core::replace(state_ptr rebuilt) {
-  update_path path = update_path::whole_graph;
   cudaGraphExecUpdateResultInfo info{};
   if (refused_by_test(update_path::whole_graph) || cudaGraphExecUpdate(exec_, rebuilt->graph, &info) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -68,12 +67,11 @@ update_path exec_core::replace(state_ptr rebuilt) {
   }
   if (last_launch_) detail::check(cudaEventSynchronize(last_launch_), "cudaEventSynchronize");
   current_ = std::move(rebuilt);
-  return path;
+  return update_path::whole_graph;
 }
 
 bool refused_by_test(update_path path) {
-  auto r = testing::refuse_updates({});
-  testing::refuse_updates(r);
+  const testing::update_refusals& r = detail::test_refusals();
   return path == update_path::node_params ? r.node_params : r.whole_graph;
 }
 

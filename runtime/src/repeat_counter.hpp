@@ -13,39 +13,16 @@ const void* repeat_counter_function();
 
 #include "built_graph.hpp"
 
+#include <cgraph/generated.hpp>
+
 namespace cgraph::detail {
 
-// Kernel-node parameters of a repeat_init or repeat_counter node. Holds the argument values
-// that get() points the parameters at, so keep it alive until the CUDA call that reads them.
-struct repeat_kernel_params {
-  void* count_done = nullptr;
-  cudaGraphConditionalHandle handle = 0;
-  unsigned count = 0;
-  bool init = false;
-  void* args[3] = {};
-  cudaKernelNodeParams params{};
-
-  cudaKernelNodeParams* get() {
-    args[0] = &count_done;
-    args[1] = init ? static_cast<void*>(&handle) : static_cast<void*>(&count);
-    args[2] = &handle;
-    params.kernelParams = args;
-    return &params;
-  }
-};
-
-inline repeat_kernel_params repeat_params(const ir::node& n, const node_values& v, const std::vector<void*>& counts,
-                                          const std::vector<cudaGraphConditionalHandle>& conds) {
-  repeat_kernel_params p;
-  p.count_done = counts[n.cond];
-  p.handle = conds[n.cond];
+// Kernel-node parameters of a repeat_init or repeat_counter node, as generated code makes
+// them (gen::repeat_call; its params() points into it, so keep it alive until CUDA has read them).
+inline gen::repeat_call repeat_params(const ir::node& n, const node_values& v, const std::vector<void*>& counts,
+                                      const std::vector<cudaGraphConditionalHandle>& conds) {
   bool init = n.kind == ir::node_kind::repeat_init;
-  p.init = init;
-  if (!init) p.count = static_cast<unsigned>(v.args[0].as_u64());
-  p.params.func = const_cast<void*>(init ? repeat_init_function() : repeat_counter_function());
-  p.params.gridDim = dim3(1);
-  p.params.blockDim = dim3(1);
-  return p;
+  return {counts[n.cond], init ? 0u : static_cast<unsigned>(v.args[0].as_u64()), conds[n.cond], init};
 }
 
 }  // namespace cgraph::detail
