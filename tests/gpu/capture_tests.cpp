@@ -78,7 +78,7 @@ graph g(a: f32*, b: f32*, c: f32*, n: i32) {
     fa: fill<<<1, 64>>>(a, 1.0, n);
     fb: fill<<<(1, 1, 1), (64, 1, 1)>>>(b, 2.0, n);
     { fill<<<1, 64>>>(c, 0.0, n); saxpy<<<1, 64>>>(1.0, a, c, n) after fa; }
-    memset(c, 0, 1) after fb;
+    memset(b, 0, 1) after fb;  // b: ordered after fb; c would race with the branch above
   }
   block_sum<<<1, 64, 64 * sizeof(f32)>>>(a, b, n);
   saxpy<<<1, 64>>>(10.0, b, c, n) after fa;
