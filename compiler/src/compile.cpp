@@ -1,7 +1,7 @@
 // compile(): parse, register the top-level names, lower declarations and graphs, then the
-// checks that need every graph (recursion through `call`, host nodes reached from a
-// conditional body).
+// checks that need every graph (call_graph_checks.hpp).
 
+#include "call_graph_checks.hpp"
 #include "graph_lowering.hpp"
 #include "lowering.hpp"
 
@@ -27,8 +27,7 @@ public:
     for (const auto& d : file_.declarations) boost::apply_visitor([&](const auto& x) { lower(x); }, d);
     program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_};
     for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) lower_graph(ctx, i);
-    check_recursion();
-    check_host_in_conditionals();
+    check_call_graph(program_, calls_, diags_, limits_);
   }
 
 private:
@@ -138,52 +137,6 @@ private:
   }
 
   void lower(const dsl::ast::graph_decl&) {}  // after all declarations, in lower_graph
-
-  // ---- whole-program checks ------------------------------------------------------------------
-
-  void check_recursion() {
-    std::size_t n = program_.graphs.size();
-    std::vector<std::vector<const call_site*>> out(n);
-    for (const auto& c : calls_) out[c.caller].push_back(&c);
-    enum class mark : std::uint8_t { unseen, active, done };
-    std::vector<mark> marks(n, mark::unseen);
-    std::vector<std::uint32_t> path;
-    // Depth-first search; a call to a graph on the current path closes a cycle.
-    auto visit = [&](auto& self, std::uint32_t g) -> void {
-      marks[g] = mark::active;
-      path.push_back(g);
-      for (const call_site* c : out[g]) {
-        if (marks[c->callee] == mark::active) {
-          std::string cycle;
-          auto start = std::find(path.begin(), path.end(), c->callee);
-          for (auto it = start; it != path.end(); ++it) cycle += fmt::format("'{}' → ", program_.graphs[*it].name);
-          cycle += fmt::format("'{}'", program_.graphs[c->callee].name);
-          diags_.error(c->range, fmt::format("recursive call: {}", cycle));
-        } else if (marks[c->callee] == mark::unseen) {
-          self(self, c->callee);
-        }
-      }
-      path.pop_back();
-      marks[g] = mark::done;
-    };
-    for (std::uint32_t g = 0; g < n; ++g)
-      if (marks[g] == mark::unseen) visit(visit, g);
-  }
-
-  void check_host_in_conditionals() {
-    // has_host_node through `call`, to a fixed point (terminates: the flags only turn on).
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& c : calls_)
-        if (program_.graphs[c.callee].has_host_node && !program_.graphs[c.caller].has_host_node)
-          program_.graphs[c.caller].has_host_node = changed = true;
-    }
-    for (const auto& c : calls_)
-      if (c.in_conditional_body && program_.graphs[c.callee].has_host_node)
-        diags_.error(c.range, fmt::format("graph '{}' holds a host callback (directly or through 'call'); host nodes "
-                                          "are not allowed inside a conditional body",
-                                          program_.graphs[c.callee].name));
-  }
 
   const dsl::ast::file& file_;
   ir::program& program_;

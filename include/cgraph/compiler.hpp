@@ -16,6 +16,10 @@ struct compile_limits {
   std::size_t max_nesting = 256;
   std::size_t max_operators_per_expression = 4096;
   std::uint32_t max_switch_case = 4095;
+  std::size_t max_call_depth = 64;  // graphs in one chain of `call`s
+  // CUDA nodes one graph builds, counting the graphs it calls (each `call` copies its callee)
+  // and each conditional body as one: `call` doubling through 30 graphs is 2^30 nodes.
+  std::uint64_t max_nodes = 1u << 20;
 };
 
 struct compile_result {

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -107,4 +109,52 @@ TEST_CASE("robustness.oversized_file_is_refused") {
   auto r = compile(big, limits);
   REQUIRE(r.diags.has_errors());
   CHECK(r.diags.all()[0].message == "file is 65 bytes, more than the limit of 64 bytes");
+}
+
+namespace {
+// `count` graphs, g0 calling g1 calling … g{count-1}; the last one holds `last_body`.
+std::string call_chain(int count, const std::string& last_body) {
+  std::string text = "host note(n: i32);\n";
+  for (int i = 0; i + 1 < count; ++i) text += fmt::format("graph g{}() {{ call g{}(); }}\n", i, i + 1);
+  return text + fmt::format("graph g{}() {{ {} }}\n", count - 1, last_body);
+}
+}  // namespace
+
+TEST_CASE("robustness.long_call_chains_are_capped_without_deep_recursion") {
+  CHECK(compile_text(call_chain(64, "")).ok());
+  auto deep = compile_text(call_chain(65, ""));
+  // One error, where the chain crosses the limit (g0's call of g1), not one per graph above it.
+  REQUIRE(deep.result.diags.all().size() == 1);
+  CHECK(deep.first_error() == "chain of calls is deeper than the limit of 64 graphs");
+  CHECK(deep.source.position(deep.result.diags.all()[0].range.begin) == "test.cgraph:2:19");
+  // Deep enough to overflow the stack of a recursive walk (it did).
+  auto very_deep = compile_text(call_chain(100000, ""));
+  CHECK(very_deep.result.diags.all().size() == 1);
+}
+
+TEST_CASE("robustness.host_nodes_are_found_through_long_call_chains_in_linear_time") {
+  // The old fixed point took one pass per graph of the chain: quadratic.
+  compile_limits deep_calls;
+  deep_calls.max_call_depth = 1000000;
+  std::string text = call_chain(20000, "host note(1);") + "graph top() { cond c = 1; if c { call g0(); } }\n";
+  auto c = compile_text(text, deep_calls);
+  CHECK(c.first_error() == "graph 'g0' holds a host callback (directly or through 'call'); host nodes are not "
+                           "allowed inside a conditional body");
+}
+
+TEST_CASE("robustness.node_count_counts_callees_and_bodies") {
+  // Each graph calls the one before twice: 2^30 nodes from a few lines.
+  std::string text = "kernel k();\ngraph d0() { k<<<1, 1>>>(); }\n";
+  for (int i = 1; i <= 30; ++i) text += fmt::format("graph d{}() {{ call d{}(); call d{}(); }}\n", i, i - 1, i - 1);
+  auto c = compile_text(text);
+  CHECK(c.first_error() == "graph 'd19' makes more than 1048576 CUDA nodes, counting each graph it calls and each "
+                           "conditional body");
+  compile_limits small;
+  small.max_nodes = 5;
+  // 2 kernels + 1 conditional node + 2 bodies = 5; a third kernel makes 6.
+  CHECK(compile_text("kernel k();\ngraph g() { cond c = 1; k<<<1,1>>>(); if c { } else { } k<<<1,1>>>(); }", small).ok());
+  CHECK(compile_text("kernel k();\ngraph g() { cond c = 1; k<<<1,1>>>(); if c { } else { } k<<<1,1>>>(); k<<<1,1>>>(); }",
+                     small)
+            .first_error() == "graph 'g' makes more than 5 CUDA nodes, counting each graph it calls and each "
+                              "conditional body");
 }

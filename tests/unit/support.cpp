@@ -12,9 +12,9 @@ bool compiled::has_error(std::string_view message) const {
   return false;
 }
 
-compiled compile_text(std::string text) {
+compiled compile_text(std::string text, const compile_limits& limits) {
   compiled c{source_file("test.cgraph", std::move(text)), {}};
-  c.result = compile(c.source);
+  c.result = compile(c.source, limits);
   return c;
 }
 

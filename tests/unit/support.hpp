@@ -23,7 +23,7 @@ struct compiled {
   bool has_error(std::string_view message) const;
 };
 
-compiled compile_text(std::string text);
+compiled compile_text(std::string text, const compile_limits& limits = {});
 
 // The common declarations most tests need, followed by `body` inside `graph g(...)`.
 std::string in_graph(const std::string& body, const std::string& params = "x: f32*, n: i32");

@@ -1,0 +1,64 @@
+#include "fuzz_compile.hpp"
+
+#include <cgraph/compiler.hpp>
+#include <cgraph/dsl/format.hpp>
+#include <cgraph/emit_cpp.hpp>
+#include <cgraph/plan.hpp>
+#include <cgraph/printers.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace cgraph::fuzz {
+namespace {
+
+[[noreturn]] void violated(const char* property, const std::string& detail) {
+  std::fprintf(stderr, "fuzz property violated: %s\n%s\n", property, detail.c_str());
+  std::abort();
+}
+
+// What a compile says, in a form two compiles can be compared by: the IR without source
+// positions when it compiled, otherwise only "it did not".
+std::string outcome(const source_file& source) {
+  auto result = compile(source);
+  (void)format_diagnostics(source, result.diags);
+  if (!result.program) return "<errors>";
+  return print_ir(*result.program, source, {.locations = false});
+}
+
+void exercise_backends(const ir::program& program, const source_file& source) {
+  for (const auto& g : program.graphs) {
+    auto steps = plan::lower_explicit(g);
+    (void)plan::lower_capture(steps);
+  }
+  (void)print_dot(program, source);
+  for (auto mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
+    auto emitted = emit_cpp(program, source, mode);
+    (void)format_diagnostics(source, emitted.diags);
+  }
+}
+
+}  // namespace
+
+void compile_one(const std::uint8_t* data, std::size_t size) {
+  source_file source("fuzz.cgraph", std::string(reinterpret_cast<const char*>(data), size));
+  auto result = compile(source);
+  (void)format_diagnostics(source, result.diags);
+  if (result.program) exercise_backends(*result.program, source);
+
+  // `cgraphc fmt` must be idempotent, and must not change what the file means.
+  diagnostics format_diags;
+  auto formatted = dsl::format_source(source, format_diags);
+  if (!formatted) return;
+  source_file once("fuzz.cgraph", *formatted);
+  diagnostics again_diags;
+  auto twice = dsl::format_source(once, again_diags);
+  if (!twice) violated("formatted text parses", *formatted);
+  if (*twice != *formatted) violated("fmt is idempotent", *formatted + "\n----- formatted again -----\n" + *twice);
+  std::string before = result.program ? print_ir(*result.program, source, {.locations = false}) : "<errors>";
+  std::string after = outcome(once);
+  if (before != after) violated("fmt keeps the meaning", before + "\n----- after fmt -----\n" + after);
+}
+
+}  // namespace cgraph::fuzz

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Fuzzes the compiler (parse, check, lower, print, emit, fmt) with libFuzzer under ASan and
+# UBSan, then minimises what it found into fuzz/corpus, the regression set CI replays.
+#   FUZZ_SECONDS  how long to fuzz (default 1800)
+#   FUZZ_JOBS     parallel fuzzing processes (default: the machine's cores)
+# Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+command -v clang++-14 >/dev/null || { echo "fuzz.sh: needs clang++-14 (Debian package clang-14)"; exit 2; }
+[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] ||
+  { echo "fuzz.sh: needs libFuzzer (Debian package libclang-rt-14-dev)"; exit 2; }
+
+build=build/fuzz
+flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -gline-tables-only"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-14 -DCGRAPH_FUZZ=ON \
+  -DCGRAPH_WITH_RUNTIME=OFF -DCGRAPH_BUILD_BENCH=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+cmake --build "$build" --target cgraph_fuzz cgraph_fuzz_replay -j "$(nproc)"
+
+# Seeds: every example and golden input, and the regression corpus.
+seeds=$build/seeds work=$build/corpus
+rm -rf "$seeds" && mkdir -p "$seeds" "$work"
+find examples tests/golden -name '*.cgraph' -exec cp {} "$seeds/" \;
+cp fuzz/corpus/* "$seeds/" 2>/dev/null || true
+
+jobs=${FUZZ_JOBS:-$(nproc)}
+rm -f "$build"/fuzz-*.log
+(cd "$build" && ./fuzz/cgraph_fuzz -dict=../../fuzz/cgraph.dict -max_total_time="${FUZZ_SECONDS:-1800}" \
+  -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
+  corpus seeds) || status=$?
+tail -n 20 "$build"/fuzz-*.log
+if [ "${status:-0}" != 0 ]; then
+  echo "fuzz.sh: the fuzzer stopped with a finding (crash-*, leak-*, timeout-* or oom-* in $build)"
+  exit 1
+fi
+
+# Minimise into the regression corpus: the smallest set of inputs that covers what all did.
+rm -rf "$build/minimised" && mkdir -p "$build/minimised"
+"$build/fuzz/cgraph_fuzz" -merge=1 "$build/minimised" fuzz/corpus "$work" "$seeds"
+rm -rf fuzz/corpus && mv "$build/minimised" fuzz/corpus
+"$build/fuzz/cgraph_fuzz_replay" fuzz/corpus
