@@ -32,6 +32,12 @@
 #include <utility>
 #include <vector>
 
+namespace cgraph::detail {
+// The fault-injection seam (cgraph/runtime/testing.hpp): true when the CUDA call about to be
+// made should fail instead. Generated code's calls pass it like the run-time path's.
+bool inject_fault() noexcept;
+}  // namespace cgraph::detail
+
 namespace cgraph::gen {
 
 // ---- where: a .cgraph position ----------------------------------------------------------------
@@ -175,6 +181,7 @@ struct graph_state {
   ~graph_state();
 
   cudaGraph_t graph = nullptr;
+  site graph_site;                               // the `graph` declaration
   std::vector<cudaGraphNode_t> nodes;            // by plan step
   std::vector<site> sites;                       // by plan step: the statement that made it
   std::vector<cudaGraph_t> bodies;               // by body index (owned by their conditional node)
@@ -314,7 +321,8 @@ void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_lis
                 kernel_call<A...> call, const site& at) {
   mark(g, step, at);
   cudaKernelNodeParams p = call.params(function);
-  check(cudaGraphAddKernelNode(&g.nodes[step], parent, d.begin(), d.size(), &p), "cudaGraphAddKernelNode", at);
+  check(detail::inject_fault() ? cudaErrorNotPermitted : cudaGraphAddKernelNode(&g.nodes[step], parent, d.begin(), d.size(), &p),
+        "cudaGraphAddKernelNode", at);
 }
 void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at);
 void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at);
@@ -356,8 +364,9 @@ public:
   void launch(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
     mark(g_, step, at);
     cudaKernelNodeParams p = call.params(function);
-    check(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, stream(k)), "cudaLaunchKernel",
-          at);
+    check(detail::inject_fault() ? cudaErrorNotPermitted
+                                 : cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, stream(k)),
+          "cudaLaunchKernel", at);
     captured(k, step, at);
   }
   void launch_repeat(unsigned k, std::uint32_t step, repeat_call call, const site& at);
@@ -432,7 +441,8 @@ public:
   void kernel(std::uint32_t step, const void* function, kernel_call<A...> call) {
     if (!start()) return;
     cudaKernelNodeParams p = call.params(function);
-    finish(cudaGraphExecKernelNodeSetParams(exec_.get(), exec_.origin().nodes[step], &p));
+    finish(detail::inject_fault() ? cudaErrorNotPermitted
+                                  : cudaGraphExecKernelNodeSetParams(exec_.get(), exec_.origin().nodes[step], &p));
   }
   void repeat(std::uint32_t step, repeat_call call);
   void memcpy(std::uint32_t step, memcpy_call call);

@@ -78,6 +78,7 @@ void* step_builder::repeat_count(const ir::node& n, const where& at) {
   if (!count) {
     require_driver("a 'repeat' loop", conditional_nodes_version);
     CGRAPH_CUDA(cudaMalloc(&count, sizeof(unsigned)), at);
+    ledger(owned::device_memory, 1);
     g_.device_memory.push_back(count);
   }
   return count;
@@ -92,7 +93,7 @@ cudaGraph_t capture_routine(const captured_routine& routine, const node_values& 
   cudaStream_t side = nullptr;
   CGRAPH_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), at);
   cudaGraph_t graph = nullptr;
-  cudaError_t status = cudaStreamBeginCapture(side, mode);
+  cudaError_t status = CGRAPH_CUDA_STATUS(cudaStreamBeginCapture(side, mode));
   if (status == cudaSuccess) {
     try {
       routine(side, v.values, v.grid, v.block);
@@ -102,12 +103,18 @@ cudaGraph_t capture_routine(const captured_routine& routine, const node_values& 
       cudaStreamDestroy(side);
       throw;
     }
-    status = cudaStreamEndCapture(side, &graph);
+    status = CGRAPH_CUDA_STATUS(cudaStreamEndCapture(side, &graph));
   }
   cudaStreamDestroy(side);
   if (status != cudaSuccess && graph) cudaGraphDestroy(graph);
   check(status, "cudaStreamEndCapture (captured routine)", at);
+  ledger(owned::graph, 1);
   return graph;
+}
+
+void destroy_routine_graph(cudaGraph_t graph) noexcept {
+  cudaGraphDestroy(graph);
+  ledger(owned::graph, -1);
 }
 
 }  // namespace cgraph::detail

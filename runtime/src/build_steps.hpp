@@ -36,6 +36,8 @@ protected:
 // embed the result as a child graph node.
 cudaGraph_t capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
                             const where& at);
+// Destroys a graph capture_routine returned.
+void destroy_routine_graph(cudaGraph_t graph) noexcept;
 
 // Builds with the capture strategy (capture_builder.cpp).
 void capture_graph(built_graph& g);

@@ -13,8 +13,14 @@ namespace cgraph::detail {
 
 built_graph::~built_graph() {
   // Destructors never throw; a failure here can only be reported.
-  if (graph) cudaGraphDestroy(graph);
-  for (void* p : device_memory) cudaFree(p);
+  if (graph) {
+    cudaGraphDestroy(graph);
+    ledger(owned::graph, -1);
+  }
+  for (void* p : device_memory) {
+    cudaFree(p);
+    ledger(owned::device_memory, -1);
+  }
 }
 
 namespace {
@@ -26,6 +32,7 @@ public:
   void run() {
     prepare();
     CGRAPH_CUDA(cudaGraphCreate(&g_.graph, 0), g_.at(ir_.range));
+    ledger(owned::graph, 1);
     create_conds(plan::location{}, g_.graph);
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) add(i);
   }
@@ -50,8 +57,8 @@ private:
       case ir::node_kind::kernel: {
         if (const captured_routine* routine = routine_of(n)) {
           cudaGraph_t child = capture_routine(*routine, r.values, g_.symbols->capture_mode, at);
-          cudaError_t status = cudaGraphAddChildGraphNode(&r.handle, graph, deps.data(), deps.size(), child);
-          cudaGraphDestroy(child);  // the node holds a clone
+          cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphAddChildGraphNode(&r.handle, graph, deps.data(), deps.size(), child));
+          destroy_routine_graph(child);  // the node holds a clone
           check(status, "cudaGraphAddChildGraphNode", at);
           break;
         }

@@ -56,6 +56,7 @@ public:
       CGRAPH_CUDA(cudaStreamEndCapture(origin, &result), g_.at(ir_.range));
       open_.pop_back();  // only now: if ending failed, abort() must end it
       g_.graph = result;
+      ledger(owned::graph, 1);
       state_ = state::ended;
     } catch (...) {
       abort();
@@ -292,7 +293,7 @@ private:
     }
     int device = 0;
     if (cudaGetDevice(&device) == cudaSuccess) capture_resources::instance().give_back(device, streams_, events_);
-    for (auto& [step, routine] : routines_) cudaGraphDestroy(routine);  // child nodes hold clones
+    for (auto& [step, routine] : routines_) destroy_routine_graph(routine);  // child nodes hold clones
     routines_.clear();
     (void)cudaGetLastError();
     streams_.clear();

@@ -23,19 +23,25 @@ public:
 
   template <typename At>
   cudaStream_t stream(const At& at) {
-    return take_or_make(streams_, at, [&](cudaStream_t& s) {
-      CGRAPH_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), at);
+    cudaStream_t s = take_or_make(streams_, at, [&](cudaStream_t& made) {
+      CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
     });
+    ledger(owned::capture_stream, 1);
+    return s;
   }
 
   template <typename At>
   cudaEvent_t event(const At& at) {
-    return take_or_make(events_, at, [&](cudaEvent_t& e) {
-      CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), at);
+    cudaEvent_t e = take_or_make(events_, at, [&](cudaEvent_t& made) {
+      CGRAPH_CUDA(cudaEventCreateWithFlags(&made, cudaEventDisableTiming), at);
     });
+    ledger(owned::capture_event, 1);
+    return e;
   }
 
   void give_back(int device, const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) {
+    ledger(owned::capture_stream, -static_cast<long>(streams.size()));
+    ledger(owned::capture_event, -static_cast<long>(events.size()));
     std::lock_guard<std::mutex> guard(lock_);
     streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
     events_[device].insert(events_[device].end(), events.begin(), events.end());

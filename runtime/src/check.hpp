@@ -39,8 +39,16 @@ inline void check(cudaError_t status, std::string_view api, const where& at = {}
 // The same for generated code, whose places are gen::sites (generated.cpp).
 void check(cudaError_t status, std::string_view api, const gen::site& at);
 
+// A CUDA call's status through the seam: the injected failure instead of the call, when due.
+// For calls whose failure cgraph handles itself (an update path that falls back).
+#define CGRAPH_CUDA_STATUS(call) (::cgraph::detail::inject_fault() ? cudaErrorNotPermitted : (call))
+
 // Every CUDA call cgraph makes while building, instantiating or updating goes through here.
-#define CGRAPH_CUDA(call, at) \
-  ::cgraph::detail::check(::cgraph::detail::inject_fault() ? cudaErrorNotPermitted : (call), #call, (at))
+#define CGRAPH_CUDA(call, at) ::cgraph::detail::check(CGRAPH_CUDA_STATUS(call), #call, (at))
+
+// The ledger behind testing::live_handles(): every CUDA object cgraph keeps past one call is
+// counted when made and when destroyed, so tests can prove a failure leaked none.
+enum class owned : unsigned { graph, exec, event, device_memory, library, capture_stream, capture_event, kinds };
+void ledger(owned kind, long delta) noexcept;
 
 }  // namespace cgraph::detail

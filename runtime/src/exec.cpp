@@ -9,6 +9,8 @@
 #include <cgraph/runtime/testing.hpp>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <functional>
 #include <utility>
 
@@ -30,6 +32,16 @@ void fail_cuda_call_at(long n) {
   calls = 0;
 }
 long cuda_calls_made() { return calls; }
+
+namespace {
+std::array<std::atomic<long>, static_cast<std::size_t>(detail::owned::kinds)> live{};
+}
+handle_counts live_handles() {
+  auto n = [](detail::owned k) { return live[static_cast<std::size_t>(k)].load(); };
+  using detail::owned;
+  return {n(owned::graph),   n(owned::exec),           n(owned::event),        n(owned::device_memory),
+          n(owned::library), n(owned::capture_stream), n(owned::capture_event)};
+}
 }  // namespace cgraph::testing
 
 namespace cgraph::detail {
@@ -38,12 +50,18 @@ const testing::update_refusals& test_refusals() { return testing::refusals; }
 
 bool inject_fault() noexcept { return testing::calls++ == testing::fault_at; }
 
+void ledger(owned kind, long delta) noexcept { testing::live[static_cast<std::size_t>(kind)] += delta; }
+
 exec_state::~exec_state() {
   if (last_launch) {
     cudaEventSynchronize(last_launch);  // a queued launch may still read what we free below
     cudaEventDestroy(last_launch);
+    ledger(owned::event, -1);
   }
-  if (exec) cudaGraphExecDestroy(exec);
+  if (exec) {
+    cudaGraphExecDestroy(exec);
+    ledger(owned::exec, -1);
+  }
 }
 
 void exec_state::replace_slot(std::uint32_t step, std::unique_ptr<host_slot> slot) {
@@ -58,7 +76,10 @@ void exec_state::replace_slot(std::uint32_t step, std::unique_ptr<host_slot> slo
 
 void exec_state::launched(cudaStream_t stream) {
   if (!needs_fence()) return;
-  if (!last_launch) check(cudaEventCreateWithFlags(&last_launch, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  if (!last_launch) {
+    check(cudaEventCreateWithFlags(&last_launch, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    ledger(owned::event, 1);
+  }
   check(cudaEventRecord(last_launch, stream), "cudaEventRecord");
 }
 
@@ -106,33 +127,33 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
       case ir::node_kind::kernel: {
         if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
           cudaGraph_t child = capture_routine(*routine, v, cur.symbols->capture_mode, cur.at(n.range));
-          status = cudaGraphExecChildGraphNodeSetParams(s.exec, node, child);
-          cudaGraphDestroy(child);
+          status = CGRAPH_CUDA_STATUS(cudaGraphExecChildGraphNodeSetParams(s.exec, node, child));
+          destroy_routine_graph(child);
           break;
         }
         auto p = kernel_params(kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range)), v, pointers);
-        status = cudaGraphExecKernelNodeSetParams(s.exec, node, &p);
+        status = CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(s.exec, node, &p));
         break;
       }
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter: {
         auto p = repeat_params(n, v, cur.repeat_counts, cur.conds);
-        status = cudaGraphExecKernelNodeSetParams(s.exec, node, p.params());
+        status = CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(s.exec, node, p.params()));
         break;
       }
       case ir::node_kind::memcpy:
-        status = cudaGraphExecMemcpyNodeSetParams1D(s.exec, node, as_pointer(v.args[0]), as_pointer(v.args[1]),
-                                                    v.args[2].as_u64(), cudaMemcpyDefault);
+        status = CGRAPH_CUDA_STATUS(cudaGraphExecMemcpyNodeSetParams1D(
+            s.exec, node, as_pointer(v.args[0]), as_pointer(v.args[1]), v.args[2].as_u64(), cudaMemcpyDefault));
         break;
       case ir::node_kind::memset: {
         cudaMemsetParams p = memset_params(n, v);
-        status = cudaGraphExecMemsetNodeSetParams(s.exec, node, &p);
+        status = CGRAPH_CUDA_STATUS(cudaGraphExecMemsetNodeSetParams(s.exec, node, &p));
         break;
       }
       case ir::node_kind::host: {
         auto slot = std::make_unique<host_slot>(cur.records[i].slot->function, v.values);
         cudaHostNodeParams p{gen::run_host_slot, as_user_data(slot.get())};
-        status = cudaGraphExecHostNodeSetParams(s.exec, node, &p);
+        status = CGRAPH_CUDA_STATUS(cudaGraphExecHostNodeSetParams(s.exec, node, &p));
         if (status == cudaSuccess) s.replace_slot(i, std::move(slot));
         break;
       }
@@ -140,7 +161,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         std::vector<std::optional<ir::value>> child_params(v.values.begin(), v.values.end());
         child_params.resize(cur.program->program.graphs[n.callee].params.size());
         auto child = build_graph(cur.program, cur.symbols, n.callee, std::move(child_params));
-        status = cudaGraphExecChildGraphNodeSetParams(s.exec, node, child->graph);
+        status = CGRAPH_CUDA_STATUS(cudaGraphExecChildGraphNodeSetParams(s.exec, node, child->graph));
         if (status == cudaSuccess) s.children[i] = std::move(child);
         break;
       }
@@ -164,18 +185,23 @@ cudaGraphExec_t instantiate_graph(cudaGraph_t graph, const instantiate_options& 
             (o.use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
   p.uploadStream = o.upload_stream;
   cudaGraphExec_t exec = nullptr;
-  cudaError_t status = inject_fault() ? cudaErrorNotPermitted : cudaGraphInstantiateWithParams(&exec, graph, &p);
+  cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphInstantiateWithParams(&exec, graph, &p));
   if (status != cudaSuccess || p.result_out != cudaGraphInstantiateSuccess) {
     // Nothing was wrapped: after a failure `exec` may not be a valid handle.
     (void)cudaGetLastError();
     throw cuda_error(status != cudaSuccess ? status : cudaErrorInvalidValue, "cudaGraphInstantiateWithParams",
-                     p.errNode_out ? locate(p.errNode_out) : std::string(), instantiate_result_name(p.result_out));
+                     locate(p.errNode_out), instantiate_result_name(p.result_out));
   }
+  ledger(owned::exec, 1);
   return exec;
 }
 
 cudaGraphExec_t instantiate(const built_graph& g, const instantiate_options& o) {
-  return instantiate_graph(g.graph, o, [&](cudaGraphNode_t node) { return find_node(g, node).str(); });
+  // The node CUDA blamed, or else the graph: a failure always points somewhere in the file.
+  return instantiate_graph(g.graph, o, [&](cudaGraphNode_t node) {
+    where w = find_node(g, node);
+    return (w.file ? w : g.at(g.ir().range)).str();
+  });
 }
 
 update_result update(exec_state& s, const args& values) {
@@ -256,7 +282,7 @@ update_result update(exec_state& s, const args& values) {
     throw;
   }
   cudaGraphExecUpdateResultInfo info{};
-  if (!testing::refusals.whole_graph && cudaGraphExecUpdate(s.exec, rebuilt->graph, &info) == cudaSuccess) {
+  if (!testing::refusals.whole_graph && CGRAPH_CUDA_STATUS(cudaGraphExecUpdate(s.exec, rebuilt->graph, &info)) == cudaSuccess) {
     result.path = update_path::whole_graph;
   } else {
     (void)cudaGetLastError();
@@ -268,6 +294,7 @@ update_result update(exec_state& s, const args& values) {
       throw;
     }
     cudaGraphExecDestroy(s.exec);
+    ledger(owned::exec, -1);
     s.exec = exec;
     s.origin = rebuilt;
     result.path = update_path::reinstantiated;

@@ -86,9 +86,15 @@ graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t 
       conds(cond_count, 0), repeat_counts(cond_count, nullptr), children(steps) {}
 
 graph_state::~graph_state() {
-  if (graph) cudaGraphDestroy(graph);
+  if (graph) {
+    cudaGraphDestroy(graph);
+    detail::ledger(detail::owned::graph, -1);
+  }
   for (void* p : repeat_counts)
-    if (p) cudaFree(p);
+    if (p) {
+      cudaFree(p);
+      detail::ledger(detail::owned::device_memory, -1);
+    }
 }
 
 std::string graph_state::site_of(cudaGraphNode_t node) const {
@@ -111,7 +117,7 @@ std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) c
 
 void create_conds(graph_state& g, cudaGraph_t graph, std::initializer_list<cond_init> conds) {
   for (const auto& c : conds)
-    check(cudaGraphConditionalHandleCreate(&g.conds[c.cond], graph, c.value, c.has_default ? cudaGraphCondAssignDefault : 0),
+    check(CGRAPH_CUDA_STATUS(cudaGraphConditionalHandleCreate(&g.conds[c.cond], graph, c.value, c.has_default ? cudaGraphCondAssignDefault : 0)),
           "cudaGraphConditionalHandleCreate", c.at);
 }
 
@@ -119,7 +125,8 @@ void* repeat_count(graph_state& g, std::uint32_t cond, const site& at) {
   void*& count = g.repeat_counts[cond];
   if (!count) {
     detail::require_driver("a 'repeat' loop", detail::conditional_nodes_version);
-    check(cudaMalloc(&count, sizeof(unsigned)), "cudaMalloc", at);
+    check(CGRAPH_CUDA_STATUS(cudaMalloc(&count, sizeof(unsigned))), "cudaMalloc", at);
+    detail::ledger(detail::owned::device_memory, 1);
   }
   return count;
 }
@@ -170,11 +177,11 @@ void CUDART_CB run_host_slot(void* slot) {
 
 cudaHostNodeParams own_host_slot(std::unique_ptr<host_slot_base> slot, cudaGraph_t owner, const site& at) {
   cudaUserObject_t object = nullptr;
-  check(cudaUserObjectCreate(&object, slot.get(), destroy_host_slot, 1, cudaUserObjectNoDestructorSync),
+  check(CGRAPH_CUDA_STATUS(cudaUserObjectCreate(&object, slot.get(), destroy_host_slot, 1, cudaUserObjectNoDestructorSync)),
         "cudaUserObjectCreate", at);
   host_slot_base* raw = slot.release();  // the user object owns it now
   // The graph takes over our reference: the slot lives while any graph or exec needs it.
-  cudaError_t status = cudaGraphRetainUserObject(owner, object, 1, cudaGraphUserObjectMove);
+  cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphRetainUserObject(owner, object, 1, cudaGraphUserObjectMove));
   if (status != cudaSuccess) cudaUserObjectRelease(object, 1);
   check(status, "cudaGraphRetainUserObject", at);
   return cudaHostNodeParams{run_host_slot, raw};
@@ -182,35 +189,39 @@ cudaHostNodeParams own_host_slot(std::unique_ptr<host_slot_base> slot, cudaGraph
 
 // ---- the explicit strategy ----------------------------------------------------------------------
 
-void create_graph(graph_state& g, const site& at) { check(cudaGraphCreate(&g.graph, 0), "cudaGraphCreate", at); }
+void create_graph(graph_state& g, const site& at) {
+  g.graph_site = at;
+  check(CGRAPH_CUDA_STATUS(cudaGraphCreate(&g.graph, 0)), "cudaGraphCreate", at);
+  detail::ledger(detail::owned::graph, 1);
+}
 
 void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
   mark(g, step, at);
-  check(cudaGraphAddKernelNode(&g.nodes[step], parent, d.begin(), d.size(), call.params()), "cudaGraphAddKernelNode", at);
+  check(CGRAPH_CUDA_STATUS(cudaGraphAddKernelNode(&g.nodes[step], parent, d.begin(), d.size(), call.params())), "cudaGraphAddKernelNode", at);
 }
 
 void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at) {
   mark(g, step, at);
-  check(cudaGraphAddMemcpyNode1D(&g.nodes[step], parent, d.begin(), d.size(), call.dst, call.src, call.bytes,
-                                 cudaMemcpyDefault),
+  check(CGRAPH_CUDA_STATUS(cudaGraphAddMemcpyNode1D(&g.nodes[step], parent, d.begin(), d.size(), call.dst, call.src, call.bytes,
+                                 cudaMemcpyDefault)),
         "cudaGraphAddMemcpyNode1D", at);
 }
 
 void add_memset(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaMemsetParams& call,
                 const site& at) {
   mark(g, step, at);
-  check(cudaGraphAddMemsetNode(&g.nodes[step], parent, d.begin(), d.size(), &call), "cudaGraphAddMemsetNode", at);
+  check(CGRAPH_CUDA_STATUS(cudaGraphAddMemsetNode(&g.nodes[step], parent, d.begin(), d.size(), &call)), "cudaGraphAddMemsetNode", at);
 }
 
 void add_host(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaHostNodeParams& call,
               const site& at) {
   mark(g, step, at);
-  check(cudaGraphAddHostNode(&g.nodes[step], parent, d.begin(), d.size(), &call), "cudaGraphAddHostNode", at);
+  check(CGRAPH_CUDA_STATUS(cudaGraphAddHostNode(&g.nodes[step], parent, d.begin(), d.size(), &call)), "cudaGraphAddHostNode", at);
 }
 
 void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at) {
   mark(g, step, at);
-  check(cudaGraphAddChildGraphNode(&g.nodes[step], parent, d.begin(), d.size(), child->graph),
+  check(CGRAPH_CUDA_STATUS(cudaGraphAddChildGraphNode(&g.nodes[step], parent, d.begin(), d.size(), child->graph)),
         "cudaGraphAddChildGraphNode", at);
   g.children[step] = std::move(child);  // its counters and host slots must outlive our execs
 }
@@ -218,7 +229,7 @@ void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list
 void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaGraphNodeParams p,
                      std::uint32_t first_body, const site& at) {
   mark(g, step, at);
-  check(cudaGraphAddNode(&g.nodes[step], parent, d.begin(), nullptr, d.size(), &p), "cudaGraphAddNode", at);
+  check(CGRAPH_CUDA_STATUS(cudaGraphAddNode(&g.nodes[step], parent, d.begin(), nullptr, d.size(), &p)), "cudaGraphAddNode", at);
   keep_bodies(g, step, first_body, p);
 }
 

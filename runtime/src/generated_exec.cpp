@@ -15,7 +15,11 @@ namespace cgraph::gen {
 exec_core::exec_core(state_ptr from, const instantiate_options& options)
     : options_(options), origin_(from), current_(std::move(from)) {
   exec_ = detail::instantiate_graph(origin_->graph, options_,
-                                    [this](cudaGraphNode_t node) { return origin_->site_of(node); });
+                                    [this](cudaGraphNode_t node) {
+                                      // The node CUDA blamed, or else the graph.
+                                      std::string s = origin_->site_of(node);
+                                      return s.empty() ? origin_->graph_site.str() : s;
+                                    });
 }
 
 exec_core::exec_core(exec_core&& other) noexcept
@@ -40,9 +44,13 @@ void exec_core::release() noexcept {
   if (last_launch_) {
     cudaEventSynchronize(last_launch_);  // a queued launch may still read what we free
     cudaEventDestroy(last_launch_);
+    detail::ledger(detail::owned::event, -1);
     last_launch_ = nullptr;
   }
-  if (exec_) cudaGraphExecDestroy(exec_);
+  if (exec_) {
+    cudaGraphExecDestroy(exec_);
+    detail::ledger(detail::owned::exec, -1);
+  }
   exec_ = nullptr;
 }
 
@@ -53,13 +61,17 @@ void exec_core::launch(cudaStream_t stream) {
   // After a whole-graph update the exec reads memory `current_` owns, which a later update
   // frees: fence launches so that update can wait for them.
   if (current_ == origin_) return;
-  if (!last_launch_) detail::check(cudaEventCreateWithFlags(&last_launch_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  if (!last_launch_) {
+    detail::check(cudaEventCreateWithFlags(&last_launch_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    detail::ledger(detail::owned::event, 1);
+  }
   detail::check(cudaEventRecord(last_launch_, stream), "cudaEventRecord");
 }
 
 update_path exec_core::replace(state_ptr rebuilt) {
   cudaGraphExecUpdateResultInfo info{};
-  if (refused_by_test(update_path::whole_graph) || cudaGraphExecUpdate(exec_, rebuilt->graph, &info) != cudaSuccess) {
+  if (refused_by_test(update_path::whole_graph) ||
+      CGRAPH_CUDA_STATUS(cudaGraphExecUpdate(exec_, rebuilt->graph, &info)) != cudaSuccess) {
     (void)cudaGetLastError();
     exec_core fresh(rebuilt, options_);
     *this = std::move(fresh);  // waits for launches of the old exec before destroying it
@@ -83,18 +95,18 @@ void node_updater::finish(cudaError_t status) {
 
 void node_updater::repeat(std::uint32_t step, repeat_call call) {
   if (!start()) return;
-  finish(cudaGraphExecKernelNodeSetParams(exec_.get(), exec_.origin().nodes[step], call.params()));
+  finish(CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec_.get(), exec_.origin().nodes[step], call.params())));
 }
 
 void node_updater::memcpy(std::uint32_t step, memcpy_call call) {
   if (!start()) return;
-  finish(cudaGraphExecMemcpyNodeSetParams1D(exec_.get(), exec_.origin().nodes[step], call.dst, call.src, call.bytes,
-                                            cudaMemcpyDefault));
+  finish(CGRAPH_CUDA_STATUS(cudaGraphExecMemcpyNodeSetParams1D(exec_.get(), exec_.origin().nodes[step], call.dst,
+                                                               call.src, call.bytes, cudaMemcpyDefault)));
 }
 
 void node_updater::memset(std::uint32_t step, const cudaMemsetParams& call) {
   if (!start()) return;
-  finish(cudaGraphExecMemsetNodeSetParams(exec_.get(), exec_.origin().nodes[step], &call));
+  finish(CGRAPH_CUDA_STATUS(cudaGraphExecMemsetNodeSetParams(exec_.get(), exec_.origin().nodes[step], &call)));
 }
 
 }  // namespace cgraph::gen

@@ -17,7 +17,10 @@
 namespace cgraph::detail {
 
 loaded_library::~loaded_library() {
-  if (handle) cudaLibraryUnload(handle);
+  if (handle) {
+    cudaLibraryUnload(handle);
+    ledger(owned::library, -1);
+  }
 }
 
 int max_ptx_isa(int driver) {
@@ -64,8 +67,9 @@ std::shared_ptr<loaded_library> load_module(const program_state& p, const ir::li
                                                  driver % 1000 / 10, isa / 10, isa % 10));
   }
   auto loaded = std::make_shared<loaded_library>();
-  check(cudaLibraryLoadFromFile(&loaded->handle, path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-        "cudaLibraryLoadFromFile", where_at(p, lib.text_range));
+  CGRAPH_CUDA(cudaLibraryLoadFromFile(&loaded->handle, path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+              where_at(p, lib.text_range));
+  ledger(owned::library, 1);
   return loaded;
 }
 
@@ -78,8 +82,9 @@ std::shared_ptr<loaded_library> load_source(const program_state& p, std::uint32_
                            fmt::format("source '{}'", lib.name));
   auto loaded = std::make_shared<loaded_library>();
   loaded->lowered_names = std::move(out.lowered_names);
-  check(cudaLibraryLoadData(&loaded->handle, out.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-        "cudaLibraryLoadData", where_at(p, lib.text_range));
+  CGRAPH_CUDA(cudaLibraryLoadData(&loaded->handle, out.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+              where_at(p, lib.text_range));
+  ledger(owned::library, 1);
   return loaded;
 }
 

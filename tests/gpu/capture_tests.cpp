@@ -1,6 +1,6 @@
-// The capture strategy: the same graphs as the explicit one (isomorphic, same results), on
-// failure at any CUDA call no stream left capturing, graphs built from 8 threads at once, and
-// a library routine (cuBLAS) inside a graph.
+// The capture strategy: the same graphs as the explicit one (isomorphic, same results) and a
+// library routine (cuBLAS) inside a graph. (Failures at any CUDA call: fault_tests.cpp;
+// threads: concurrency_tests.cpp.)
 
 #include "gpu_support.hpp"
 #include "isomorphism.hpp"
@@ -10,26 +10,16 @@
 
 #include <cublas_v2.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
-#include <thread>
 
 using namespace gpu_test;
 
 namespace {
-
-cgraph::build_options with(cgraph::strategy s) {
-  cgraph::build_options o;
-  o.strategy = s;
-  return o;
-}
-
-constexpr cgraph::strategy both[] = {cgraph::strategy::explicit_nodes, cgraph::strategy::stream_capture};
 
 // One graph of the GPU tests: its text, graph name, and a run that builds it with the given
 // options, checks nothing, and returns the canonical form and the bytes of its outputs.
@@ -176,107 +166,6 @@ TEST_CASE("capture.every_example_is_isomorphic") {
   }
   MESSAGE(compared, " example graphs compared");
   CHECK(compared >= 9);
-}
-
-TEST_CASE("capture.a_failure_at_any_cuda_call_leaves_nothing_capturing") {
-  auto prog = compile(R"(
-host note(i: i32);
-graph child(p: f32*) { scale<<<1, 32>>>(p, 2.0, 32); }
-graph g(a: f32*, b: f32*, counter: u32*) {
-  parallel { fill<<<1, 32>>>(a, 1.0, 32); memset(b, 3.0, 32); }
-  call child(a);
-  host note(1);
-  memcpy(b, a, 32 * sizeof(f32));
-  cond c = 1;
-  if c { repeat 2 { scale<<<1, 32>>>(b, 2.0, 32); } } else { fill<<<1, 32>>>(b, 0.0, 32); }
-  memset(counter, 0, 1);
-  cond more = 1;
-  while more { count_step<<<1, 1>>>(counter, 3, more); }
-}
-)");
-  buffer<float> a(32), b(32);
-  buffer<unsigned> counter(1);
-  auto reg = kernels();
-  std::atomic<int> notes{0};
-  reg.host("note", [&](int) { notes++; });
-  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
-  for (auto how : both) {
-    CAPTURE(static_cast<int>(how));
-    cgraph::testing::fail_cuda_call_at(-1);
-    { auto g = cgraph::graph::build(prog, "g", values, reg, with(how)); auto e = g.instantiate(); }
-    long calls = cgraph::testing::cuda_calls_made();
-    MESSAGE("strategy ", static_cast<int>(how), ": ", calls, " CUDA calls to build and instantiate; each fails in turn");
-    REQUIRE(calls > 10);
-    for (long i = 0; i < calls; ++i) {
-      cgraph::testing::fail_cuda_call_at(i);
-      try {
-        auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
-        auto e = g.instantiate();
-        FAIL("call ", i, " was meant to fail");
-      } catch (const cgraph::cuda_error& e) {
-        REQUIRE(e.code() == cudaErrorNotPermitted);
-      }
-      REQUIRE(cgraph::testing::streams_left_capturing() == 0);
-      REQUIRE(cudaGetLastError() == cudaSuccess);
-    }
-    cgraph::testing::fail_cuda_call_at(-1);
-    auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
-    auto exec = g.instantiate();
-    run(exec);
-    for (float v : b.read()) REQUIRE(v == 8.0f);  // a = 2 after the child; b = a, doubled twice
-    CHECK(counter.read()[0] == 3);
-  }
-}
-
-TEST_CASE("capture.graphs_built_from_eight_threads_at_once") {
-  auto prog = compile(R"(
-graph g(a: f32*, b: f32*, s: f32, n: i32) {
-  parallel { fill<<<ceil_div(n, 64), 64>>>(a, 1.0, n); fill<<<ceil_div(n, 64), 64>>>(b, 0.0, n); }
-  repeat 3 { saxpy<<<ceil_div(n, 64), 64>>>(s, a, b, n); }
-}
-)");
-  auto reg = kernels();
-  std::atomic<int> good{0};
-  std::vector<std::string> failures(8);
-  std::vector<std::thread> threads;
-  // No doctest assertion inside the threads (a failed REQUIRE would throw across the thread):
-  // each thread records what went wrong, checked after the join.
-  for (int t = 0; t < 8; ++t)
-    threads.emplace_back([&, t] {
-      const int n = 1000 + t;
-      float *a = nullptr, *b = nullptr;
-      cudaStream_t stream = nullptr;
-      try {
-        cgraph::detail_check_for_tests(cudaMalloc(reinterpret_cast<void**>(&a), n * sizeof(float)), "cudaMalloc");
-        cgraph::detail_check_for_tests(cudaMalloc(reinterpret_cast<void**>(&b), n * sizeof(float)), "cudaMalloc");
-        cgraph::detail_check_for_tests(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-        std::vector<float> host(n);
-        bool ok = true;
-        for (int round = 0; round < 5; ++round) {
-          auto how = both[(t + round) % 2];
-          auto g = cgraph::graph::build(prog, "g", {{"a", a}, {"b", b}, {"s", float(t)}, {"n", n}}, reg, with(how));
-          auto exec = g.instantiate();
-          exec.launch(stream);
-          exec.update({{"s", float(t + 1)}});
-          exec.launch(stream);
-          cgraph::detail_check_for_tests(cudaMemcpyAsync(host.data(), b, n * sizeof(float), cudaMemcpyDeviceToHost, stream),
-                                         "cudaMemcpyAsync");
-          cgraph::detail_check_for_tests(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-          for (float v : host) ok = ok && v == 3.0f * float(t + 1);
-        }
-        if (ok) good++;
-        else failures[t] = "wrong results";
-      } catch (const std::exception& e) {
-        failures[t] = e.what();
-      }
-      cudaStreamDestroy(stream);
-      cudaFree(a);
-      cudaFree(b);
-    });
-  for (auto& th : threads) th.join();
-  for (int t = 0; t < 8; ++t) CHECK_MESSAGE(failures[t].empty(), "thread ", t, ": ", failures[t]);
-  CHECK(good == 8);
-  CHECK(cgraph::testing::streams_left_capturing() == 0);
 }
 
 TEST_CASE("capture.cublas_routine_inside_a_graph") {

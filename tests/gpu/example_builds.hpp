@@ -22,6 +22,15 @@ struct generated_example {
 std::vector<generated_example> generated_examples_explicit();
 std::vector<generated_example> generated_examples_capture();
 
+// tests/gpu/stress.cgraph's graph as generated C++ in one mode, built and instantiated on
+// (a, b, s, n); it updates `s` and launches.
+struct generated_stress {
+  std::function<void(float s)> update;
+  std::function<void(cudaStream_t)> launch;
+};
+generated_stress make_stress_explicit(float* a, float* b, float s, int n);
+generated_stress make_stress_capture(float* a, float* b, float s, int n);
+
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);
 

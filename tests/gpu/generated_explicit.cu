@@ -1,3 +1,4 @@
 // The example graphs as generated C++ in the explicit mode (see generated_examples.inc).
 #define GENERATED_EXAMPLES generated_examples_explicit
+#define MAKE_STRESS make_stress_explicit
 #include "generated_examples.inc"

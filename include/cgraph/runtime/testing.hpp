@@ -26,4 +26,19 @@ long cuda_calls_made();
 // How many streams a capture builder found still capturing after its cleanup (should be 0).
 unsigned streams_left_capturing();
 
+// CUDA objects cgraph holds right now (process-wide): compare before and after an operation
+// to prove it leaked nothing. Capture streams and events are pooled: these count the ones
+// taken from the pool and not yet given back.
+struct handle_counts {
+  long graphs = 0;
+  long execs = 0;
+  long events = 0;
+  long device_allocations = 0;
+  long libraries = 0;
+  long capture_streams = 0;
+  long capture_events = 0;
+  friend bool operator==(const handle_counts&, const handle_counts&) = default;
+};
+handle_counts live_handles();
+
 }  // namespace cgraph::testing

@@ -1,0 +1,240 @@
+// Fault injection: every CUDA call cgraph makes to build, instantiate or update a graph is made
+// to fail in turn (cgraph::testing::fail_cuda_call_at), on the run-time path in both strategies
+// and in generated C++ in both modes. After each failure: the error names the CUDA call and a
+// .cgraph location, every CUDA object cgraph made is destroyed (testing::live_handles), no
+// stream is left capturing, no error is left pending, and the next build works and computes
+// the right values.
+
+#include "example_builds.hpp"
+#include "gpu_support.hpp"
+#include "kernels.cuh"
+
+#include <cgraph/runtime/testing.hpp>
+
+#include <functional>
+#include <optional>
+
+using namespace gpu_test;
+
+namespace {
+
+// What one sweep found: calls made, faults injected, and how each fault ended.
+struct sweep {
+  long faults = 0;
+  long errors = 0;     // the operation threw cuda_error, as it should
+  long recovered = 0;  // an update fell back to another path and still succeeded
+};
+
+// Nothing left behind by the operation that just failed.
+void check_clean(const cgraph::testing::handle_counts& before) {
+  REQUIRE(cgraph::testing::live_handles() == before);
+  REQUIRE(cgraph::testing::streams_left_capturing() == 0);
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+}
+
+// The error names the call and a place in the .cgraph file.
+void check_error(const cgraph::cuda_error& e, const std::string& file) {
+  REQUIRE(e.code() == cudaErrorNotPermitted);
+  REQUIRE(e.api().rfind("cuda", 0) == 0);
+  INFO("call ", e.api(), " at '", e.location(), "'");
+  REQUIRE(e.location().find(file + ":") != std::string::npos);
+  REQUIRE(std::string(e.what()).find(e.location()) != std::string::npos);
+}
+
+// Runs `operation` once to count its CUDA calls, then once per call with that call failing.
+// `operation` returns normally only when it succeeded; its objects must be gone when it returns
+// or throws (the handle counts are compared).
+sweep fail_each_call(const std::string& file, const std::function<void()>& operation, bool may_recover = false) {
+  auto before = cgraph::testing::live_handles();
+  cgraph::testing::fail_cuda_call_at(-1);
+  operation();
+  long calls = cgraph::testing::cuda_calls_made();
+  REQUIRE(calls > 0);
+  check_clean(before);
+  sweep s;
+  for (long i = 0; i < calls; ++i) {
+    CAPTURE(i);
+    cgraph::testing::fail_cuda_call_at(i);
+    ++s.faults;
+    try {
+      operation();
+      REQUIRE_MESSAGE(may_recover, "call ", i, " was meant to fail");
+      ++s.recovered;
+    } catch (const cgraph::cuda_error& e) {
+      check_error(e, file);
+      ++s.errors;
+    }
+    cgraph::testing::fail_cuda_call_at(-1);
+    check_clean(before);
+  }
+  return s;
+}
+
+// An update under test: `prepare` makes a fresh exec and launches it (no faults), `update`
+// changes it, `verify` launches it and checks the changed values, `release` drops it.
+struct update_case {
+  std::function<void()> prepare, update, verify, release;
+};
+
+// Fails each CUDA call of `c.update` in turn. An update may survive a fault by falling back to
+// another path (it must then compute the right values); when it throws, the same exec must
+// take the update again once the fault is gone.
+sweep fail_each_update_call(const std::string& file, const update_case& c) {
+  auto before = cgraph::testing::live_handles();
+  c.prepare();
+  cgraph::testing::fail_cuda_call_at(-1);
+  c.update();
+  long calls = cgraph::testing::cuda_calls_made();
+  c.verify();
+  c.release();
+  REQUIRE(calls > 0);
+  check_clean(before);
+  sweep s;
+  for (long i = 0; i < calls; ++i) {
+    CAPTURE(i);
+    c.prepare();
+    cgraph::testing::fail_cuda_call_at(i);
+    ++s.faults;
+    try {
+      c.update();
+      cgraph::testing::fail_cuda_call_at(-1);
+      ++s.recovered;
+    } catch (const cgraph::cuda_error& e) {
+      cgraph::testing::fail_cuda_call_at(-1);
+      check_error(e, file);
+      ++s.errors;
+      c.update();
+    }
+    c.verify();
+    c.release();
+    check_clean(before);
+  }
+  return s;
+}
+
+const char* fault_program = R"(
+host note(i: i32);
+graph child(p: f32*) { scale<<<1, 32>>>(p, 2.0, 32); }
+graph g(a: f32*, b: f32*, counter: u32*, s: f32 = 2.0, go: u32 = 1) {
+  parallel { fill<<<1, 32>>>(a, 1.0, 32); memset(b, 3.0, 32); }
+  call child(a);
+  host note(1);
+  memcpy(b, a, 32 * sizeof(f32));
+  cond c = go;
+  if c { repeat 2 { scale<<<1, 32>>>(b, s, 32); } } else { fill<<<1, 32>>>(b, 0.0, 32); }
+  memset(counter, 0, 1);
+  cond more = 1;
+  while more { count_step<<<1, 1>>>(counter, 3, more); }
+}
+)";
+
+}  // namespace
+
+TEST_CASE("faults.run_time_build_and_instantiate_in_both_strategies") {
+  auto prog = compile(fault_program);
+  buffer<float> a(32), b(32);
+  buffer<unsigned> counter(1);
+  auto reg = kernels();
+  reg.host("note", [](int) {});
+  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    auto s = fail_each_call("test.cgraph", [&] {
+      auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
+      auto e = g.instantiate();
+    });
+    MESSAGE("run-time path, ", name_of(how), ": ", s.faults, " faults injected in build + instantiate, ", s.errors,
+            " errors, nothing leaked");
+    CHECK(s.errors == s.faults);
+    auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
+    auto exec = g.instantiate();
+    run(exec);
+    for (float v : b.read()) REQUIRE(v == 8.0f);  // a = 2 after the child; b = a, doubled twice
+    CHECK(counter.read()[0] == 3);
+  }
+}
+
+TEST_CASE("faults.run_time_update_in_both_strategies") {
+  auto prog = compile(fault_program);
+  buffer<float> a(32), b(32);
+  buffer<unsigned> counter(1);
+  auto reg = kernels();
+  reg.host("note", [](int) {});
+  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
+  struct change {
+    const char* what;
+    cgraph::args values;
+    float b;  // every element of b after a launch
+  };
+  // A kernel argument (per-node setters first), and a cond's default (fixed when its handle is
+  // made: a rebuilt graph, applied by whole-graph update or a new instantiation).
+  const change changes[] = {{"kernel argument", {{"s", 3.0f}}, 18.0f}, {"cond default", {{"go", 0}}, 0.0f}};
+  for (auto how : both)
+    for (const auto& ch : changes) {
+      CAPTURE(name_of(how));
+      CAPTURE(ch.what);
+      std::optional<cgraph::graph> g;
+      std::optional<cgraph::graph_exec> exec;
+      update_case c{[&] {
+                      g.emplace(cgraph::graph::build(prog, "g", values, reg, with(how)));
+                      exec.emplace(g->instantiate());
+                      run(*exec);
+                    },
+                    [&] { exec->update(ch.values); },
+                    [&] {
+                      run(*exec);
+                      for (float v : b.read()) REQUIRE(v == ch.b);
+                      REQUIRE(counter.read()[0] == 3);
+                    },
+                    [&] {
+                      exec.reset();
+                      g.reset();
+                    }};
+      auto s = fail_each_update_call("test.cgraph", c);
+      MESSAGE("run-time path, ", name_of(how), ", update of a ", ch.what, ": ", s.faults, " faults injected, ", s.errors,
+              " errors, ", s.recovered, " survived by a fallback path, nothing leaked");
+    }
+}
+
+TEST_CASE("faults.generated_build_and_instantiate_in_both_modes") {
+  buffer<float> memory(1 << 22);
+  for (auto* examples : {generated_examples_explicit, generated_examples_capture}) {
+    sweep total;
+    for (const auto& e : examples()) {
+      CAPTURE(e.file);
+      CAPTURE(e.graph);
+      auto s = fail_each_call(e.file, [&] {
+        auto state = e.build(memory.get());
+        cgraph::gen::exec_core core(state, {});
+      });
+      CHECK(s.errors == s.faults);
+      total.faults += s.faults;
+      total.errors += s.errors;
+    }
+    MESSAGE("generated C++, ", examples == generated_examples_explicit ? "explicit" : "capture", " mode, every example: ",
+            total.faults, " faults injected in build + instantiate, ", total.errors, " errors, nothing leaked");
+  }
+}
+
+TEST_CASE("faults.generated_update_in_both_modes") {
+  const int n = 1000;
+  buffer<float> a(n), b(n);
+  for (auto* make : {make_stress_explicit, make_stress_capture}) {
+    const char* mode = make == make_stress_explicit ? "explicit" : "capture";
+    CAPTURE(mode);
+    std::optional<generated_stress> exec;
+    update_case c{[&] {
+                    exec = make(a.get(), b.get(), 1.0f, n);
+                    exec->launch(nullptr);
+                  },
+                  [&] { exec->update(2.0f); },
+                  [&] {
+                    exec->launch(nullptr);
+                    for (float v : b.read()) REQUIRE(v == 6.0f);
+                  },
+                  [&] { exec.reset(); }};
+    auto s = fail_each_update_call("stress.cgraph", c);
+    MESSAGE("generated C++, ", mode, " mode, update of a kernel argument: ", s.faults, " faults injected, ", s.errors,
+            " errors, ", s.recovered, " survived by a fallback path, nothing leaked");
+  }
+}
