@@ -30,6 +30,9 @@ struct generated_stress {
 };
 generated_stress make_stress_explicit(float* a, float* b, float s, int n);
 generated_stress make_stress_capture(float* a, float* b, float s, int n);
+// The same for tests/gpu/long_chain.cgraph, whose generated build and update come in parts.
+generated_stress make_long_chain_explicit(float* a, float* b, float s, int n);
+generated_stress make_long_chain_capture(float* a, float* b, float s, int n);
 
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);

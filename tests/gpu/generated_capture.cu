@@ -1,4 +1,5 @@
 // The example graphs as generated C++ in the capture mode (see generated_examples.inc).
 #define GENERATED_EXAMPLES generated_examples_capture
 #define MAKE_STRESS make_stress_capture
+#define MAKE_LONG_CHAIN make_long_chain_capture
 #include "generated_examples.inc"

@@ -1,4 +1,5 @@
 // The example graphs as generated C++ in the explicit mode (see generated_examples.inc).
 #define GENERATED_EXAMPLES generated_examples_explicit
 #define MAKE_STRESS make_stress_explicit
+#define MAKE_LONG_CHAIN make_long_chain_explicit
 #include "generated_examples.inc"
