@@ -42,7 +42,7 @@ struct exec_state {
 };
 
 // Instantiates `graph` (checking the result before anything is wrapped); `locate` names the
-// .cgraph place of the node CUDA blames.
+// .cgraph place of the node CUDA blames, or of the graph when it is given no node (nullptr).
 // The calling thread's refusals set by cgraph::testing::refuse_updates (for generated execs).
 const testing::update_refusals& test_refusals();
 
