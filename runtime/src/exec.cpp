@@ -250,7 +250,7 @@ update_result update(exec_state& s, const args& values) {
       const ir::node& n = *steps[i].node;
       bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
       node_values v = compute_values(prog, cur.graph_index, n, s.pool, cur.conds, routine);
-      if (v.fingerprint != s.applied[i].fingerprint) {
+      if (v.fingerprint != s.applied(i).fingerprint) {
         changed.push_back(i);
         fresh.push_back(std::move(v));
       }
@@ -268,7 +268,7 @@ update_result update(exec_state& s, const args& values) {
   }
 
   if (!defaults_changed && apply_node_params(s, changed, fresh)) {
-    for (std::size_t k = 0; k < changed.size(); ++k) s.applied[changed[k]] = std::move(fresh[k]);
+    for (std::size_t k = 0; k < changed.size(); ++k) s.updated_values[changed[k]] = std::move(fresh[k]);
     s.params = std::move(params);
     result.path = update_path::node_params;
     return result;
@@ -304,8 +304,7 @@ update_result update(exec_state& s, const args& values) {
   s.pool = rebuilt->values;
   for (auto& [step, slot] : s.updated_slots) s.retired_slots.push_back(std::move(slot));
   s.updated_slots.clear();
-  s.applied.clear();
-  for (const auto& r : rebuilt->records) s.applied.push_back(r.values);
+  s.updated_values.clear();  // `rebuilt` holds them all
   s.children.assign(steps.size(), nullptr);
   return result;
 }

@@ -111,7 +111,6 @@ graph_exec graph::instantiate(const instantiate_options& options) const {
   s->options = options;
   s->origin = state_;
   s->current = state_;
-  for (const auto& r : state_->records) s->applied.push_back(r.values);
   s->params = state_->params;
   s->pool = state_->values;
   s->exec = detail::instantiate(*state_, options);
