@@ -25,6 +25,15 @@ struct sweep {
   long recovered = 0;  // an update fell back to another path and still succeeded
 };
 
+// Turns injection off when a sweep ends, also when an assertion ends it early: a fault left
+// armed would fail whatever runs next.
+struct disarm_on_exit {
+  disarm_on_exit() = default;
+  disarm_on_exit(const disarm_on_exit&) = delete;
+  disarm_on_exit& operator=(const disarm_on_exit&) = delete;
+  ~disarm_on_exit() { cgraph::testing::fail_cuda_call_at(-1); }
+};
+
 // Nothing left behind by the operation that just failed.
 void check_clean(const cgraph::testing::handle_counts& before) {
   REQUIRE(cgraph::testing::live_handles() == before);
@@ -43,8 +52,12 @@ void check_error(const cgraph::cuda_error& e, const std::string& file) {
 
 // Runs `operation` once to count its CUDA calls, then once per call with that call failing:
 // each must throw. Its objects must be gone when it returns or throws (the handle counts are
-// compared).
+// compared). A first run, not counted, fills the capture stream and event pool: a run that
+// creates pooled streams makes more calls than the runs after it.
 sweep fail_each_call(const std::string& file, const std::function<void()>& operation) {
+  disarm_on_exit disarm;
+  cgraph::testing::fail_cuda_call_at(-1);
+  operation();
   auto before = cgraph::testing::live_handles();
   cgraph::testing::fail_cuda_call_at(-1);
   operation();
@@ -79,6 +92,11 @@ struct update_case {
 // another path (it must then compute the right values); when it throws, the same exec must
 // take the update again once the fault is gone.
 sweep fail_each_update_call_on_one_path(const std::string& file, const update_case& c) {
+  disarm_on_exit disarm;
+  cgraph::testing::fail_cuda_call_at(-1);
+  c.prepare();  // a first round, not counted, fills the capture pool (see fail_each_call)
+  c.update();
+  c.release();
   auto before = cgraph::testing::live_handles();
   c.prepare();
   cgraph::testing::fail_cuda_call_at(-1);
@@ -254,4 +272,39 @@ TEST_CASE("faults.generated_update_in_both_modes") {
     MESSAGE("generated C++, ", mode, " mode, update of a kernel argument, every path: ", s.faults, " faults injected, ", s.errors,
             " errors, ", s.recovered, " survived by a fallback path, nothing leaked");
   }
+}
+
+TEST_CASE("faults.loading_modules_and_sources_in_both_strategies") {
+  // A fresh program each time: a program loads its libraries once, on its first build.
+  const std::string module_text = R"(
+module lib = "module_kernels.fatbin";
+kernel m_fill(p: f32*, v: f32, n: i32) from lib;
+graph g(p: f32*, n: i32) { m_fill<<<1, 64>>>(p, 3.0, n); }
+)";
+  const std::string source_text = R"(
+source jit = """
+extern "C" __global__ void twice(float* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] *= 2.0f;
+}
+""";
+kernel twice(p: f32*, n: i32) from jit;
+graph g(p: f32*, n: i32) { twice<<<1, 64>>>(p, n); }
+)";
+  buffer<float> p(64);
+  for (const auto* text : {&module_text, &source_text})
+    for (auto how : both) {
+      CAPTURE(std::string(name_of(how)));
+      CAPTURE(*text == module_text ? std::string("module") : std::string("source"));
+      cgraph::build_options options = with(how);
+      options.module_directory = CGRAPH_TEST_MODULE_DIR;
+      auto s = fail_each_call("test.cgraph", [&] {
+        auto prog = cgraph::program::compile(*text, "test.cgraph");
+        auto g = cgraph::graph::build(prog, "g", {{"p", p.get()}, {"n", 64}}, {}, options);
+        auto e = g.instantiate();
+      });
+      CHECK(s.errors == s.faults);
+      MESSAGE(std::string(*text == module_text ? "module" : "source"), ", ", std::string(name_of(how)), ": ", s.faults,
+              " faults injected in load + build + instantiate, ", s.errors, " errors, nothing leaked");
+    }
 }
