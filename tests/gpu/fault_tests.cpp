@@ -114,6 +114,7 @@ sweep fail_each_update_call_on_one_path(const std::string& file, const update_ca
     ++s.faults;
     try {
       c.update();
+      REQUIRE(cgraph::testing::cuda_calls_made() > i);  // the fault did happen, and was survived
       cgraph::testing::fail_cuda_call_at(-1);
       ++s.recovered;
     } catch (const cgraph::cuda_error& e) {
