@@ -25,11 +25,17 @@ unsigned nvrtc_compilations() { return detail::nvrtc_compile_count(); }
 
 namespace {
 thread_local long fault_at = -1;
+thread_local bool fault_persists = false;  // every call from fault_at on fails
 thread_local long calls = 0;
 }  // namespace
 void fail_cuda_call_at(long n) {
   fault_at = n;
+  fault_persists = false;
   calls = 0;
+}
+void fail_cuda_calls_from(long n) {
+  fail_cuda_call_at(n);
+  fault_persists = true;
 }
 long cuda_calls_made() { return calls; }
 
@@ -48,7 +54,10 @@ namespace cgraph::detail {
 
 const testing::update_refusals& test_refusals() { return testing::refusals; }
 
-bool inject_fault() noexcept { return testing::calls++ == testing::fault_at; }
+bool inject_fault() noexcept {
+  long call = testing::calls++;
+  return call == testing::fault_at || (testing::fault_persists && testing::fault_at >= 0 && call > testing::fault_at);
+}
 
 void ledger(owned kind, long delta) noexcept { testing::live[static_cast<std::size_t>(kind)] += delta; }
 
@@ -109,11 +118,11 @@ where find_node(const built_graph& g, cudaGraphNode_t node) {
   return {};
 }
 
-// Applies the changed steps with per-node exec setters. False when CUDA refuses any of them
-// (the caller then updates the whole graph, which also covers the ones already applied).
-// `fresh[k]` holds the new values of step changed[k].
-bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
-  if (testing::refusals.node_params) return false;
+// Applies the changed steps with per-node exec setters, in order, until CUDA refuses one;
+// returns how many it applied (the caller then updates the whole graph, which also covers the
+// ones already applied). `fresh[k]` holds the new values of step changed[k].
+std::size_t apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
+  if (testing::refusals.node_params) return 0;
   const built_graph& cur = *s.current;
   const auto& steps = cur.plan().steps;
   std::vector<void*> pointers;
@@ -169,10 +178,10 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     }
     if (status != cudaSuccess) {
       (void)cudaGetLastError();
-      return false;
+      return k;
     }
   }
-  return true;
+  return changed.size();
 }
 
 }  // namespace
@@ -224,6 +233,7 @@ update_result update(exec_state& s, const args& values) {
     touched.insert(touched.end(), deps.steps_by_param[p].begin(), deps.steps_by_param[p].end());
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
+  touched.insert(touched.end(), s.unsettled.begin(), s.unsettled.end());
   update_result result{update_path::unchanged, 0};
   if (exprs.empty() && touched.empty()) {
     s.params = std::move(params);
@@ -264,21 +274,34 @@ update_result update(exec_state& s, const args& values) {
   result.nodes_changed = changed.size();
   if (changed.empty() && !defaults_changed) {
     s.params = std::move(params);
+    s.unsettled.clear();  // they were compared: each holds what `params` gives
     return result;
   }
 
-  if (!defaults_changed && apply_node_params(s, changed, fresh)) {
+  std::size_t applied = defaults_changed ? 0 : apply_node_params(s, changed, fresh);
+  if (!defaults_changed && applied == changed.size()) {
     for (std::size_t k = 0; k < changed.size(); ++k) s.updated_values[changed[k]] = std::move(fresh[k]);
     s.params = std::move(params);
+    s.unsettled.clear();
     result.path = update_path::node_params;
     return result;
   }
+  // If the whole-graph paths below fail too, the exec keeps the old parameters but holds the
+  // new values in the nodes applied before the refusal: record them, and have the next update
+  // compare those nodes whatever it changes, so it puts them right.
+  auto fail = [&] {
+    restore();
+    for (std::size_t k = 0; k < applied; ++k) {
+      s.updated_values[changed[k]] = std::move(fresh[k]);
+      s.unsettled.push_back(changed[k]);
+    }
+  };
 
   std::shared_ptr<built_graph> rebuilt;
   try {
     rebuilt = build_graph(cur.program, cur.symbols, cur.graph_index, params);
   } catch (...) {
-    restore();
+    fail();
     throw;
   }
   cudaGraphExecUpdateResultInfo info{};
@@ -290,7 +313,7 @@ update_result update(exec_state& s, const args& values) {
     try {
       exec = instantiate(*rebuilt, s.options);
     } catch (...) {
-      restore();
+      fail();
       throw;
     }
     cudaGraphExecDestroy(s.exec);
@@ -305,6 +328,7 @@ update_result update(exec_state& s, const args& values) {
   for (auto& [step, slot] : s.updated_slots) s.retired_slots.push_back(std::move(slot));
   s.updated_slots.clear();
   s.updated_values.clear();  // `rebuilt` holds them all
+  s.unsettled.clear();
   s.children.assign(steps.size(), nullptr);
   return result;
 }

@@ -23,6 +23,9 @@ struct exec_state {
   // step holds the values `current` was built with. Copied only when changed: copying every
   // node's values at instantiation cost 10% on top of CUDA's own instantiate.
   std::unordered_map<std::uint32_t, node_values> updated_values;
+  // Steps a failed update left holding values other than `params` give (it applied them before
+  // CUDA refused another node and the fallbacks failed): the next update compares them.
+  std::vector<std::uint32_t> unsettled;
   std::vector<std::optional<ir::value>> params;  // the parameter values last applied
   std::vector<ir::value> pool;                   // the expression pool evaluated with them
   std::vector<std::shared_ptr<built_graph>> children;

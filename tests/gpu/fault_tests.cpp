@@ -309,3 +309,53 @@ graph g(p: f32*, n: i32) { twice<<<1, 64>>>(p, n); }
               " faults injected in load + build + instantiate, ", s.errors, " errors, nothing leaked");
     }
 }
+
+TEST_CASE("faults.an_update_that_fails_half_way_is_put_right_by_the_next") {
+  // Two nodes read `s`. With every CUDA call failing from call n of the update on, the update
+  // may set the first node's new value, be refused on the second, and fail to rebuild: the
+  // exec then holds a mix. The next update, even back to the old value, must put it right.
+  auto prog = compile(R"(
+graph two(a: f32*, s: f32) { fill<<<1, 32>>>(a, 1.0, 32); scale<<<1, 32>>>(a, s, 32); scale<<<1, 32>>>(a, s, 32); }
+)");
+  buffer<float> a(32);
+  auto expect = [&](cgraph::graph_exec& exec, float value) {
+    run(exec);
+    for (float v : a.read()) REQUIRE(v == value);
+  };
+  for (auto how : both) {
+    CAPTURE(std::string(name_of(how)));
+    disarm_on_exit disarm;
+    auto before = cgraph::testing::live_handles();
+    long errors = 0;
+    for (long n = 0;; ++n) {
+      CAPTURE(n);
+      {
+        auto g = cgraph::graph::build(prog, "two", {{"a", a.get()}, {"s", 2.0f}}, kernels(), with(how));
+        auto exec = g.instantiate();
+        expect(exec, 4.0f);
+        cgraph::testing::fail_cuda_calls_from(n);
+        bool threw = false;
+        try {
+          exec.update({{"s", 3.0f}});
+        } catch (const cgraph::cuda_error& e) {
+          threw = true;
+          check_error(e, "test.cgraph");
+        }
+        cgraph::testing::fail_cuda_call_at(-1);
+        if (!threw) {
+          expect(exec, 9.0f);
+          break;  // n is past the update's last call
+        }
+        ++errors;
+        exec.update({{"s", 2.0f}});  // back to where the exec started
+        expect(exec, 4.0f);
+        exec.update({{"s", 3.0f}});
+        expect(exec, 9.0f);
+      }
+      check_clean(before);
+    }
+    MESSAGE("run-time path, ", std::string(name_of(how)), ": an update failing for good from each of its calls: ",
+            errors, " errors, each put right by the next update");
+    CHECK(errors >= 2);  // the setter of the second node, and the rebuild after it
+  }
+}

@@ -20,6 +20,8 @@ unsigned nvrtc_compilations();
 // among those cgraph makes through its checked-call seam fails with cudaErrorNotPermitted
 // instead of being made; a negative n turns injection off. Resets the call counter.
 void fail_cuda_call_at(long n);
+// The same, but call n and every call after it fail (CUDA gone bad for good); negative: off.
+void fail_cuda_calls_from(long n);
 // How many seam calls were made since the last fail_cuda_call_at.
 long cuda_calls_made();
 
