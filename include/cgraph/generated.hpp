@@ -487,6 +487,12 @@ public:
   // Re-computes the values the changed parameters reach and applies them by the cheapest path
   // CUDA accepts: per-node setters, then cudaGraphExecUpdate, then a new instantiation.
   update_result update(const parameters& p) {
+    if (mixed_) {  // a failed update left some nodes holding values that `params_` does not give
+      update_path path = core_.replace(Traits::build_state(p, callbacks_));
+      mixed_ = false;
+      params_ = p;
+      return {path, 0};
+    }
     node_updater dry(core_, true);
     Traits::update_nodes(dry, params_, p);
     if (dry.changed() == 0) {
@@ -500,8 +506,12 @@ public:
         params_ = p;
         return {update_path::node_params, real.changed()};
       }
+      // Nodes set before the refusal hold new values until the whole graph is applied; if
+      // that fails, only a whole-graph update puts the exec right.
+      mixed_ = true;
     }
     update_path path = core_.replace(Traits::build_state(p, callbacks_));
+    mixed_ = false;
     params_ = p;
     return {path, dry.changed()};
   }
@@ -512,6 +522,7 @@ private:
   exec_core core_;
   parameters params_;
   callbacks callbacks_;
+  bool mixed_ = false;  // see update()
 };
 
 template <typename Traits>

@@ -359,3 +359,39 @@ graph two(a: f32*, s: f32) { fill<<<1, 32>>>(a, 1.0, 32); scale<<<1, 32>>>(a, s,
     CHECK(errors >= 2);  // the setter of the second node, and the rebuild after it
   }
 }
+
+TEST_CASE("faults.a_generated_update_that_fails_half_way_is_put_right_by_the_next") {
+  // long_chain.cgraph: 300 nodes read `s`. Failing for good from setter n on leaves n nodes
+  // with the new value when the whole-graph fallback fails too.
+  const int elements = 256;
+  buffer<float> a(elements), b(elements);
+  auto expect = [&](generated_stress& exec, float value) {
+    exec.launch(nullptr);
+    for (float v : b.read()) REQUIRE(v == value);
+  };
+  for (auto* make : {make_long_chain_explicit, make_long_chain_capture}) {
+    CAPTURE(std::string(make == make_long_chain_explicit ? "explicit" : "capture"));
+    disarm_on_exit disarm;
+    auto before = cgraph::testing::live_handles();
+    for (long n : {0L, 1L, 150L}) {
+      CAPTURE(n);
+      {
+        auto exec = make(a.get(), b.get(), 1.0f, elements);
+        expect(exec, 300.0f);
+        cgraph::testing::fail_cuda_calls_from(n);
+        try {
+          exec.update(2.0f);
+          FAIL("the update was meant to fail");
+        } catch (const cgraph::cuda_error& e) {
+          check_error(e, "long_chain.cgraph");
+        }
+        cgraph::testing::fail_cuda_call_at(-1);
+        exec.update(1.0f);  // back to where the exec started
+        expect(exec, 300.0f);
+        exec.update(2.0f);
+        expect(exec, 600.0f);
+      }
+      check_clean(before);
+    }
+  }
+}
