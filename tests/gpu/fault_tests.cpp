@@ -34,6 +34,16 @@ struct disarm_on_exit {
   ~disarm_on_exit() { cgraph::testing::fail_cuda_call_at(-1); }
 };
 
+// Each sweep fails call i once (the calls after it work), then fails call i and every call after
+// it (CUDA gone bad for good: each fallback fails too).
+enum class failure { once, for_good };
+constexpr failure both_failures[] = {failure::once, failure::for_good};
+
+void arm(long i, failure f) {
+  if (f == failure::once) cgraph::testing::fail_cuda_call_at(i);
+  else cgraph::testing::fail_cuda_calls_from(i);
+}
+
 // Nothing left behind by the operation that just failed.
 void check_clean(const cgraph::testing::handle_counts& before) {
   REQUIRE(cgraph::testing::live_handles() == before);
@@ -65,19 +75,23 @@ sweep fail_each_call(const std::string& file, const std::function<void()>& opera
   REQUIRE(calls > 0);
   check_clean(before);
   sweep s;
-  for (long i = 0; i < calls; ++i) {
-    CAPTURE(i);
-    cgraph::testing::fail_cuda_call_at(i);
-    ++s.faults;
-    try {
-      operation();
-      FAIL("call ", i, " was meant to fail");
-    } catch (const cgraph::cuda_error& e) {
-      check_error(e, file);
-      ++s.errors;
+  for (auto f : both_failures) {
+    for (long i = 0; i < calls; ++i) {
+      CAPTURE(i);
+      const std::string how_it_fails = f == failure::once ? "once" : "for good";
+      CAPTURE(how_it_fails);
+      arm(i, f);
+      ++s.faults;
+      try {
+        operation();
+        FAIL("call ", i, " was meant to fail");
+      } catch (const cgraph::cuda_error& e) {
+        check_error(e, file);
+        ++s.errors;
+      }
+      cgraph::testing::fail_cuda_call_at(-1);
+      check_clean(before);
     }
-    cgraph::testing::fail_cuda_call_at(-1);
-    check_clean(before);
   }
   return s;
 }
@@ -107,25 +121,29 @@ sweep fail_each_update_call_on_one_path(const std::string& file, const update_ca
   REQUIRE(calls > 0);
   check_clean(before);
   sweep s;
-  for (long i = 0; i < calls; ++i) {
-    CAPTURE(i);
-    c.prepare();
-    cgraph::testing::fail_cuda_call_at(i);
-    ++s.faults;
-    try {
-      c.update();
-      REQUIRE(cgraph::testing::cuda_calls_made() > i);  // the fault did happen, and was survived
-      cgraph::testing::fail_cuda_call_at(-1);
-      ++s.recovered;
-    } catch (const cgraph::cuda_error& e) {
-      cgraph::testing::fail_cuda_call_at(-1);
-      check_error(e, file);
-      ++s.errors;
-      c.update();
+  for (auto f : both_failures) {
+    for (long i = 0; i < calls; ++i) {
+      CAPTURE(i);
+      const std::string how_it_fails = f == failure::once ? "once" : "for good";
+      CAPTURE(how_it_fails);
+      c.prepare();
+      arm(i, f);
+      ++s.faults;
+      try {
+        c.update();
+        REQUIRE(cgraph::testing::cuda_calls_made() > i);  // the fault did happen, and was survived
+        cgraph::testing::fail_cuda_call_at(-1);
+        ++s.recovered;
+      } catch (const cgraph::cuda_error& e) {
+        cgraph::testing::fail_cuda_call_at(-1);
+        check_error(e, file);
+        ++s.errors;
+        c.update();
+      }
+      c.verify();
+      c.release();
+      check_clean(before);
     }
-    c.verify();
-    c.release();
-    check_clean(before);
   }
   return s;
 }
@@ -174,12 +192,13 @@ TEST_CASE("faults.run_time_build_and_instantiate_in_both_strategies") {
   reg.host("note", [](int) {});
   cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
   for (auto how : both) {
-    CAPTURE(std::string(name_of(how)));
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
     auto s = fail_each_call("test.cgraph", [&] {
       auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
       auto e = g.instantiate();
     });
-    MESSAGE("run-time path, ", std::string(name_of(how)), ": ", s.faults, " faults injected in build + instantiate, ", s.errors,
+    MESSAGE("run-time path, ", strategy, ": ", s.faults, " faults injected in build + instantiate, ", s.errors,
             " errors, nothing leaked");
     CHECK(s.errors == s.faults);
     auto g = cgraph::graph::build(prog, "g", values, reg, with(how));
@@ -207,8 +226,10 @@ TEST_CASE("faults.run_time_update_in_both_strategies") {
   const change changes[] = {{"kernel argument", {{"s", 3.0f}}, 18.0f}, {"cond default", {{"go", 0}}, 0.0f}};
   for (auto how : both)
     for (const auto& ch : changes) {
-      CAPTURE(std::string(name_of(how)));
-      CAPTURE(std::string(ch.what));
+      const std::string strategy = name_of(how);
+      CAPTURE(strategy);
+      const std::string what = ch.what;
+      CAPTURE(what);
       std::optional<cgraph::graph> g;
       std::optional<cgraph::graph_exec> exec;
       update_case c{[&] {
@@ -227,7 +248,7 @@ TEST_CASE("faults.run_time_update_in_both_strategies") {
                       g.reset();
                     }};
       auto s = fail_each_update_call("test.cgraph", c);
-      MESSAGE("run-time path, ", std::string(name_of(how)), ", update of a ", std::string(ch.what), ", every path: ", s.faults, " faults injected, ", s.errors,
+      MESSAGE("run-time path, ", strategy, ", update of a ", what, ", every path: ", s.faults, " faults injected, ", s.errors,
               " errors, ", s.recovered, " survived by a fallback path, nothing leaked");
     }
 }
@@ -295,8 +316,10 @@ graph g(p: f32*, n: i32) { twice<<<1, 64>>>(p, n); }
   buffer<float> p(64);
   for (const auto* text : {&module_text, &source_text})
     for (auto how : both) {
-      CAPTURE(std::string(name_of(how)));
-      CAPTURE(*text == module_text ? std::string("module") : std::string("source"));
+      const std::string strategy = name_of(how);
+      CAPTURE(strategy);
+      const std::string library = *text == module_text ? std::string("module") : std::string("source");
+      CAPTURE(library);
       cgraph::build_options options = with(how);
       options.module_directory = CGRAPH_TEST_MODULE_DIR;
       auto s = fail_each_call("test.cgraph", [&] {
@@ -305,7 +328,7 @@ graph g(p: f32*, n: i32) { twice<<<1, 64>>>(p, n); }
         auto e = g.instantiate();
       });
       CHECK(s.errors == s.faults);
-      MESSAGE(std::string(*text == module_text ? "module" : "source"), ", ", std::string(name_of(how)), ": ", s.faults,
+      MESSAGE(library, ", ", strategy, ": ", s.faults,
               " faults injected in load + build + instantiate, ", s.errors, " errors, nothing leaked");
     }
 }
@@ -323,7 +346,8 @@ graph two(a: f32*, s: f32) { fill<<<1, 32>>>(a, 1.0, 32); scale<<<1, 32>>>(a, s,
     for (float v : a.read()) REQUIRE(v == value);
   };
   for (auto how : both) {
-    CAPTURE(std::string(name_of(how)));
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
     disarm_on_exit disarm;
     auto before = cgraph::testing::live_handles();
     long errors = 0;
@@ -354,7 +378,7 @@ graph two(a: f32*, s: f32) { fill<<<1, 32>>>(a, 1.0, 32); scale<<<1, 32>>>(a, s,
       }
       check_clean(before);
     }
-    MESSAGE("run-time path, ", std::string(name_of(how)), ": an update failing for good from each of its calls: ",
+    MESSAGE("run-time path, ", strategy, ": an update failing for good from each of its calls: ",
             errors, " errors, each put right by the next update");
     CHECK(errors >= 2);  // the setter of the second node, and the rebuild after it
   }
@@ -370,7 +394,8 @@ TEST_CASE("faults.a_generated_update_that_fails_half_way_is_put_right_by_the_nex
     for (float v : b.read()) REQUIRE(v == value);
   };
   for (auto* make : {make_long_chain_explicit, make_long_chain_capture}) {
-    CAPTURE(std::string(make == make_long_chain_explicit ? "explicit" : "capture"));
+    const std::string mode = make == make_long_chain_explicit ? "explicit" : "capture";
+    CAPTURE(mode);
     disarm_on_exit disarm;
     auto before = cgraph::testing::live_handles();
     for (long n : {0L, 1L, 150L}) {

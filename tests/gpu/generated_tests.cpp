@@ -117,7 +117,8 @@ TEST_CASE("generated.long_graphs_build_and_update_in_parts") {
   const int n = 1000;
   buffer<float> a(n), b(n);
   for (auto* make : {make_long_chain_explicit, make_long_chain_capture}) {
-    CAPTURE(std::string(make == make_long_chain_explicit ? "explicit" : "capture"));
+    const std::string mode = make == make_long_chain_explicit ? "explicit" : "capture";
+    CAPTURE(mode);
     auto exec = make(a.get(), b.get(), 1.0f, n);
     exec.launch(nullptr);
     for (float v : b.read()) REQUIRE(v == 300.0f);
