@@ -44,7 +44,7 @@ const auto include_decl_def = mark_begin >> kw("include") > string_literal[set_i
 const auto kernel_decl_def = kw("kernel") > identifier > parameters > -(kw("as") > string_literal) >
                              -(kw("from") > identifier) > ';';
 const auto host_decl_def = kw("host") > identifier > parameters > ';';
-const auto library_decl_def = x3::lexeme[library_kind >> !(x3::alnum | '_')] > identifier > '=' >
+const auto library_decl_def = x3::lexeme[library_kind >> word_end_parser{}] > identifier > '=' >
                               string_literal > ';';
 const auto graph_decl_def = kw("graph") > identifier > parameters > block();
 

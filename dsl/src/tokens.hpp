@@ -40,6 +40,17 @@ struct token_parser : x3::parser<Derived> {
 
 }  // namespace detail
 
+// Succeeds, consuming nothing, where a word ends: the next byte cannot continue an identifier.
+// Not X3's alnum: it hands a non-ASCII byte, negative as a char, to std::isalnum, which is
+// undefined behaviour and an assertion failure in builds with assertions (found by replaying
+// the fuzz corpus in the Debug sanitizer build).
+struct word_end_parser : detail::token_parser<word_end_parser, x3::unused_type> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    return first == last || !lexical::is_ident_char(*first);
+  }
+};
+
 // [A-Za-z_][A-Za-z0-9_]* that is not a keyword.
 struct identifier_parser : detail::token_parser<identifier_parser, ast::identifier> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>

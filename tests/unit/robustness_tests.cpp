@@ -158,3 +158,14 @@ TEST_CASE("robustness.node_count_counts_callees_and_bodies") {
             .first_error() == "graph 'g' makes more than 5 CUDA nodes, counting each graph it calls and each "
                               "conditional body");
 }
+
+TEST_CASE("robustness.non_ascii_byte_after_a_keyword") {
+  // Found by replaying the fuzz corpus with assertions on: the word-end check after `module`
+  // and `source` handed the byte to std::isalnum as a negative int (undefined behaviour).
+  for (const char* keyword : {"module", "source", "graph", "kernel", "host"}) {
+    CAPTURE(keyword);
+    auto c = compile_text(std::string(keyword) + "\x99 x = \"a.fatbin\";");
+    CHECK_FALSE(c.ok());
+    CHECK(c.result.diags.has_errors());
+  }
+}
