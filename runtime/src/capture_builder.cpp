@@ -291,9 +291,8 @@ private:
         if (partial) cudaGraphDestroy(partial);
       }
     }
-    int device = 0;
-    if (cudaGetDevice(&device) == cudaSuccess) capture_resources::instance().give_back(device, streams_, events_);
-    for (auto& [step, routine] : routines_) destroy_routine_graph(routine);  // child nodes hold clones
+    capture_resources::instance().give_back(streams_, events_);
+    for (auto& [step, routine] : routines_) destroy_owned(routine);  // child nodes hold clones
     routines_.clear();
     (void)cudaGetLastError();
     streams_.clear();

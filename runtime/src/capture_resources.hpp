@@ -23,23 +23,26 @@ public:
 
   template <typename At>
   cudaStream_t stream(const At& at) {
-    cudaStream_t s = take_or_make(streams_, at, [&](cudaStream_t& made) {
+    return take_or_make(streams_, owned::capture_stream, at, [&](cudaStream_t& made) {
       CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
     });
-    ledger(owned::capture_stream, 1);
-    return s;
   }
 
   template <typename At>
   cudaEvent_t event(const At& at) {
-    cudaEvent_t e = take_or_make(events_, at, [&](cudaEvent_t& made) {
+    return take_or_make(events_, owned::capture_event, at, [&](cudaEvent_t& made) {
       CGRAPH_CUDA(cudaEventCreateWithFlags(&made, cudaEventDisableTiming), at);
     });
-    ledger(owned::capture_event, 1);
-    return e;
   }
 
-  void give_back(int device, const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) {
+  // Returns handles taken on the current device. Never throws: it runs in cleanup. Without a
+  // current device (CUDA torn down) the handles are dropped, and the ledger keeps them.
+  void give_back(const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) noexcept {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
     ledger(owned::capture_stream, -static_cast<long>(streams.size()));
     ledger(owned::capture_event, -static_cast<long>(events.size()));
     std::lock_guard<std::mutex> guard(lock_);
@@ -47,21 +50,21 @@ public:
     events_[device].insert(events_[device].end(), events.begin(), events.end());
   }
 
-  // A pooled handle of the current device, or a new one from `make`.
+  // A pooled handle of the current device, or a new one from `make`; counted as taken.
   template <typename Handle, typename At, typename Make>
-  Handle take_or_make(std::map<int, std::vector<Handle>>& pool, const At& at, Make make) {
+  Handle take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, const At& at, Make make) {
     int device = current_device(at);
+    Handle h = nullptr;
     {
       std::lock_guard<std::mutex> guard(lock_);
       auto& free = pool[device];
       if (!free.empty()) {
-        Handle h = free.back();
+        h = free.back();
         free.pop_back();
-        return h;
       }
     }
-    Handle h = nullptr;
-    make(h);
+    if (!h) make(h);
+    ledger(kind, 1);
     return h;
   }
 

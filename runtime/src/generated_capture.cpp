@@ -31,8 +31,7 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
 
 capture_session::~capture_session() {
   abort();
-  int device = 0;
-  if (cudaGetDevice(&device) == cudaSuccess) detail::capture_resources::instance().give_back(device, taken_, events_);
+  detail::capture_resources::instance().give_back(taken_, events_);
   (void)cudaGetLastError();
 }
 
