@@ -112,9 +112,4 @@ cudaGraph_t capture_routine(const captured_routine& routine, const node_values& 
   return graph;
 }
 
-void destroy_routine_graph(cudaGraph_t graph) noexcept {
-  cudaGraphDestroy(graph);
-  ledger(owned::graph, -1);
-}
-
 }  // namespace cgraph::detail

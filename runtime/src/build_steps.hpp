@@ -32,12 +32,10 @@ protected:
   const ir::program& program_;
 };
 
-// Captures `routine` on a side stream into a new graph (the caller owns it). Both strategies
+// Captures `routine` on a side stream into a new graph (the caller owns it: destroy_owned). Both strategies
 // embed the result as a child graph node.
 cudaGraph_t capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
                             const where& at);
-// Destroys a graph capture_routine returned.
-void destroy_routine_graph(cudaGraph_t graph) noexcept;
 
 // Builds with the capture strategy (capture_builder.cpp).
 void capture_graph(built_graph& g);

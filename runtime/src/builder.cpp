@@ -12,15 +12,8 @@
 namespace cgraph::detail {
 
 built_graph::~built_graph() {
-  // Destructors never throw; a failure here can only be reported.
-  if (graph) {
-    cudaGraphDestroy(graph);
-    ledger(owned::graph, -1);
-  }
-  for (void* p : device_memory) {
-    cudaFree(p);
-    ledger(owned::device_memory, -1);
-  }
+  destroy_owned(graph);
+  for (void* p : device_memory) free_owned(p);
 }
 
 namespace {
@@ -58,7 +51,7 @@ private:
         if (const captured_routine* routine = routine_of(n)) {
           cudaGraph_t child = capture_routine(*routine, r.values, g_.symbols->capture_mode, at);
           cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphAddChildGraphNode(&r.handle, graph, deps.data(), deps.size(), child));
-          destroy_routine_graph(child);  // the node holds a clone
+          destroy_owned(child);  // the node holds a clone
           check(status, "cudaGraphAddChildGraphNode", at);
           break;
         }

@@ -51,4 +51,14 @@ void check(cudaError_t status, std::string_view api, const gen::site& at);
 enum class owned : unsigned { graph, exec, event, device_memory, library, capture_stream, capture_event, kinds };
 void ledger(owned kind, long delta) noexcept;
 
+// Destroy (or free) an object cgraph owns and take it off the ledger; a null handle is nothing.
+void destroy_owned(cudaGraph_t graph) noexcept;
+void destroy_owned(cudaGraphExec_t exec) noexcept;
+void free_owned(void* device_memory) noexcept;
+
+// Launch fences: records `event` on `stream` after a launch, creating it on first use.
+void record_fence(cudaEvent_t& event, cudaStream_t stream);
+// Waits for the last fenced launch, then destroys the event (null: nothing).
+void release_fence(cudaEvent_t& event) noexcept;
+
 }  // namespace cgraph::detail

@@ -61,16 +61,43 @@ bool inject_fault() noexcept {
 
 void ledger(owned kind, long delta) noexcept { testing::live[static_cast<std::size_t>(kind)] += delta; }
 
+void destroy_owned(cudaGraph_t graph) noexcept {
+  if (!graph) return;
+  cudaGraphDestroy(graph);
+  ledger(owned::graph, -1);
+}
+
+void destroy_owned(cudaGraphExec_t exec) noexcept {
+  if (!exec) return;
+  cudaGraphExecDestroy(exec);
+  ledger(owned::exec, -1);
+}
+
+void free_owned(void* device_memory) noexcept {
+  if (!device_memory) return;
+  cudaFree(device_memory);
+  ledger(owned::device_memory, -1);
+}
+
+void record_fence(cudaEvent_t& event, cudaStream_t stream) {
+  if (!event) {
+    check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    ledger(owned::event, 1);
+  }
+  check(cudaEventRecord(event, stream), "cudaEventRecord");
+}
+
+void release_fence(cudaEvent_t& event) noexcept {
+  if (!event) return;
+  cudaEventSynchronize(event);  // a queued launch may still read what the caller frees next
+  cudaEventDestroy(event);
+  ledger(owned::event, -1);
+  event = nullptr;
+}
+
 exec_state::~exec_state() {
-  if (last_launch) {
-    cudaEventSynchronize(last_launch);  // a queued launch may still read what we free below
-    cudaEventDestroy(last_launch);
-    ledger(owned::event, -1);
-  }
-  if (exec) {
-    cudaGraphExecDestroy(exec);
-    ledger(owned::exec, -1);
-  }
+  release_fence(last_launch);
+  destroy_owned(exec);
 }
 
 void exec_state::replace_slot(std::uint32_t step, std::unique_ptr<host_slot> slot) {
@@ -84,12 +111,7 @@ void exec_state::replace_slot(std::uint32_t step, std::unique_ptr<host_slot> slo
 }
 
 void exec_state::launched(cudaStream_t stream) {
-  if (!needs_fence()) return;
-  if (!last_launch) {
-    check(cudaEventCreateWithFlags(&last_launch, cudaEventDisableTiming), "cudaEventCreateWithFlags");
-    ledger(owned::event, 1);
-  }
-  check(cudaEventRecord(last_launch, stream), "cudaEventRecord");
+  if (needs_fence()) record_fence(last_launch, stream);
 }
 
 namespace {
@@ -137,7 +159,7 @@ std::size_t apply_node_params(exec_state& s, const std::vector<std::uint32_t>& c
         if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
           cudaGraph_t child = capture_routine(*routine, v, cur.symbols->capture_mode, cur.at(n.range));
           status = CGRAPH_CUDA_STATUS(cudaGraphExecChildGraphNodeSetParams(s.exec, node, child));
-          destroy_routine_graph(child);
+          destroy_owned(child);
           break;
         }
         auto p = kernel_params(kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range)), v, pointers);
@@ -316,8 +338,7 @@ update_result update(exec_state& s, const args& values) {
       fail();
       throw;
     }
-    cudaGraphExecDestroy(s.exec);
-    ledger(owned::exec, -1);
+    destroy_owned(s.exec);
     s.exec = exec;
     s.origin = rebuilt;
     result.path = update_path::reinstantiated;

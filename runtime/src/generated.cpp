@@ -86,15 +86,8 @@ graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t 
       conds(cond_count, 0), repeat_counts(cond_count, nullptr), children(steps) {}
 
 graph_state::~graph_state() {
-  if (graph) {
-    cudaGraphDestroy(graph);
-    detail::ledger(detail::owned::graph, -1);
-  }
-  for (void* p : repeat_counts)
-    if (p) {
-      cudaFree(p);
-      detail::ledger(detail::owned::device_memory, -1);
-    }
+  detail::destroy_owned(graph);
+  for (void* p : repeat_counts) detail::free_owned(p);
 }
 
 std::string graph_state::site_of(cudaGraphNode_t node) const {

@@ -41,16 +41,8 @@ exec_core& exec_core::operator=(exec_core&& other) noexcept {
 exec_core::~exec_core() { release(); }
 
 void exec_core::release() noexcept {
-  if (last_launch_) {
-    cudaEventSynchronize(last_launch_);  // a queued launch may still read what we free
-    cudaEventDestroy(last_launch_);
-    detail::ledger(detail::owned::event, -1);
-    last_launch_ = nullptr;
-  }
-  if (exec_) {
-    cudaGraphExecDestroy(exec_);
-    detail::ledger(detail::owned::exec, -1);
-  }
+  detail::release_fence(last_launch_);
+  detail::destroy_owned(exec_);
   exec_ = nullptr;
 }
 
@@ -60,12 +52,7 @@ void exec_core::launch(cudaStream_t stream) {
   detail::check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch");
   // After a whole-graph update the exec reads memory `current_` owns, which a later update
   // frees: fence launches so that update can wait for them.
-  if (current_ == origin_) return;
-  if (!last_launch_) {
-    detail::check(cudaEventCreateWithFlags(&last_launch_, cudaEventDisableTiming), "cudaEventCreateWithFlags");
-    detail::ledger(detail::owned::event, 1);
-  }
-  detail::check(cudaEventRecord(last_launch_, stream), "cudaEventRecord");
+  if (current_ != origin_) detail::record_fence(last_launch_, stream);
 }
 
 update_path exec_core::replace(state_ptr rebuilt) {
