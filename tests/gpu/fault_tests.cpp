@@ -44,6 +44,20 @@ void arm(long i, failure f) {
   else cgraph::testing::fail_cuda_calls_from(i);
 }
 
+// Calls `one(i, f)` for each of `calls` calls and each kind of failure, with both captured for
+// the failure messages.
+template <typename One>
+void for_each_fault(long calls, One one) {
+  for (auto f : both_failures) {
+    const std::string how_it_fails = f == failure::once ? "once" : "for good";
+    CAPTURE(how_it_fails);
+    for (long i = 0; i < calls; ++i) {
+      CAPTURE(i);
+      one(i, f);
+    }
+  }
+}
+
 // Nothing left behind by the operation that just failed.
 void check_clean(const cgraph::testing::handle_counts& before) {
   REQUIRE(cgraph::testing::live_handles() == before);
@@ -75,24 +89,19 @@ sweep fail_each_call(const std::string& file, const std::function<void()>& opera
   REQUIRE(calls > 0);
   check_clean(before);
   sweep s;
-  for (auto f : both_failures) {
-    for (long i = 0; i < calls; ++i) {
-      CAPTURE(i);
-      const std::string how_it_fails = f == failure::once ? "once" : "for good";
-      CAPTURE(how_it_fails);
-      arm(i, f);
-      ++s.faults;
-      try {
-        operation();
-        FAIL("call ", i, " was meant to fail");
-      } catch (const cgraph::cuda_error& e) {
-        check_error(e, file);
-        ++s.errors;
-      }
-      cgraph::testing::fail_cuda_call_at(-1);
-      check_clean(before);
+  for_each_fault(calls, [&](long i, failure f) {
+    arm(i, f);
+    ++s.faults;
+    try {
+      operation();
+      FAIL("call ", i, " was meant to fail");
+    } catch (const cgraph::cuda_error& e) {
+      check_error(e, file);
+      ++s.errors;
     }
-  }
+    cgraph::testing::fail_cuda_call_at(-1);
+    check_clean(before);
+  });
   return s;
 }
 
@@ -121,30 +130,25 @@ sweep fail_each_update_call_on_one_path(const std::string& file, const update_ca
   REQUIRE(calls > 0);
   check_clean(before);
   sweep s;
-  for (auto f : both_failures) {
-    for (long i = 0; i < calls; ++i) {
-      CAPTURE(i);
-      const std::string how_it_fails = f == failure::once ? "once" : "for good";
-      CAPTURE(how_it_fails);
-      c.prepare();
-      arm(i, f);
-      ++s.faults;
-      try {
-        c.update();
-        REQUIRE(cgraph::testing::cuda_calls_made() > i);  // the fault did happen, and was survived
-        cgraph::testing::fail_cuda_call_at(-1);
-        ++s.recovered;
-      } catch (const cgraph::cuda_error& e) {
-        cgraph::testing::fail_cuda_call_at(-1);
-        check_error(e, file);
-        ++s.errors;
-        c.update();
-      }
-      c.verify();
-      c.release();
-      check_clean(before);
+  for_each_fault(calls, [&](long i, failure f) {
+    c.prepare();
+    arm(i, f);
+    ++s.faults;
+    try {
+      c.update();
+      REQUIRE(cgraph::testing::cuda_calls_made() > i);  // the fault did happen, and was survived
+      cgraph::testing::fail_cuda_call_at(-1);
+      ++s.recovered;
+    } catch (const cgraph::cuda_error& e) {
+      cgraph::testing::fail_cuda_call_at(-1);
+      check_error(e, file);
+      ++s.errors;
+      c.update();
     }
-  }
+    c.verify();
+    c.release();
+    check_clean(before);
+  });
   return s;
 }
 
