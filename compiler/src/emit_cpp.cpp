@@ -74,13 +74,7 @@ public:
   graph_emitter(const ir::program& prog, const source_file& src, std::uint32_t index, emit_mode mode,
                 const std::vector<std::vector<std::uint32_t>>& hosts_used, std::string& out)
       : prog_(prog), src_(src), g_(prog.graphs[index]), index_(index), mode_(mode), hosts_used_(hosts_used),
-        plan_(plan::lower_explicit(g_)), values_(src, g_), out_(out) {
-    for (std::uint32_t i = 0, next = 0; i < plan_.steps.size(); ++i)
-      if (plan_.steps[i].node->kind == ir::node_kind::conditional) {
-        first_body_.emplace(i, next);
-        next += static_cast<std::uint32_t>(plan_.steps[i].node->bodies.size());
-      }
-  }
+        plan_(plan::lower_explicit(g_)), values_(src, g_), out_(out) {}
 
   void run() {
     std::string name = cpp_name(g_.name);
@@ -278,7 +272,7 @@ private:
 
   std::string parent_of(std::uint32_t i) const {
     plan::location l = plan_.steps[i].parent;
-    return l.step == ir::none ? "g.graph" : fmt::format("g.bodies[{}]", first_body_.at(l.step) + l.body);
+    return l.step == ir::none ? "g.graph" : fmt::format("g.bodies[{}]", plan_.body_index(l));
   }
 
   std::string deps_of(std::uint32_t i) const {
@@ -373,7 +367,7 @@ private:
                cpp_name(prog_.graphs[n.callee].name), i, child_callbacks(n), at);
           break;
         case ir::node_kind::conditional: {
-          std::uint32_t first = first_body_.at(i);
+          std::uint32_t first = plan_.first_body[i];
           line("  cg::add_conditional({}, {}, {}, {});", head, conditional_params(n), first, at);
           for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
             create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
@@ -427,7 +421,7 @@ private:
         case ir::node_kind::host: line("{}c.host({}, {}, {}, {});", indent, k, i, host_params(i, "c.root()"), at); break;
         case ir::node_kind::child_graph: line("{}c.child({}, {}, g.children[{}], {});", indent, k, i, i, at); break;
         case ir::node_kind::conditional: {
-          std::uint32_t first = first_body_.at(i);
+          std::uint32_t first = plan_.first_body[i];
           line("{}c.conditional({}, {}, {}, {}, {});", indent, k, i, conditional_params(n), first, at);
           for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
             const plan::capture_body& body = capture_.bodies[cn.bodies[b]];
@@ -542,7 +536,6 @@ private:
   plan::explicit_plan plan_;
   plan::capture_plan capture_;
   emit::value_printer values_;
-  std::map<std::uint32_t, std::uint32_t> first_body_;  // by conditional step: its first body's index
   std::string& out_;
   std::vector<std::string>* sink_ = nullptr;  // where line() writes while set (collect)
 };

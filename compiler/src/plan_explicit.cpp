@@ -34,12 +34,11 @@ private:
       auto index = static_cast<std::uint32_t>(plan_.steps.size());
       step_of[i] = index;
       plan_.steps.push_back(std::move(s));
+      plan_.first_body.push_back(n.kind == ir::node_kind::conditional ? plan_.body_graphs : ir::none);
       if (n.kind != ir::node_kind::conditional) continue;
       plan_.cond_homes[n.cond] = parent;
-      for (std::uint32_t k = 0; k < n.bodies.size(); ++k) {
-        ++plan_.body_graphs;
-        body(n.bodies[k], location{index, k});
-      }
+      plan_.body_graphs += static_cast<std::uint32_t>(n.bodies.size());  // all of them before any nested one
+      for (std::uint32_t k = 0; k < n.bodies.size(); ++k) body(n.bodies[k], location{index, k});
     }
   }
 

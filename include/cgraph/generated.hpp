@@ -9,14 +9,20 @@
 //     update_result update(exec&, const parameters&);           // cheapest path first
 //   }
 //
-// The generated code calls CUDA itself (add-node calls, or launches during stream capture);
-// what lives here is what every generated graph needs the same way: checked arithmetic with
-// the run-time path's messages, value conversions, the state a built graph owns, the capture
-// session, and the exec with its update fallbacks. Errors name the .cgraph file:line:col.
+// Generated code computes each node's values and hands them to the backend
+// (cgraph/runtime/backend/), the same code the run-time path builds, captures and updates
+// through: it calls no CUDA graph API itself. What lives here is what every generated graph
+// needs the same way: checked arithmetic with the run-time path's messages, value
+// conversions, parameter structs, and thin forms of the backend's calls that keep generated
+// code short. Errors name the .cgraph file:line:col.
 
 #include <cgraph/ir.hpp>
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/graph.hpp>
+#include <cgraph/runtime/backend/capture_session.hpp>
+#include <cgraph/runtime/backend/exec_core.hpp>
+#include <cgraph/runtime/backend/graph_state.hpp>
+#include <cgraph/runtime/backend/node_ops.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -32,32 +38,14 @@
 #include <utility>
 #include <vector>
 
-namespace cgraph::detail {
-// The fault-injection seam (cgraph/runtime/testing.hpp): true when the CUDA call about to be
-// made should fail instead. Generated code's calls pass it like the run-time path's.
-bool inject_fault() noexcept;
-}  // namespace cgraph::detail
-
 namespace cgraph::gen {
 
 // ---- where: a .cgraph position ----------------------------------------------------------------
 
-struct site {
-  const char* file = "";
-  unsigned line = 0;
-  unsigned column = 0;
+using site = backend::site;
 
-  std::string str() const;  // "file:line:col"
-};
-
-// Throws cuda_error naming the call and the site.
-[[noreturn]] void cuda_failed(cudaError_t status, const char* api, const site& at);
 // Throws build_error at the site: "<what>: <message>".
 [[noreturn]] void value_failed(const site& at, const std::string& what, const std::string& message);
-
-inline void check(cudaError_t status, const char* api, const site& at) {
-  if (status != cudaSuccess) cuda_failed(status, api, at);
-}
 
 // ---- checked arithmetic, with the messages of the run-time path (cgraph::ir::apply) -----------
 
@@ -171,51 +159,26 @@ struct signature_matches<void (*)(P...), declared<D...>> : std::bool_constant<(p
 
 // ---- the state one build makes ----------------------------------------------------------------
 
-// What a generated build owns: the graph, a node handle per plan step, the body graphs of its
-// conditional nodes, cond handles, repeat counters and child graphs. Launches of any exec made
-// from it may read these, so execs share ownership.
-struct graph_state {
-  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds);
-  graph_state(const graph_state&) = delete;
-  graph_state& operator=(const graph_state&) = delete;
-  ~graph_state();
+using graph_state = backend::graph_state;
+using state_ptr = backend::state_ptr;
+using backend::create_graph;
+using backend::repeat_count;
+using backend::repeat_init_function;
+using backend::repeat_counter_function;
 
-  cudaGraph_t graph = nullptr;
-  site graph_site;                               // the `graph` declaration
-  std::vector<cudaGraphNode_t> nodes;            // by plan step
-  std::vector<site> sites;                       // by plan step: the statement that made it
-  std::vector<cudaGraph_t> bodies;               // by body index (owned by their conditional node)
-  std::vector<std::uint32_t> body_steps;         // by body index: the conditional's step
-  std::vector<cudaGraphConditionalHandle> conds;  // by cond index
-  std::vector<void*> repeat_counts;              // by cond index: a repeat's iteration count
-  std::vector<std::shared_ptr<graph_state>> children;  // by plan step, child-graph nodes
-
-  // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
-  std::string site_of(cudaGraphNode_t node) const;
-  // The body graphs of a conditional node of this graph (empty for any other node).
-  std::vector<cudaGraph_t> conditional_bodies(cudaGraphNode_t node) const;
-};
-
-using state_ptr = std::shared_ptr<graph_state>;
-
-// Creates the cond handles `conds` live in `graph` (a root or a body), in cond order.
+// Creates the cond handles `conds` that live in `graph` (a root or a body), in cond order.
 struct cond_init {
   std::uint32_t cond;
   unsigned value;
   bool has_default;
   site at;
 };
-void create_conds(graph_state& g, cudaGraph_t graph, std::initializer_list<cond_init> conds);
-// The device counter a `repeat` (cond `cond`) counts iterations in, allocated once.
-void* repeat_count(graph_state& g, std::uint32_t cond, const site& at);
-const void* repeat_init_function();
-const void* repeat_counter_function();
-// Conditional-node parameters after checking the driver supports the kind.
-cudaGraphNodeParams conditional_params(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies);
-// Records the body graphs a conditional node made for step `step`, from body index `first`.
-void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const cudaGraphNodeParams& p);
-// Puts `g.nodes[step]`'s site in place (for error mapping at instantiate time).
-inline void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = at; }
+inline void create_conds(graph_state& g, cudaGraph_t graph, std::initializer_list<cond_init> conds) {
+  for (const auto& c : conds) backend::create_cond(g, c.cond, graph, c.value, c.has_default, c.at);
+}
+inline cudaGraphNodeParams conditional_params(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies) {
+  return backend::conditional_node::make(handle, kind, bodies);
+}
 
 // ---- the values of one node ----------------------------------------------------------------------
 
@@ -243,31 +206,29 @@ struct kernel_call {
   }
 };
 
+// The arguments of a repeat's init node (count_done, handle) or counter node (count_done,
+// count, handle), for the built-in kernels; the run-time path makes the same struct.
 struct repeat_call {
   void* count_done = nullptr;
   unsigned count = 0;  // the counter node only
   cudaGraphConditionalHandle handle = 0;
   bool init = false;
   void* pointers[3] = {};
-  cudaKernelNodeParams p{};
 
-  cudaKernelNodeParams* params() {
+  cudaKernelNodeParams params() {
     pointers[0] = &count_done;
     pointers[1] = init ? static_cast<void*>(&handle) : static_cast<void*>(&count);
     pointers[2] = &handle;
+    cudaKernelNodeParams p{};
     p.func = const_cast<void*>(init ? repeat_init_function() : repeat_counter_function());
     p.gridDim = dim3(1);
     p.blockDim = dim3(1);
     p.kernelParams = pointers;
-    return &p;
+    return p;
   }
 };
 
-struct memcpy_call {
-  void* dst;
-  const void* src;
-  std::size_t bytes;
-};
+using memcpy_call = backend::memcpy_params;
 
 // A memset value as the bits of the destination's element type (a memset node writes them).
 template <typename T>
@@ -290,11 +251,8 @@ inline cudaMemsetParams memset_call(void* dst, unsigned value, unsigned element_
 
 // A host node's user data: the callable and its arguments, owned by a CUDA user object the
 // graph retains (so the graph and every exec made from it keep it alive).
-void CUDART_CB run_host_slot(void* slot);
-struct host_slot_base {
-  virtual ~host_slot_base() = default;
-  virtual void run() = 0;
-};
+using host_slot_base = backend::host_slot;
+using backend::run_host_slot;
 template <typename... A>
 struct host_slot final : host_slot_base {
   host_slot(std::function<void(A...)> f, std::tuple<A...> a) : function(std::move(f)), args(std::move(a)) {}
@@ -302,151 +260,106 @@ struct host_slot final : host_slot_base {
   std::function<void(A...)> function;
   std::tuple<A...> args;
 };
-// Hands `slot` to a user object retained by `owner`; returns the host-node parameters.
-cudaHostNodeParams own_host_slot(std::unique_ptr<host_slot_base> slot, cudaGraph_t owner, const site& at);
 
 template <typename... A>
 cudaHostNodeParams host_call(const std::function<void(A...)>& f, std::tuple<A...> args, cudaGraph_t owner,
                              const char* name, const site& at) {
   if (!f) value_failed(at, std::string("host callback '") + name + "'", "no callable was given for it in the callbacks struct");
-  return own_host_slot(std::make_unique<host_slot<A...>>(f, std::move(args)), owner, at);
+  return backend::own_host_slot(std::make_unique<host_slot<A...>>(f, std::move(args)), owner, at);
 }
 
-// ---- the explicit strategy: one add-node call per step ------------------------------------------
+// ---- the explicit strategy: one add-node call per step, through the backend's tables -----------
 
-using node_list = std::initializer_list<cudaGraphNode_t>;
+using node_list = backend::node_deps;
 
 template <typename... A>
 void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const void* function,
                 kernel_call<A...> call, const site& at) {
-  mark(g, step, at);
-  cudaKernelNodeParams p = call.params(function);
-  check(detail::inject_fault() ? cudaErrorNotPermitted : cudaGraphAddKernelNode(&g.nodes[step], parent, d.begin(), d.size(), &p),
-        "cudaGraphAddKernelNode", at);
+  backend::kernel_node::add(g, step, parent, d, call.params(function), at);
 }
-void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at);
-void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at);
-void add_memset(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaMemsetParams& call,
-                const site& at);
-void add_host(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaHostNodeParams& call,
-              const site& at);
-void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at);
-void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaGraphNodeParams p,
-                     std::uint32_t first_body, const site& at);
-void create_graph(graph_state& g, const site& at);
+inline void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
+  backend::kernel_node::add(g, step, parent, d, call.params(), at);
+}
+inline void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at) {
+  backend::memcpy_node::add(g, step, parent, d, call, at);
+}
+inline void add_memset(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaMemsetParams& call,
+                       const site& at) {
+  backend::memset_node::add(g, step, parent, d, call, at);
+}
+inline void add_host(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaHostNodeParams& call,
+                     const site& at) {
+  backend::host_node::add(g, step, parent, d, call, at);
+}
+// The child's counters and host slots must outlive every exec of this graph: the state keeps it.
+inline void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at) {
+  backend::child_node::add(g, step, parent, d, child->graph, at);
+  g.children[step] = std::move(child);
+}
+inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaGraphNodeParams p,
+                            std::uint32_t first_body, const site& at) {
+  backend::conditional_node::add(g, step, parent, d, p, first_body, at);
+}
 
 // ---- the capture strategy ------------------------------------------------------------------------
 
-// One stream capture of a graph and its conditional bodies. Each body (the root first) is
-// captured on streams of its own: stream 0 begins and ends it, the others fork from it and join
-// it at the end. A failure anywhere ends every open capture, innermost first, and the
-// destructor gives the streams and events back, so no stream is left capturing.
-class capture_session {
+// The backend's capture session, with one short call per node kind.
+class capture_session : public backend::capture_session {
 public:
-  capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode = cudaStreamCaptureModeThreadLocal);
-  capture_session(const capture_session&) = delete;
-  capture_session& operator=(const capture_session&) = delete;
-  ~capture_session();
-
-  void begin(unsigned streams);              // the root graph
-  void end(std::initializer_list<std::uint32_t> joins);
-  void enter_body(std::uint32_t body, unsigned streams);  // a body of the conditional just added
-  void leave_body(std::initializer_list<std::uint32_t> joins);
-
-  cudaGraph_t graph() const;                 // the graph of the body being captured
-  cudaStream_t stream(unsigned k) const;     // stream k of the body being captured
-  void wait(unsigned k, std::uint32_t step);    // stream k waits for step's event
-  void record(unsigned k, std::uint32_t step);  // records step's event on stream k
-  // The node the last call on stream k captured becomes step's node.
-  void captured(unsigned k, std::uint32_t step, const site& at);
+  using backend::capture_session::capture_session;
 
   template <typename... A>
   void launch(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
-    mark(g_, step, at);
-    cudaKernelNodeParams p = call.params(function);
-    check(detail::inject_fault() ? cudaErrorNotPermitted
-                                 : cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, stream(k)),
-          "cudaLaunchKernel", at);
-    captured(k, step, at);
+    backend::kernel_node::capture(*this, k, step, call.params(function), at);
   }
-  void launch_repeat(unsigned k, std::uint32_t step, repeat_call call, const site& at);
-  void memcpy(unsigned k, std::uint32_t step, memcpy_call call, const site& at);
-  void host(unsigned k, std::uint32_t step, const cudaHostNodeParams& call, const site& at);
-  // Nodes without a stream call are added to the capturing graph and made the stream's dependency.
-  void memset(unsigned k, std::uint32_t step, const cudaMemsetParams& call, const site& at);
-  void child(unsigned k, std::uint32_t step, state_ptr child, const site& at);
-  void conditional(unsigned k, std::uint32_t step, cudaGraphNodeParams p, std::uint32_t first_body, const site& at);
-  // The root graph being captured (host slots are owned by it).
-  cudaGraph_t root() const;
-
-private:
-  template <typename Add>
-  void add_node(unsigned k, std::uint32_t step, const site& at, Add add);
-  void fork(unsigned streams);
-  void join(std::initializer_list<std::uint32_t> joins);
-  cudaGraph_t close_frame(std::initializer_list<std::uint32_t> joins);
-  cudaEvent_t event_of(std::uint32_t step);
-  void abort() noexcept;
-
-  graph_state& g_;
-  site at_;
-  cudaStreamCaptureMode mode_;
-  std::vector<std::vector<cudaStream_t>> frames_;  // per open body: its streams
-  std::vector<bool> frame_is_body_;
-  std::vector<cudaStream_t> taken_;
-  std::vector<cudaStream_t> free_;
-  std::vector<cudaEvent_t> events_;
-  std::vector<cudaEvent_t> step_events_;
-  cudaGraph_t root_ = nullptr;
+  void launch_repeat(unsigned k, std::uint32_t step, repeat_call call, const site& at) {
+    backend::kernel_node::capture(*this, k, step, call.params(), at);
+  }
+  void memcpy(unsigned k, std::uint32_t step, memcpy_call call, const site& at) {
+    backend::memcpy_node::capture(*this, k, step, call, at);
+  }
+  void host(unsigned k, std::uint32_t step, const cudaHostNodeParams& call, const site& at) {
+    backend::host_node::capture(*this, k, step, call, at);
+  }
+  void memset(unsigned k, std::uint32_t step, const cudaMemsetParams& call, const site& at) {
+    backend::memset_node::capture(*this, k, step, call, at);
+  }
+  void child(unsigned k, std::uint32_t step, state_ptr child, const site& at) {
+    backend::child_node::capture(*this, k, step, child->graph, at);
+    state().children[step] = std::move(child);
+  }
+  void conditional(unsigned k, std::uint32_t step, cudaGraphNodeParams p, std::uint32_t first_body, const site& at) {
+    backend::conditional_node::capture(*this, k, step, p, first_body, at);
+  }
 };
 
 // ---- execs and updates ------------------------------------------------------------------------
 
-// The non-generic half of an exec: the handle, the graph it was instantiated from (whose node
-// handles name its nodes), the graph whose values it holds now, and a fence for launches.
-class exec_core {
-public:
-  exec_core(state_ptr from, const instantiate_options& options);
-  exec_core(exec_core&&) noexcept;
-  exec_core& operator=(exec_core&&) noexcept;
-  ~exec_core();
+using exec_core = backend::exec_core;
 
-  cudaGraphExec_t get() const { return exec_; }
-  void upload(cudaStream_t stream);
-  void launch(cudaStream_t stream);
-  const graph_state& origin() const { return *origin_; }
-  const graph_state& current() const { return *current_; }
-  // Applies a whole rebuilt graph: cudaGraphExecUpdate, else a new instantiation.
-  update_path replace(state_ptr rebuilt);
-
-private:
-  void release() noexcept;
-  cudaGraphExec_t exec_ = nullptr;
-  instantiate_options options_;
-  state_ptr origin_;
-  state_ptr current_;
-  cudaEvent_t last_launch_ = nullptr;
-};
-
-// Applies per-node changes to an exec. Generated code runs its update once as a dry run (every
-// value computed and checked, nothing applied: a bad value throws before anything changes), then
-// for real. A node kind the exec setters cannot change in place (a host callback, a child graph,
-// a cond's launch value) refuses, and the exec is updated as a whole.
+// Applies per-node changes to an exec through the backend's setters. Generated code runs its
+// update once as a dry run (every value computed and checked, nothing applied: a bad value
+// throws before anything changes), then for real. A node kind whose per-node update needs a new
+// object kept alive (a host callback, a child graph) or a new launch value (a cond) refuses, and
+// the exec is updated as a whole.
 class node_updater {
 public:
   node_updater(const exec_core& e, bool dry_run) : exec_(e), dry_run_(dry_run) {}
 
-  const graph_state& values_from() const { return exec_.current(); }  // cond handles, counters
+  const graph_state& values_from() const { return *exec_.current(); }  // cond handles, counters
   template <typename... A>
   void kernel(std::uint32_t step, const void* function, kernel_call<A...> call) {
-    if (!start()) return;
-    cudaKernelNodeParams p = call.params(function);
-    finish(detail::inject_fault() ? cudaErrorNotPermitted
-                                  : cudaGraphExecKernelNodeSetParams(exec_.get(), exec_.origin().nodes[step], &p));
+    if (start()) finish(backend::kernel_node::set(exec_.get(), exec_.node(step), call.params(function)));
   }
-  void repeat(std::uint32_t step, repeat_call call);
-  void memcpy(std::uint32_t step, memcpy_call call);
-  void memset(std::uint32_t step, const cudaMemsetParams& call);
+  void repeat(std::uint32_t step, repeat_call call) {
+    if (start()) finish(backend::kernel_node::set(exec_.get(), exec_.node(step), call.params()));
+  }
+  void memcpy(std::uint32_t step, memcpy_call call) {
+    if (start()) finish(backend::memcpy_node::set(exec_.get(), exec_.node(step), call));
+  }
+  void memset(std::uint32_t step, const cudaMemsetParams& call) {
+    if (start()) finish(backend::memset_node::set(exec_.get(), exec_.node(step), call));
+  }
   void refuse() {
     ++changed_;
     refused_ = true;
@@ -460,16 +373,13 @@ private:
     ++changed_;
     return !dry_run_ && !refused_;
   }
-  void finish(cudaError_t status);
+  void finish(bool applied) { refused_ = refused_ || !applied; }
 
   const exec_core& exec_;
   bool dry_run_;
   bool refused_ = false;
   std::size_t changed_ = 0;
 };
-
-// Whether test hooks (cgraph::testing::refuse_updates) refuse a path for this thread.
-bool refused_by_test(update_path path);
 
 template <typename Traits>
 class exec {
@@ -484,34 +394,24 @@ public:
   void upload(cudaStream_t stream) { core_.upload(stream); }
   void launch(cudaStream_t stream) { core_.launch(stream); }
 
-  // Re-computes the values the changed parameters reach and applies them by the cheapest path
-  // CUDA accepts: per-node setters, then cudaGraphExecUpdate, then a new instantiation.
+  // Re-computes the values the changed parameters reach and applies them by the backend's
+  // update policy (exec_core.hpp): per-node setters, then cudaGraphExecUpdate, then a new
+  // instantiation.
   update_result update(const parameters& p) {
-    if (mixed_) {  // a failed update left some nodes holding values that `params_` does not give
-      update_path path = core_.replace(Traits::build_state(p, callbacks_));
-      mixed_ = false;
-      params_ = p;
-      return {path, 0};
-    }
     node_updater dry(core_, true);
     Traits::update_nodes(dry, params_, p);
-    if (dry.changed() == 0) {
+    if (dry.changed() == 0 && core_.settled()) {
       params_ = p;
       return {update_path::unchanged, 0};
     }
-    if (!dry.refused() && !refused_by_test(update_path::node_params)) {
-      node_updater real(core_, false);
-      Traits::update_nodes(real, params_, p);
-      if (!real.refused()) {
-        params_ = p;
-        return {update_path::node_params, real.changed()};
-      }
-      // Nodes set before the refusal hold new values until the whole graph is applied; if
-      // that fails, only a whole-graph update puts the exec right.
-      mixed_ = true;
-    }
-    update_path path = core_.replace(Traits::build_state(p, callbacks_));
-    mixed_ = false;
+    update_path path = core_.update(
+        [&] {
+          if (dry.refused()) return false;
+          node_updater real(core_, false);
+          Traits::update_nodes(real, params_, p);
+          return !real.refused();
+        },
+        [&] { return Traits::build_state(p, callbacks_); });
     params_ = p;
     return {path, dry.changed()};
   }
@@ -522,7 +422,6 @@ private:
   exec_core core_;
   parameters params_;
   callbacks callbacks_;
-  bool mixed_ = false;  // see update()
 };
 
 template <typename Traits>
@@ -535,11 +434,7 @@ public:
 
   cudaGraph_t get() const { return state_->graph; }
   const graph_state& state() const { return *state_; }
-  std::size_t node_count() const {  // CUDA nodes in the root graph
-    std::size_t n = 0;
-    check(cudaGraphGetNodes(state_->graph, nullptr, &n), "cudaGraphGetNodes", {});
-    return n;
-  }
+  std::size_t node_count() const;  // CUDA nodes in the root graph
   std::vector<cudaGraph_t> conditional_bodies(cudaGraphNode_t node) const { return state_->conditional_bodies(node); }
   exec<Traits> instantiate(const instantiate_options& o = {}) const { return exec<Traits>(state_, params_, callbacks_, o); }
 
@@ -548,5 +443,12 @@ private:
   parameters params_;
   callbacks callbacks_;
 };
+
+// CUDA nodes in the root graph of `g`.
+std::size_t root_node_count(const graph_state& g);
+template <typename Traits>
+std::size_t graph<Traits>::node_count() const {
+  return root_node_count(*state_);
+}
 
 }  // namespace cgraph::gen

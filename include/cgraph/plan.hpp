@@ -36,6 +36,11 @@ struct explicit_plan {
   // The same, inverted: the conds of each graph, by location key (see home_key).
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> conds_by_home;
   std::uint32_t body_graphs = 0;  // number of body graphs all conditionals create
+  // By step: the index among all body graphs of a conditional's first body (ir::none for
+  // other steps). Bodies are numbered in step order, so both strategies, the run-time path and
+  // generated code keep a graph's bodies in one flat list.
+  std::vector<std::uint32_t> first_body;
+  std::uint32_t body_index(location l) const { return first_body[l.step] + l.body; }
 };
 
 explicit_plan lower_explicit(const ir::graph& g);

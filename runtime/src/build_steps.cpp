@@ -1,8 +1,7 @@
 #include "build_steps.hpp"
 
-#include "compat.hpp"
-
-#include <cgraph/generated.hpp>
+#include <cgraph/runtime/backend/capture_session.hpp>
+#include <cgraph/runtime/backend/node_ops.hpp>
 #include <cgraph/runtime/error.hpp>
 
 #include <fmt/format.h>
@@ -11,37 +10,40 @@ namespace cgraph::detail {
 
 namespace {
 
-void CUDART_CB destroy_host_slot(void* data) { delete static_cast<host_slot*>(data); }
-
 char kind_of(ir::type t) { return t.is_pointer() ? 'p' : t.is_float() ? 'f' : t.is_bool() ? 'b' : 'i'; }
 
 }  // namespace
+
+built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s,
+                         std::uint32_t index, std::vector<std::optional<ir::value>> parameters)
+    : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size()),
+      program(std::move(p)), symbols(std::move(s)), graph_index(index), params(std::move(parameters)) {
+  graph_site = backend::site::in(program->source, ir().range.begin);
+}
 
 step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()), program_(out.program->program) {}
 
 void step_builder::prepare() {
   g_.values = evaluate_pool(*g_.program, g_.graph_index, g_.params);
   g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
-  g_.conds.assign(ir_.conds.size(), 0);
-  g_.repeat_counts.assign(ir_.conds.size(), nullptr);
   g_.records.resize(plan_.steps.size());
-  g_.bodies.resize(plan_.steps.size());
 }
 
 void step_builder::create_conds(plan::location where, cudaGraph_t graph) {
   auto it = plan_.conds_by_home.find(plan::home_key(where));
   if (it == plan_.conds_by_home.end()) return;
-  for (std::uint32_t c : it->second) {
-    bool has_default = ir_.conds[c].default_expr != ir::none;
-    CGRAPH_CUDA(cudaGraphConditionalHandleCreate(&g_.conds[c], graph, g_.cond_defaults[c],
-                                                 has_default ? cudaGraphCondAssignDefault : 0),
-                g_.at(ir_.conds[c].range));
-  }
+  for (std::uint32_t c : it->second)
+    backend::create_cond(g_, c, graph, g_.cond_defaults[c], ir_.conds[c].default_expr != ir::none,
+                         g_.at(ir_.conds[c].range));
 }
 
-host_slot* step_builder::make_host_slot(const ir::node& n, const node_values& v, cudaGraph_t owner, const where& at) {
-  const ir::host_callback& h = program_.hosts[n.callee];
-  const auto& entry = g_.symbols->hosts[n.callee];
+cudaGraph_t step_builder::parent_graph(plan::location l) const {
+  return l.step == ir::none ? g_.graph.get() : g_.bodies[plan_.body_index(l)];
+}
+
+std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& n, const node_values& v, const where& at) {
+  const ir::host_callback& h = g.program->program.hosts[n.callee];
+  const auto& entry = g.symbols->hosts[n.callee];
   if (!entry.function)
     throw build_error(at.str(), fmt::format("host callback '{}' is not in the registry (register it with "
                                             "registry.host(\"{}\", callable))", h.name, h.name));
@@ -51,20 +53,15 @@ host_slot* step_builder::make_host_slot(const ir::node& n, const node_values& v,
     throw build_error(at.str(), fmt::format("host callback '{}' is declared with parameters of kinds ({}) but the "
                                             "registered callable takes ({}) (i integer, f float, b bool, p pointer)",
                                             h.name, declared, entry.param_kinds));
-  auto* slot = new host_slot(entry.function, v.values);
-  cudaUserObject_t object = nullptr;
-  cudaError_t status = cudaUserObjectCreate(&object, slot, destroy_host_slot, 1, cudaUserObjectNoDestructorSync);
-  if (status != cudaSuccess) delete slot;
-  check(status, "cudaUserObjectCreate", at);
-  // The graph takes over our reference: the slot lives while any graph or exec needs it.
-  status = cudaGraphRetainUserObject(owner, object, 1, cudaGraphUserObjectMove);
-  if (status != cudaSuccess) cudaUserObjectRelease(object, 1);
-  check(status, "cudaGraphRetainUserObject", at);
-  return slot;
+  return std::make_unique<host_slot>(entry.function, v.values);
 }
 
-cudaGraphNodeParams step_builder::conditional_params(const ir::node& n) const {
-  return gen::conditional_params(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
+cudaHostNodeParams step_builder::host_params(std::uint32_t step, cudaGraph_t owner) {
+  node_record& r = g_.records[step];
+  const ir::node& n = *plan_.steps[step].node;
+  auto slot = make_host_slot(g_, n, r.values, g_.at(n.range));
+  r.slot = slot.get();
+  return backend::own_host_slot(std::move(slot), owner, site_of(n));
 }
 
 std::shared_ptr<built_graph> step_builder::build_child(const ir::node& n, const node_values& v) const {
@@ -73,43 +70,13 @@ std::shared_ptr<built_graph> step_builder::build_child(const ir::node& n, const 
   return build_graph(g_.program, g_.symbols, n.callee, std::move(params));
 }
 
-void* step_builder::repeat_count(const ir::node& n, const where& at) {
-  void*& count = g_.repeat_counts[n.cond];
-  if (!count) {
-    require_driver("a 'repeat' loop", conditional_nodes_version);
-    CGRAPH_CUDA(cudaMalloc(&count, sizeof(unsigned)), at);
-    ledger(owned::device_memory, 1);
-    g_.device_memory.push_back(count);
-  }
-  return count;
-}
-
 const captured_routine* step_builder::routine_of(const ir::node& n) const {
   return n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
 }
 
-cudaGraph_t capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
-                            const where& at) {
-  cudaStream_t side = nullptr;
-  CGRAPH_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), at);
-  cudaGraph_t graph = nullptr;
-  cudaError_t status = CGRAPH_CUDA_STATUS(cudaStreamBeginCapture(side, mode));
-  if (status == cudaSuccess) {
-    try {
-      routine(side, v.values, v.grid, v.block);
-    } catch (...) {
-      cudaStreamEndCapture(side, &graph);  // never leave the stream capturing
-      if (graph) cudaGraphDestroy(graph);
-      cudaStreamDestroy(side);
-      throw;
-    }
-    status = CGRAPH_CUDA_STATUS(cudaStreamEndCapture(side, &graph));
-  }
-  cudaStreamDestroy(side);
-  if (status != cudaSuccess && graph) cudaGraphDestroy(graph);
-  check(status, "cudaStreamEndCapture (captured routine)", at);
-  ledger(owned::graph, 1);
-  return graph;
+backend::graph_handle capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
+                                      const where& at) {
+  return backend::capture_routine([&](cudaStream_t s) { routine(s, v.values, v.grid, v.block); }, mode, at);
 }
 
 }  // namespace cgraph::detail

@@ -1,9 +1,11 @@
 #pragma once
-// What both construction strategies do the same way: preparing values, cond handles, host
-// slots, conditional-node parameters, child graphs, captured routines and repeat counters.
-// The explicit builder (builder.cpp) and the capture builder (capture_builder.cpp) derive.
+// What both run-time walkers (builder.cpp: explicit, capture_builder.cpp: capture) do the same
+// way before they hand a node to the backend: values, cond handles, host slots, child graphs,
+// captured routines and repeat counters.
 
 #include "built_graph.hpp"
+
+#include <cgraph/runtime/backend/handle.hpp>
 
 namespace cgraph::detail {
 
@@ -15,16 +17,16 @@ protected:
   void prepare();
   // The handles of every cond whose conditional node lives in graph `where`.
   void create_conds(plan::location where, cudaGraph_t graph);
-  // A host node's slot, owned by a user object retained by `owner` (the graph being built).
-  host_slot* make_host_slot(const ir::node& n, const node_values& v, cudaGraph_t owner, const where& at);
-  // Checks the driver and fills the conditional-node parameters (phGraph_out comes back from CUDA).
-  cudaGraphNodeParams conditional_params(const ir::node& n) const;
+  // The graph a step's node goes into: the root, or a body of an earlier conditional.
+  cudaGraph_t parent_graph(plan::location l) const;
+  // A host node's parameters: a new slot owned by a user object retained by `owner` (the root
+  // graph being built), recorded for step `step`.
+  cudaHostNodeParams host_params(std::uint32_t step, cudaGraph_t owner);
   // The child graph of a `call` node, built with the same strategy.
   std::shared_ptr<built_graph> build_child(const ir::node& n, const node_values& v) const;
-  // The device memory a repeat's init and counter nodes share (allocated by the init node).
-  void* repeat_count(const ir::node& n, const where& at);
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const;
+  backend::site site_of(const ir::node& n) const { return backend::site::in(g_.program->source, n.range.begin); }
 
   built_graph& g_;
   const ir::graph& ir_;
@@ -32,10 +34,14 @@ protected:
   const ir::program& program_;
 };
 
-// Captures `routine` on a side stream into a new graph (the caller owns it: destroy_owned). Both strategies
-// embed the result as a child graph node.
-cudaGraph_t capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
-                            const where& at);
+// A host node's slot holding `v`'s values, after checking the registered callable against the
+// declaration. Building and per-node updates both make slots here.
+std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& n, const node_values& v, const where& at);
+
+// Captures `routine` with `v`'s values into a new graph; both strategies embed it as a child
+// graph node (CUDA clones it), and a per-node update sets it.
+backend::graph_handle capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
+                                      const where& at);
 
 // Builds with the capture strategy (capture_builder.cpp).
 void capture_graph(built_graph& g);

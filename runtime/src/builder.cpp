@@ -1,20 +1,12 @@
-// Executes an explicit plan: one CUDA "add node" call per step, in plan order.
+// The explicit strategy on the run-time path: walks an explicit plan and hands each step's
+// values to the backend's node operations (backend/node_ops.hpp), in plan order.
 
 #include "build_steps.hpp"
-#include "compat.hpp"
 #include "node_params.hpp"
-#include "repeat_counter.hpp"
 
-#include <cgraph/runtime/error.hpp>
-
-#include <fmt/format.h>
+#include <cgraph/runtime/backend/node_ops.hpp>
 
 namespace cgraph::detail {
-
-built_graph::~built_graph() {
-  destroy_owned(graph);
-  for (void* p : device_memory) free_owned(p);
-}
 
 namespace {
 
@@ -24,77 +16,53 @@ public:
 
   void run() {
     prepare();
-    CGRAPH_CUDA(cudaGraphCreate(&g_.graph, 0), g_.at(ir_.range));
-    ledger(owned::graph, 1);
+    backend::create_graph(g_, g_.graph_site);
     create_conds(plan::location{}, g_.graph);
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) add(i);
   }
 
 private:
-  cudaGraph_t parent_graph(plan::location l) const {
-    return l.step == ir::none ? g_.graph : g_.bodies[l.step][l.body];
-  }
-
-  void add(std::uint32_t index) {
-    const plan::step& s = plan_.steps[index];
+  void add(std::uint32_t i) {
+    const plan::step& s = plan_.steps[i];
     const ir::node& n = *s.node;
-    node_record& r = g_.records[index];
+    node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
-    cudaGraph_t graph = parent_graph(s.parent);
-    auto& deps = deps_;  // reused: one allocation per build, not per node
-    deps.clear();
-    for (auto d : s.deps) deps.push_back(g_.records[d].handle);
-    r.values = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, routine_of(n) != nullptr);
+    backend::site site = site_of(n);
+    cudaGraph_t parent = parent_graph(s.parent);
+    deps_.clear();  // reused: one allocation per build, not per node
+    for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
+    v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, routine_of(n) != nullptr);
 
     switch (n.kind) {
-      case ir::node_kind::kernel: {
+      case ir::node_kind::kernel:
         if (const captured_routine* routine = routine_of(n)) {
-          cudaGraph_t child = capture_routine(*routine, r.values, g_.symbols->capture_mode, at);
-          cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphAddChildGraphNode(&r.handle, graph, deps.data(), deps.size(), child));
-          destroy_owned(child);  // the node holds a clone
-          check(status, "cudaGraphAddChildGraphNode", at);
-          break;
+          auto child = capture_routine(*routine, v, g_.symbols->capture_mode, at);  // the node holds a clone
+          backend::child_node::add(g_, i, parent, deps_, child, site);
+        } else {
+          backend::kernel_node::add(g_, i, parent, deps_,
+                                    kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), site);
         }
-        auto p = kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), r.values, pointers_);
-        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
         break;
-      }
       case ir::node_kind::repeat_init:
-      case ir::node_kind::repeat_counter: {
-        repeat_count(n, at);
-        auto p = repeat_params(n, r.values, g_.repeat_counts, g_.conds);
-        CGRAPH_CUDA(cudaGraphAddKernelNode(&r.handle, graph, deps.data(), deps.size(), p.params()), at);
+      case ir::node_kind::repeat_counter:
+        backend::repeat_count(g_, n.cond, site);
+        backend::kernel_node::add(g_, i, parent, deps_, repeat_params(n, v, g_).params(), site);
         break;
-      }
-      case ir::node_kind::memcpy: {
-        const auto& a = r.values.args;
-        CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&r.handle, graph, deps.data(), deps.size(), as_pointer(a[0]), as_pointer(a[1]),
-                                             a[2].as_u64(), cudaMemcpyDefault),
-                    at);
-        break;
-      }
-      case ir::node_kind::memset: {
-        cudaMemsetParams p = memset_params(n, r.values);
-        CGRAPH_CUDA(cudaGraphAddMemsetNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
-        break;
-      }
-      case ir::node_kind::host: {
-        r.slot = make_host_slot(n, r.values, g_.graph, at);
-        cudaHostNodeParams p{gen::run_host_slot, as_user_data(r.slot)};
-        CGRAPH_CUDA(cudaGraphAddHostNode(&r.handle, graph, deps.data(), deps.size(), &p), at);
-        break;
-      }
+      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), site); break;
+      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), site); break;
+      case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), site); break;
       case ir::node_kind::child_graph:
-        r.child = build_child(n, r.values);
-        CGRAPH_CUDA(cudaGraphAddChildGraphNode(&r.handle, graph, deps.data(), deps.size(), r.child->graph), at);
+        g_.children[i] = build_child(n, v);
+        backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, site);
         break;
-      case ir::node_kind::conditional: {
-        cudaGraphNodeParams p = conditional_params(n);
-        CGRAPH_CUDA(cudaGraphAddNode(&r.handle, graph, deps.data(), nullptr, deps.size(), &p), at);
-        g_.bodies[index].assign(p.conditional.phGraph_out, p.conditional.phGraph_out + n.bodies.size());
-        for (std::uint32_t k = 0; k < n.bodies.size(); ++k) create_conds(plan::location{index, k}, g_.bodies[index][k]);
+      case ir::node_kind::conditional:
+        backend::conditional_node::add(g_, i, parent, deps_,
+                                       backend::conditional_node::make(g_.conds[n.cond], n.cond_kind,
+                                                                       static_cast<unsigned>(n.bodies.size())),
+                                       plan_.first_body[i], site);
+        for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
+          create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
         break;
-      }
     }
   }
 
@@ -107,12 +75,8 @@ private:
 std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,
                                          std::shared_ptr<const resolved_symbols> symbols, std::uint32_t index,
                                          std::vector<std::optional<ir::value>> params) {
-  auto g = std::make_shared<built_graph>();
-  g->program = std::move(p);
-  g->symbols = std::move(symbols);
-  g->graph_index = index;
-  g->params = std::move(params);
-  // On a throw, ~built_graph destroys whatever was made.
+  auto g = std::make_shared<built_graph>(std::move(p), std::move(symbols), index, std::move(params));
+  // On a throw, the graph state destroys whatever was made.
   if (g->symbols->how == strategy::stream_capture) capture_graph(*g);
   else builder(*g).run();
   return g;

@@ -6,7 +6,7 @@
 #include "libraries.hpp"
 
 #include <cgraph/eval.hpp>
-#include <cgraph/generated.hpp>
+#include <cgraph/runtime/backend/graph_state.hpp>
 #include <cgraph/plan.hpp>
 #include <cgraph/runtime/args.hpp>
 #include <cgraph/runtime/graph.hpp>
@@ -63,20 +63,16 @@ struct resolved_symbols {
 // parameter count and sizes against the real kernel's (cudaFuncGetParamInfo, driver 12.4+).
 const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel, const where& at);
 
-// A host node's user data: the callable and its arguments, never changed after creation (an
-// update makes a new slot, so launches already queued keep the arguments they were given).
-// A built graph's slots are owned by CUDA user objects retained by the graph.
-// It runs through gen::run_host_slot, the host-node function generated code uses too (which
-// keeps exceptions from crossing into the driver): pass it as_user_data(slot).
-struct host_slot final : gen::host_slot_base {
+// A host node's user data: the callable and its arguments (backend::host_slot), run through
+// backend::run_host_slot like generated code's slots. A built graph's slots are owned by CUDA
+// user objects retained by the graph; an update makes a new one, kept by the exec.
+struct host_slot final : backend::host_slot {
   host_slot(std::shared_ptr<const host_function> f, std::vector<ir::value> a) : function(std::move(f)), args(std::move(a)) {}
   void run() override { (*function)(args); }
 
   std::shared_ptr<const host_function> function;
   std::vector<ir::value> args;
 };
-
-inline void* as_user_data(host_slot* slot) { return static_cast<gen::host_slot_base*>(slot); }
 
 // The values of one node, converted as CUDA wants them.
 struct node_values {
@@ -88,38 +84,30 @@ struct node_values {
   std::vector<std::byte> fingerprint;  // everything above, to tell whether it changed
 };
 
-struct built_graph;
-
 struct node_record {
-  cudaGraphNode_t handle = nullptr;
   node_values values;
-  host_slot* slot = nullptr;            // host nodes
-  std::shared_ptr<built_graph> child;   // child-graph nodes
+  host_slot* slot = nullptr;  // host nodes (owned by a user object the graph retains)
 };
 
-struct built_graph {
+// A graph built on the run-time path: the backend's graph state (graph, node handles, bodies,
+// conds, counters, children) plus the values each node was built with.
+struct built_graph final : backend::graph_state {
+  built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s, std::uint32_t index,
+              std::vector<std::optional<ir::value>> parameters);
+
   std::shared_ptr<const program_state> program;
   std::shared_ptr<const resolved_symbols> symbols;
   std::uint32_t graph_index = 0;
-  cudaGraph_t graph = nullptr;
   std::vector<node_record> records;                  // by plan step
-  std::vector<std::vector<cudaGraph_t>> bodies;      // by plan step: a conditional's body graphs
-  std::vector<cudaGraphConditionalHandle> conds;     // by cond index
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
   std::vector<std::optional<ir::value>> params;      // by parameter index
   std::vector<ir::value> values;                     // the evaluated expression pool
-  std::vector<void*> repeat_counts;                  // by cond index: a repeat's iteration count (device)
-  std::vector<void*> device_memory;                  // everything allocated, freed with the graph
-
-  built_graph() = default;
-  built_graph(const built_graph&) = delete;
-  built_graph& operator=(const built_graph&) = delete;
-  ~built_graph();
 
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
   const plan::capture_plan& capture() const { return program->capture_plans[graph_index]; }
   where at(source_range r) const { return {&program->source, r}; }
+  const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*children[step]); }
 };
 
 // Checks and converts user-supplied parameter values for graph `index`; unknown names, kinds

@@ -71,7 +71,7 @@ cudaGraph_t graph::get() const { return state_->graph; }
 
 std::size_t graph::node_count() const {
   std::size_t n = 0;
-  detail::check(cudaGraphGetNodes(state_->graph, nullptr, &n), "cudaGraphGetNodes");
+  backend::check(cudaGraphGetNodes(state_->graph, nullptr, &n), "cudaGraphGetNodes", state_->graph_site);
   return n;
 }
 
@@ -92,28 +92,12 @@ std::string graph::ir_dot() const {
   return print_dot(state_->program->program, state_->program->source, state_->ir().name);
 }
 
-std::vector<cudaGraph_t> graph::conditional_bodies(cudaGraphNode_t node) const {
-  // Search this graph and, recursively, every child graph it embeds.
-  std::vector<const detail::built_graph*> pending{state_.get()};
-  while (!pending.empty()) {
-    const auto* g = pending.back();
-    pending.pop_back();
-    for (std::size_t i = 0; i < g->records.size(); ++i) {
-      if (g->records[i].handle == node) return g->bodies[i];
-      if (g->records[i].child) pending.push_back(g->records[i].child.get());
-    }
-  }
-  return {};
-}
+std::vector<cudaGraph_t> graph::conditional_bodies(cudaGraphNode_t node) const { return state_->conditional_bodies(node); }
 
 graph_exec graph::instantiate(const instantiate_options& options) const {
-  auto s = std::make_unique<detail::exec_state>();
-  s->options = options;
-  s->origin = state_;
-  s->current = state_;
+  auto s = std::make_unique<detail::exec_state>(backend::exec_core(state_, options));
   s->params = state_->params;
   s->pool = state_->values;
-  s->exec = detail::instantiate(*state_, options);
   return graph_exec(std::move(s));
 }
 
@@ -124,12 +108,9 @@ graph_exec::graph_exec(graph_exec&&) noexcept = default;
 graph_exec& graph_exec::operator=(graph_exec&&) noexcept = default;
 graph_exec::~graph_exec() = default;
 
-cudaGraphExec_t graph_exec::get() const { return state_->exec; }
-void graph_exec::upload(cudaStream_t stream) { detail::check(cudaGraphUpload(state_->exec, stream), "cudaGraphUpload"); }
-void graph_exec::launch(cudaStream_t stream) {
-  detail::check(cudaGraphLaunch(state_->exec, stream), "cudaGraphLaunch");
-  state_->launched(stream);
-}
+cudaGraphExec_t graph_exec::get() const { return state_->core.get(); }
+void graph_exec::upload(cudaStream_t stream) { state_->core.upload(stream); }
+void graph_exec::launch(cudaStream_t stream) { state_->core.launch(stream); }
 update_result graph_exec::update(const args& values) { return detail::update(*state_, values); }
 
 std::string_view to_string(update_path p) {

@@ -16,13 +16,6 @@
 
 namespace cgraph::detail {
 
-loaded_library::~loaded_library() {
-  if (handle) {
-    cudaLibraryUnload(handle);
-    ledger(owned::library, -1);
-  }
-}
-
 int max_ptx_isa(int driver) {
   // CUDA version → the PTX ISA its driver loads (PTX ISA release notes).
   static constexpr std::array<std::pair<int, int>, 10> table{{{12000, 80}, {12010, 81}, {12020, 82}, {12030, 83},
@@ -67,9 +60,10 @@ std::shared_ptr<loaded_library> load_module(const program_state& p, const ir::li
                                                  driver % 1000 / 10, isa / 10, isa % 10));
   }
   auto loaded = std::make_shared<loaded_library>();
-  CGRAPH_CUDA(cudaLibraryLoadFromFile(&loaded->handle, path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+  cudaLibrary_t made = nullptr;
+  CGRAPH_CUDA(cudaLibraryLoadFromFile(&made, path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               where_at(p, lib.text_range));
-  ledger(owned::library, 1);
+  loaded->handle = backend::library_handle::adopt(made);
   return loaded;
 }
 
@@ -82,9 +76,10 @@ std::shared_ptr<loaded_library> load_source(const program_state& p, std::uint32_
                            fmt::format("source '{}'", lib.name));
   auto loaded = std::make_shared<loaded_library>();
   loaded->lowered_names = std::move(out.lowered_names);
-  CGRAPH_CUDA(cudaLibraryLoadData(&loaded->handle, out.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+  cudaLibrary_t made = nullptr;
+  CGRAPH_CUDA(cudaLibraryLoadData(&made, out.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               where_at(p, lib.text_range));
-  ledger(owned::library, 1);
+  loaded->handle = backend::library_handle::adopt(made);
   return loaded;
 }
 

@@ -4,6 +4,8 @@
 
 #include "check.hpp"
 
+#include <cgraph/runtime/backend/handle.hpp>
+
 #include <cgraph/ir.hpp>
 
 #include <cuda_runtime_api.h>
@@ -18,9 +20,8 @@ namespace cgraph::detail {
 struct program_state;
 
 struct loaded_library {
-  cudaLibrary_t handle = nullptr;
+  backend::library_handle handle;
   std::map<std::string, std::string> lowered_names;  // NVRTC: name expression → mangled name
-  ~loaded_library();
 };
 
 struct library_cache {

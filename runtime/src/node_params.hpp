@@ -1,8 +1,11 @@
 #pragma once
-// CUDA parameter structs from a node's converted values, shared by building (add node) and
-// updating (exec setters), so both hand CUDA exactly the same thing.
+// Backend parameter structs from a node's converted values, shared by building (add, capture)
+// and updating (exec setters), so both hand CUDA exactly the same thing.
 
 #include "built_graph.hpp"
+
+#include <cgraph/generated.hpp>
+#include <cgraph/runtime/backend/node_ops.hpp>
 
 #include <vector>
 
@@ -23,14 +26,20 @@ inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, 
   return p;
 }
 
+inline backend::memcpy_params memcpy_params(const node_values& v) {
+  return {as_pointer(v.args[0]), as_pointer(v.args[1]), v.args[2].as_u64()};
+}
+
 inline cudaMemsetParams memset_params(const ir::node& n, const node_values& v) {
-  cudaMemsetParams p{};
-  p.dst = as_pointer(v.args[0]);
-  p.value = static_cast<unsigned>(v.args[1].as_u64());
-  p.elementSize = n.element_size;
-  p.width = v.args[2].as_u64();
-  p.height = 1;
-  return p;
+  return gen::memset_call(as_pointer(v.args[0]), static_cast<unsigned>(v.args[1].as_u64()), n.element_size,
+                          v.args[2].as_u64());
+}
+
+// The built-in kernel's arguments of a repeat_init or repeat_counter node, as generated code
+// makes them (its params() points into it: keep it alive until CUDA has read them).
+inline gen::repeat_call repeat_params(const ir::node& n, const node_values& v, const backend::graph_state& g) {
+  bool init = n.kind == ir::node_kind::repeat_init;
+  return {g.repeat_counts[n.cond].get(), init ? 0u : static_cast<unsigned>(v.args[0].as_u64()), g.conds[n.cond], init};
 }
 
 }  // namespace cgraph::detail

@@ -3,6 +3,7 @@
 #include "compat.hpp"
 
 #include <cgraph/runtime/error.hpp>
+#include <cgraph/runtime/testing.hpp>
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -186,3 +187,7 @@ nvrtc_output nvrtc_compile(const std::string& code, const std::vector<std::strin
 }
 
 }  // namespace cgraph::detail
+
+namespace cgraph::testing {
+unsigned nvrtc_compilations() { return detail::nvrtc_compile_count(); }
+}  // namespace cgraph::testing

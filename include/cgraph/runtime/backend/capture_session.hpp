@@ -1,0 +1,79 @@
+#pragma once
+// One stream capture of a graph and its conditional bodies, for the run-time capture builder
+// and for generated code alike. Each body (the root first) is captured on streams of its own:
+// stream 0 begins and ends it, the others fork from it and join it at the end. Streams and
+// events come from a process-wide pool. A failure anywhere ends every open capture, innermost
+// first, and the destructor gives the streams and events back, so no stream is left capturing.
+
+#include <cgraph/runtime/backend/graph_state.hpp>
+#include <cgraph/runtime/backend/list.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace cgraph::backend {
+
+class capture_session {
+public:
+  capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode = cudaStreamCaptureModeThreadLocal);
+  capture_session(const capture_session&) = delete;
+  capture_session& operator=(const capture_session&) = delete;
+  ~capture_session();
+
+  void begin(unsigned streams);                           // the root graph
+  void end(list<std::uint32_t> joins);                    // g.graph becomes the captured graph
+  void enter_body(std::uint32_t body, unsigned streams);  // body graph `body` of the conditional just added
+  void leave_body(list<std::uint32_t> joins);
+
+  cudaGraph_t graph() const;                              // the graph of the body being captured
+  cudaGraph_t root() const { return root_; }             // the root graph being captured
+  cudaStream_t stream(unsigned k) const { return frames_.back()[k]; }
+  void wait(unsigned k, std::uint32_t step);              // stream k waits for step's event
+  void record(unsigned k, std::uint32_t step);            // records step's event on stream k
+
+  // For node_ops: the node the last call on stream k made becomes step's node.
+  void captured(unsigned k, std::uint32_t step, const site& at);
+  // For node_ops: nodes without a stream call are added to the capturing graph after stream k's
+  // dependencies (`add(graph, deps)` returns the node), then made its only dependency.
+  template <typename Add>
+  void add_node(unsigned k, std::uint32_t step, const site& at, Add add) {
+    cudaGraph_t graph = nullptr;
+    list<cudaGraphNode_t> deps = dependencies(k, graph, at);
+    depend_on(k, step, add(graph, deps), at);
+  }
+  graph_state& state() { return g_; }
+
+private:
+  // Stream k's capturing graph and its current dependencies (copied: CUDA's array is valid
+  // only until the next call).
+  list<cudaGraphNode_t> dependencies(unsigned k, cudaGraph_t& graph, const site& at);
+  // `node` becomes step's node and stream k's only dependency.
+  void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
+  void fork(unsigned streams);
+  cudaGraph_t close_frame(list<std::uint32_t> joins);
+  cudaStream_t take_stream();
+  cudaEvent_t take_event();
+  cudaEvent_t event_of(std::uint32_t step);
+  void abort() noexcept;
+
+  graph_state& g_;
+  site at_;
+  cudaStreamCaptureMode mode_;
+  std::vector<std::vector<cudaStream_t>> frames_;  // per open body: its streams
+  std::vector<bool> frame_is_body_;                // a body's graph belongs to its node: never destroyed here
+  std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
+  std::vector<cudaStream_t> free_;                 // taken and not capturing now
+  std::vector<cudaEvent_t> events_;
+  std::vector<cudaEvent_t> step_events_;
+  std::vector<cudaGraphNode_t> deps_;              // dependencies(), reused
+  cudaGraph_t root_ = nullptr;
+};
+
+// Captures `issue` (a library call sequence: cuBLAS, cuFFT, …) on a side stream into a new graph,
+// which callers embed as a child graph node. Ends the capture whatever `issue` does.
+graph_handle capture_routine(const std::function<void(cudaStream_t)>& issue, cudaStreamCaptureMode mode, const site& at);
+
+}  // namespace cgraph::backend

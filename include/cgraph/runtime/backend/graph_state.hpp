@@ -1,0 +1,73 @@
+#pragma once
+// The CUDA side of one built graph, the same for the run-time path and for generated code:
+// the graph, a node handle and a .cgraph site per plan step, the body graphs of conditional
+// nodes, cond handles, repeat counters and child graphs. Execs share ownership, since their
+// launches read what it owns.
+
+#include <cgraph/ir.hpp>
+#include <cgraph/runtime/backend/handle.hpp>
+#include <cgraph/runtime/backend/site.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cgraph::backend {
+
+struct graph_state {
+  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds);
+  graph_state(const graph_state&) = delete;
+  graph_state& operator=(const graph_state&) = delete;
+  virtual ~graph_state();
+
+  graph_handle graph;
+  site graph_site;                                     // the `graph` declaration
+  std::vector<cudaGraphNode_t> nodes;                  // by plan step
+  std::vector<site> sites;                             // by plan step: the statement that made it
+  std::vector<cudaGraph_t> bodies;                     // by body index (owned by their conditional node)
+  std::vector<std::uint32_t> body_steps;               // by body index: the conditional's step
+  std::vector<cudaGraphConditionalHandle> conds;       // by cond index
+  std::vector<device_memory> repeat_counts;            // by cond index: a repeat's iteration count
+  std::vector<std::shared_ptr<graph_state>> children;  // by plan step: child-graph nodes
+
+  // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
+  std::string site_of(cudaGraphNode_t node) const;
+  // The body graphs of a conditional node of this graph or of a child it embeds (empty for any
+  // other node).
+  std::vector<cudaGraph_t> conditional_bodies(cudaGraphNode_t node) const;
+};
+
+using state_ptr = std::shared_ptr<graph_state>;
+
+// Makes `g.graph` (the explicit strategy; a capture makes it when it ends).
+void create_graph(graph_state& g, const site& at);
+
+// Creates the handle of cond `cond` in `graph` (the graph holding its conditional node):
+// `value` is set at every launch when `has_default`.
+void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value, bool has_default, const site& at);
+
+// The device counter a `repeat` (cond `cond`) counts iterations in, allocated once.
+void* repeat_count(graph_state& g, std::uint32_t cond, const site& at);
+
+// The built-in kernels of `repeat` (runtime/src/repeat_counter.cu).
+const void* repeat_init_function();
+const void* repeat_counter_function();
+
+// A host node's user data: a callable and its arguments, never changed once made (an update
+// makes a new one, so launches already queued keep the arguments they were given).
+struct host_slot {
+  virtual ~host_slot() = default;
+  virtual void run() = 0;
+};
+// The host-node function of every slot; exceptions never cross into the driver.
+void CUDART_CB run_host_slot(void* slot);
+// Hands `slot` to a CUDA user object retained by `owner` (the root graph being built), so the
+// graph and every exec made from it keep it alive; returns the host-node parameters.
+cudaHostNodeParams own_host_slot(std::unique_ptr<host_slot> slot, cudaGraph_t owner, const site& at);
+// Host-node parameters for a slot someone else keeps alive (an exec's per-node update).
+inline cudaHostNodeParams borrow_host_slot(host_slot* slot) { return cudaHostNodeParams{run_host_slot, slot}; }
+
+}  // namespace cgraph::backend

@@ -1,0 +1,95 @@
+#pragma once
+// One operations table per node kind: the only code that adds, captures or updates a node.
+// Both the run-time path and generated code compute a kind's `params` and call these:
+//
+//   add      adds the node to `parent` after `deps` (the explicit strategy)
+//   capture  issues it on stream `stream` of a capture session (the capture strategy)
+//   set      changes it in an exec (per-node update); false when CUDA refuses, which the
+//            caller answers with a whole-graph update
+//   name     what it is, for messages
+//
+// Each records the node's handle and site in the graph state under its plan step. A CUDA
+// failure throws cuda_error naming the call and the site. Adding a node kind is one more
+// struct here, its lowering and its printing.
+
+#include <cgraph/runtime/backend/graph_state.hpp>
+#include <cgraph/runtime/backend/list.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cgraph::backend {
+
+class capture_session;
+using node_deps = list<cudaGraphNode_t>;
+
+// A kernel launch (also the built-in repeat kernels). Captured with cudaLaunchKernel.
+struct kernel_node {
+  using params = cudaKernelNodeParams;
+  static constexpr const char* name = "kernel";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
+};
+
+struct memcpy_params {
+  void* dst = nullptr;
+  const void* src = nullptr;
+  std::size_t bytes = 0;
+};
+
+// A 1D copy in any direction (cudaMemcpyDefault). Captured with cudaMemcpyAsync.
+struct memcpy_node {
+  using params = memcpy_params;
+  static constexpr const char* name = "memcpy";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
+};
+
+// A memset of 1-, 2- or 4-byte elements. cudaMemsetAsync writes bytes only, so a capture adds
+// the node to the capturing graph.
+struct memset_node {
+  using params = cudaMemsetParams;
+  static constexpr const char* name = "memset";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
+};
+
+// A host callback (a slot from own_host_slot). Captured with cudaLaunchHostFunc.
+struct host_node {
+  using params = cudaHostNodeParams;
+  static constexpr const char* name = "host callback";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
+};
+
+// A child graph (CUDA embeds a clone of `p`); the caller keeps what the child's nodes point at
+// (graph_state::children) alive.
+struct child_node {
+  using params = cudaGraph_t;
+  static constexpr const char* name = "child graph";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
+};
+
+// A conditional node (if, if/else, switch, while). Its body graphs, made by CUDA, are kept as
+// bodies first_body… of the graph state. An exec cannot change one in place: a new launch
+// value for its cond needs a whole-graph update.
+struct conditional_node {
+  using params = cudaGraphNodeParams;
+  static constexpr const char* name = "conditional";
+  // Conditional-node parameters, after checking that the driver supports the kind.
+  static params make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies);
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, std::uint32_t first_body,
+                  const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, std::uint32_t first_body,
+                      const site& at);
+};
+
+}  // namespace cgraph::backend

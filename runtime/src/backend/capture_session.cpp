@@ -1,0 +1,242 @@
+// The capture session (capture_session.hpp) and its process-wide pool of streams and events.
+
+#include "seam.hpp"
+
+#include <cgraph/runtime/backend/capture_session.hpp>
+
+#include <map>
+#include <mutex>
+
+namespace cgraph::backend {
+
+namespace {
+
+// Streams and events for captures, kept for the process and shared by every build: a wide
+// graph needs as many streams as branches, and creating them per build cost more than the
+// whole capture (runtime_bench, fork-join). Per device; never destroyed (they may outlive
+// CUDA's own teardown at exit).
+class capture_pool {
+public:
+  static capture_pool& instance() {
+    static auto* pool = new capture_pool;
+    return *pool;
+  }
+
+  cudaStream_t stream(const site& at) {
+    return take_or_make(streams_, owned::capture_stream, at, [&](cudaStream_t& made) {
+      CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
+    });
+  }
+
+  cudaEvent_t event(const site& at) {
+    return take_or_make(events_, owned::capture_event, at, [&](cudaEvent_t& made) {
+      CGRAPH_CUDA(cudaEventCreateWithFlags(&made, cudaEventDisableTiming), at);
+    });
+  }
+
+  // Returns handles taken on the current device. Never throws: it runs in cleanup. Without a
+  // current device (CUDA torn down) the handles are dropped, and the ledger keeps them.
+  void give_back(const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) noexcept {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    ledger(owned::capture_stream, -static_cast<long>(streams.size()));
+    ledger(owned::capture_event, -static_cast<long>(events.size()));
+    std::lock_guard<std::mutex> guard(lock_);
+    streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
+    events_[device].insert(events_[device].end(), events.begin(), events.end());
+  }
+
+private:
+  // A pooled handle of the current device, or a new one from `make`; counted as taken.
+  template <typename Handle, typename Make>
+  Handle take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, const site& at, Make make) {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice", at);
+    Handle h = nullptr;
+    {
+      std::lock_guard<std::mutex> guard(lock_);
+      auto& free = pool[device];
+      if (!free.empty()) {
+        h = free.back();
+        free.pop_back();
+      }
+    }
+    if (!h) make(h);
+    ledger(kind, 1);
+    return h;
+  }
+
+  std::mutex lock_;
+  std::map<int, std::vector<cudaStream_t>> streams_;
+  std::map<int, std::vector<cudaEvent_t>> events_;
+};
+
+}  // namespace
+
+capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode)
+    : g_(g), at_(at), mode_(mode), step_events_(g.nodes.size(), nullptr) {}
+
+capture_session::~capture_session() {
+  abort();
+  // A stream still capturing here is a bug (every path above ends its captures): count it for
+  // the fault tests, and end the capture so the pool stays clean.
+  for (cudaStream_t s : taken_) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+      count_left_capturing();
+      cudaGraph_t partial = nullptr;
+      cudaStreamEndCapture(s, &partial);
+      if (partial) cudaGraphDestroy(partial);
+    }
+  }
+  capture_pool::instance().give_back(taken_, events_);
+  (void)cudaGetLastError();
+}
+
+cudaStream_t capture_session::take_stream() {
+  if (!free_.empty()) {
+    cudaStream_t s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  cudaStream_t s = capture_pool::instance().stream(at_);
+  taken_.push_back(s);
+  return s;
+}
+
+cudaEvent_t capture_session::take_event() {
+  cudaEvent_t e = capture_pool::instance().event(at_);
+  events_.push_back(e);
+  return e;
+}
+
+cudaEvent_t capture_session::event_of(std::uint32_t step) {
+  if (!step_events_[step]) step_events_[step] = take_event();
+  return step_events_[step];
+}
+
+cudaGraph_t capture_session::graph() const {
+  cudaStreamCaptureStatus status{};
+  cudaGraph_t graph = nullptr;
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(0), &status, nullptr, &graph, nullptr, nullptr, nullptr), at_);
+  return graph;
+}
+
+void capture_session::fork(unsigned streams) {
+  if (streams <= 1) return;
+  cudaEvent_t fork = take_event();
+  CGRAPH_CUDA(cudaEventRecord(fork, frames_.back()[0]), at_);
+  for (unsigned k = 1; k < streams; ++k) {
+    cudaStream_t s = take_stream();
+    frames_.back().push_back(s);
+    CGRAPH_CUDA(cudaStreamWaitEvent(s, fork, 0), at_);
+  }
+}
+
+void capture_session::begin(unsigned streams) {
+  cudaStream_t origin = take_stream();
+  CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), at_);
+  frames_.push_back({origin});
+  frame_is_body_.push_back(false);
+  root_ = graph();
+  fork(streams);
+}
+
+// Joins the body's streams into its stream 0 and ends its capture.
+cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
+  for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(stream(0), event_of(step), 0), at_);
+  auto& frame = frames_.back();
+  free_.insert(free_.end(), frame.begin() + 1, frame.end());
+  cudaGraph_t result = nullptr;
+  CGRAPH_CUDA(cudaStreamEndCapture(stream(0), &result), at_);
+  free_.push_back(stream(0));
+  frames_.pop_back();  // only now: if ending failed, abort() must end it
+  frame_is_body_.pop_back();
+  return result;
+}
+
+void capture_session::end(list<std::uint32_t> joins) {
+  g_.graph_site = at_;
+  g_.graph = graph_handle::adopt(close_frame(joins));
+}
+
+void capture_session::enter_body(std::uint32_t body, unsigned streams) {
+  cudaStream_t s = take_stream();
+  CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
+  frames_.push_back({s});
+  frame_is_body_.push_back(true);
+  fork(streams);
+}
+
+void capture_session::leave_body(list<std::uint32_t> joins) { close_frame(joins); }
+
+void capture_session::wait(unsigned k, std::uint32_t step) {
+  CGRAPH_CUDA(cudaStreamWaitEvent(stream(k), event_of(step), 0), g_.sites[step]);
+}
+
+void capture_session::record(unsigned k, std::uint32_t step) {
+  CGRAPH_CUDA(cudaEventRecord(event_of(step), stream(k)), g_.sites[step]);
+}
+
+void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {
+  cudaStreamCaptureStatus status{};
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t count = 0;
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, nullptr, &deps, nullptr, &count), at);
+  g_.nodes[step] = count == 1 ? deps[0] : nullptr;
+}
+
+list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& graph, const site& at) {
+  cudaStreamCaptureStatus status{};
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t count = 0;
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, &graph, &deps, nullptr, &count), at);
+  deps_.assign(deps, deps + count);
+  return deps_;
+}
+
+void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at) {
+  g_.nodes[step] = node;
+  CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(stream(k), &g_.nodes[step], nullptr, 1, cudaStreamSetCaptureDependencies),
+              at);
+}
+
+// Ends every open capture, innermost first. Errors are ignored: this runs while another error
+// is on its way out (or after a successful end, when nothing is open).
+void capture_session::abort() noexcept {
+  while (!frames_.empty()) {
+    cudaGraph_t partial = nullptr;
+    cudaStreamEndCapture(frames_.back()[0], &partial);
+    if (partial && !frame_is_body_.back()) cudaGraphDestroy(partial);
+    frames_.pop_back();
+    frame_is_body_.pop_back();
+  }
+  (void)cudaGetLastError();
+}
+
+graph_handle capture_routine(const std::function<void(cudaStream_t)>& issue, cudaStreamCaptureMode mode, const site& at) {
+  cudaStream_t side = nullptr;
+  CGRAPH_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking), at);
+  cudaGraph_t graph = nullptr;
+  cudaError_t status = CGRAPH_CUDA_STATUS(cudaStreamBeginCapture(side, mode));
+  if (status == cudaSuccess) {
+    try {
+      issue(side);
+    } catch (...) {
+      cudaStreamEndCapture(side, &graph);  // never leave the stream capturing
+      if (graph) cudaGraphDestroy(graph);
+      cudaStreamDestroy(side);
+      throw;
+    }
+    status = CGRAPH_CUDA_STATUS(cudaStreamEndCapture(side, &graph));
+  }
+  cudaStreamDestroy(side);
+  if (status != cudaSuccess && graph) cudaGraphDestroy(graph);
+  check(status, "cudaStreamEndCapture (captured routine)", at);
+  return graph_handle::adopt(graph);
+}
+
+}  // namespace cgraph::backend

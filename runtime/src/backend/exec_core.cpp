@@ -1,0 +1,117 @@
+// The exec core (exec_core.hpp): instantiation, launch fences, and whole-graph updates.
+
+#include "seam.hpp"
+
+#include <cgraph/runtime/backend/exec_core.hpp>
+
+#include <utility>
+
+namespace cgraph::backend {
+
+namespace {
+
+const char* instantiate_result_name(cudaGraphInstantiateResult r) {
+  switch (r) {
+    case cudaGraphInstantiateSuccess: return "success";
+    case cudaGraphInstantiateError: return "instantiation error";
+    case cudaGraphInstantiateInvalidStructure: return "invalid structure (a cycle, or a node in two graphs)";
+    case cudaGraphInstantiateNodeOperationNotSupported: return "a node's operation is not supported";
+    case cudaGraphInstantiateMultipleDevicesNotSupported: return "nodes on several devices";
+    case cudaGraphInstantiateConditionalHandleUnused: return "a conditional handle is not used by any conditional node";
+  }
+  return "unknown result";
+}
+
+exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
+  cudaGraphInstantiateParams p{};
+  p.flags = (o.upload ? cudaGraphInstantiateFlagUpload : 0) | (o.auto_free_on_launch ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0) |
+            (o.device_launch ? cudaGraphInstantiateFlagDeviceLaunch : 0) |
+            (o.use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
+  p.uploadStream = o.upload_stream;
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphInstantiateWithParams(&exec, g.graph, &p));
+  if (status != cudaSuccess || p.result_out != cudaGraphInstantiateSuccess) {
+    // Nothing was wrapped: after a failure `exec` may not be a valid handle. The error names
+    // the node CUDA blamed, or else the graph: it always points somewhere in the file.
+    (void)cudaGetLastError();
+    std::string where = g.site_of(p.errNode_out);
+    throw cuda_error(status != cudaSuccess ? status : cudaErrorInvalidValue, "cudaGraphInstantiateWithParams",
+                     where.empty() ? g.graph_site.str() : where, instantiate_result_name(p.result_out));
+  }
+  return exec_handle::adopt(exec);
+}
+
+}  // namespace
+
+exec_core::exec_core(state_ptr from, const instantiate_options& options)
+    : exec_(instantiate(*from, options)), options_(options), origin_(from), current_(std::move(from)) {}
+
+exec_core::exec_core(exec_core&& other) noexcept = default;
+
+exec_core& exec_core::operator=(exec_core&& other) noexcept {
+  if (this != &other) {
+    release();
+    exec_ = std::move(other.exec_);
+    options_ = other.options_;
+    origin_ = std::move(other.origin_);
+    current_ = std::move(other.current_);
+    settled_ = other.settled_;
+    kept_ = std::move(other.kept_);
+    retired_ = std::move(other.retired_);
+    fence_ = std::move(other.fence_);
+  }
+  return *this;
+}
+
+exec_core::~exec_core() { release(); }
+
+// The fence first (it waits for the last launch), then what launches read.
+void exec_core::release() noexcept {
+  fence_.reset();
+  exec_.reset();
+  retired_.clear();
+  kept_.clear();
+}
+
+void exec_core::upload(cudaStream_t stream) { CGRAPH_CUDA(cudaGraphUpload(exec_, stream), origin_->graph_site); }
+
+void exec_core::launch(cudaStream_t stream) {
+  CGRAPH_CUDA(cudaGraphLaunch(exec_, stream), origin_->graph_site);
+  // The exec reads memory that only this object keeps alive (objects of per-node updates, or
+  // a graph newer than its origin) and a later update frees: fence launches so it can wait.
+  if (kept_.empty() && current_ == origin_) return;
+  if (!fence_) {
+    cudaEvent_t e = nullptr;
+    CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), origin_->graph_site);
+    fence_ = event_handle::adopt(e);
+  }
+  CGRAPH_CUDA(cudaEventRecord(fence_, stream), origin_->graph_site);
+}
+
+void exec_core::keep(std::uint32_t step, std::shared_ptr<void> object) {
+  auto& slot = kept_[step];
+  if (slot) retired_.push_back(std::move(slot));
+  slot = std::move(object);
+  // Launches are fenced in order: once the newest has finished, no launch can read a retired one.
+  if (!fence_ || cudaEventQuery(fence_) == cudaSuccess) retired_.clear();
+  (void)cudaGetLastError();  // cudaEventQuery's cudaErrorNotReady is not an error here
+}
+
+update_path exec_core::replace(state_ptr rebuilt) {
+  cudaGraphExecUpdateResultInfo info{};
+  if (refused_by_test(update_path::whole_graph) ||
+      CGRAPH_CUDA_STATUS(cudaGraphExecUpdate(exec_, rebuilt->graph, &info)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    exec_core fresh(std::move(rebuilt), options_);
+    *this = std::move(fresh);  // waits for launches of the old exec before freeing what they read
+    return update_path::reinstantiated;
+  }
+  // Launches queued before the update may still read what the old values point at.
+  if (fence_) CGRAPH_CUDA(cudaEventSynchronize(fence_), origin_->graph_site);
+  current_ = std::move(rebuilt);
+  kept_.clear();
+  retired_.clear();
+  return update_path::whole_graph;
+}
+
+}  // namespace cgraph::backend

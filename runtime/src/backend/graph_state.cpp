@@ -1,0 +1,98 @@
+// The graph state every build fills, cond handles, repeat counters and host slots.
+
+#include "seam.hpp"
+
+#include "../compat.hpp"
+#include "../repeat_counter.hpp"
+
+#include <cgraph/runtime/backend/graph_state.hpp>
+
+#include <cstdio>
+#include <exception>
+
+namespace cgraph::backend {
+
+graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count)
+    : nodes(steps, nullptr), sites(steps), bodies(body_count, nullptr), body_steps(body_count, 0), conds(cond_count, 0),
+      repeat_counts(cond_count), children(steps) {}
+
+graph_state::~graph_state() = default;
+
+std::string graph_state::site_of(cudaGraphNode_t node) const {
+  if (!node) return {};
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i] == node) return sites[i].str();
+    if (children[i])
+      if (auto s = children[i]->site_of(node); !s.empty()) return s;
+  }
+  return {};
+}
+
+std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) const {
+  std::vector<cudaGraph_t> out;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i] == node) {
+      for (std::size_t b = 0; b < bodies.size(); ++b)
+        if (body_steps[b] == i && bodies[b]) out.push_back(bodies[b]);
+      return out;
+    }
+    if (children[i])
+      if (out = children[i]->conditional_bodies(node); !out.empty()) return out;
+  }
+  return out;
+}
+
+void create_graph(graph_state& g, const site& at) {
+  g.graph_site = at;
+  cudaGraph_t made = nullptr;
+  CGRAPH_CUDA(cudaGraphCreate(&made, 0), at);
+  g.graph = graph_handle::adopt(made);
+}
+
+void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value, bool has_default, const site& at) {
+  CGRAPH_CUDA(cudaGraphConditionalHandleCreate(&g.conds[cond], graph, value, has_default ? cudaGraphCondAssignDefault : 0),
+              at);
+}
+
+void* repeat_count(graph_state& g, std::uint32_t cond, const site& at) {
+  device_memory& count = g.repeat_counts[cond];
+  if (!count) {
+    detail::require_driver("a 'repeat' loop", detail::conditional_nodes_version);
+    void* made = nullptr;
+    CGRAPH_CUDA(cudaMalloc(&made, sizeof(unsigned)), at);
+    count = device_memory::adopt(made);
+  }
+  return count.get();
+}
+
+const void* repeat_init_function() { return detail::repeat_init_function(); }
+const void* repeat_counter_function() { return detail::repeat_counter_function(); }
+
+// ---- host slots -------------------------------------------------------------------------------
+
+namespace {
+void CUDART_CB destroy_host_slot(void* slot) { delete static_cast<host_slot*>(slot); }
+}  // namespace
+
+void CUDART_CB run_host_slot(void* slot) {
+  try {
+    static_cast<host_slot*>(slot)->run();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cgraph: a host callback threw: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "cgraph: a host callback threw an exception\n");
+  }
+}
+
+cudaHostNodeParams own_host_slot(std::unique_ptr<host_slot> slot, cudaGraph_t owner, const site& at) {
+  cudaUserObject_t object = nullptr;
+  CGRAPH_CUDA(cudaUserObjectCreate(&object, slot.get(), destroy_host_slot, 1, cudaUserObjectNoDestructorSync), at);
+  host_slot* raw = slot.release();  // the user object owns it now
+  // The graph takes over our reference: the slot lives while any graph or exec needs it.
+  cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphRetainUserObject(owner, object, 1, cudaGraphUserObjectMove));
+  if (status != cudaSuccess) cudaUserObjectRelease(object, 1);
+  check(status, "cudaGraphRetainUserObject", at);
+  return cudaHostNodeParams{run_host_slot, raw};
+}
+
+}  // namespace cgraph::backend

@@ -1,0 +1,160 @@
+// The node operations tables (node_ops.hpp): every add-node, capture and exec-setter call.
+
+#include "seam.hpp"
+
+#include "../compat.hpp"
+
+#include <cgraph/runtime/backend/capture_session.hpp>
+#include <cgraph/runtime/backend/node_ops.hpp>
+
+namespace cgraph::backend {
+
+namespace {
+
+// The node a stream call made is the stream's only dependency: capture_session::captured.
+// Nodes without a stream call are added to the capturing graph: capture_session::add_node.
+void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = at; }
+
+}  // namespace
+
+// ---- kernel ----------------------------------------------------------------------------------
+
+void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+}
+
+void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+  mark(c.state(), step, at);
+  CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
+  c.captured(k, step, at);
+}
+
+bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec, node, &p)) == cudaSuccess;
+}
+
+// ---- memcpy ----------------------------------------------------------------------------------
+
+void memcpy_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&g.nodes[step], parent, d.data(), d.size(), p.dst, p.src, p.bytes, cudaMemcpyDefault),
+              at);
+}
+
+void memcpy_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+  mark(c.state(), step, at);
+  CGRAPH_CUDA(cudaMemcpyAsync(p.dst, p.src, p.bytes, cudaMemcpyDefault, c.stream(k)), at);
+  c.captured(k, step, at);
+}
+
+bool memcpy_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecMemcpyNodeSetParams1D(exec, node, p.dst, p.src, p.bytes, cudaMemcpyDefault)) ==
+         cudaSuccess;
+}
+
+// ---- memset ----------------------------------------------------------------------------------
+
+void memset_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddMemsetNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+}
+
+void memset_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddMemsetNode(&node, graph, d.data(), d.size(), &p), at);
+    return node;
+  });
+}
+
+bool memset_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecMemsetNodeSetParams(exec, node, &p)) == cudaSuccess;
+}
+
+// ---- host ------------------------------------------------------------------------------------
+
+void host_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddHostNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+}
+
+void host_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+  mark(c.state(), step, at);
+  CGRAPH_CUDA(cudaLaunchHostFunc(c.stream(k), p.fn, p.userData), at);
+  c.captured(k, step, at);
+}
+
+bool host_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecHostNodeSetParams(exec, node, &p)) == cudaSuccess;
+}
+
+// ---- child graph -----------------------------------------------------------------------------
+
+void child_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddChildGraphNode(&g.nodes[step], parent, d.data(), d.size(), p), at);
+}
+
+void child_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddChildGraphNode(&node, graph, d.data(), d.size(), p), at);
+    return node;
+  });
+}
+
+bool child_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecChildGraphNodeSetParams(exec, node, p)) == cudaSuccess;
+}
+
+// ---- conditional -----------------------------------------------------------------------------
+
+conditional_node::params conditional_node::make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned body_count) {
+  bool needs_12_8 = kind == ir::cond_kind::if_else || kind == ir::cond_kind::switch_cases;
+  detail::require_driver(kind == ir::cond_kind::if_else        ? "an 'if' with 'else'"
+                         : kind == ir::cond_kind::switch_cases ? "a 'switch'"
+                         : kind == ir::cond_kind::while_loop   ? "a 'while' loop"
+                                                               : "an 'if'",
+                         needs_12_8 ? detail::if_else_switch_version : detail::conditional_nodes_version);
+  params p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = handle;
+  p.conditional.type = kind == ir::cond_kind::while_loop     ? cudaGraphCondTypeWhile
+                       : kind == ir::cond_kind::switch_cases ? cudaGraphCondTypeSwitch
+                                                             : cudaGraphCondTypeIf;
+  p.conditional.size = body_count;
+  return p;
+}
+
+namespace {
+// The body graphs CUDA made for the conditional of `step` become bodies first…
+void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const cudaGraphNodeParams& p) {
+  for (unsigned k = 0; k < p.conditional.size; ++k) {
+    g.bodies[first + k] = p.conditional.phGraph_out[k];
+    g.body_steps[first + k] = step;
+  }
+}
+}  // namespace
+
+void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p,
+                           std::uint32_t first_body, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddNode(&g.nodes[step], parent, d.data(), nullptr, d.size(), &p), at);
+  keep_bodies(g, step, first_body, p);
+}
+
+void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, std::uint32_t first_body,
+                               const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddNode(&node, graph, d.data(), nullptr, d.size(), &p), at);
+    return node;
+  });
+  keep_bodies(c.state(), step, first_body, p);
+}
+
+}  // namespace cgraph::backend
