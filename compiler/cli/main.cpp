@@ -99,7 +99,7 @@ int run_emit(const std::string& file, const std::string& mode, const std::string
 
 int main(int argc, char** argv) {
   CLI::App app{"cgraphc: checks .cgraph files and prints their IR, DOT and canonical form", "cgraphc"};
-  app.set_version_flag("--version", "cgraphc 0.1.0");
+  app.set_version_flag("--version", "cgraphc " CGRAPH_VERSION);  // the project version, from CMake
   app.require_subcommand(1);
 
   std::vector<std::string> check_files;
