@@ -270,35 +270,39 @@ cudaHostNodeParams host_call(const std::function<void(A...)>& f, std::tuple<A...
 
 // ---- the explicit strategy: one add-node call per step, through the backend's tables -----------
 
-using node_list = backend::node_deps;
+using node_list = std::initializer_list<cudaGraphNode_t>;
+template <typename T>
+backend::list<T> view(std::initializer_list<T> l) {
+  return {l.begin(), l.size()};
+}
 
 template <typename... A>
 void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const void* function,
                 kernel_call<A...> call, const site& at) {
-  backend::kernel_node::add(g, step, parent, d, call.params(function), at);
+  backend::kernel_node::add(g, step, parent, view(d), call.params(function), at);
 }
 inline void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
-  backend::kernel_node::add(g, step, parent, d, call.params(), at);
+  backend::kernel_node::add(g, step, parent, view(d), call.params(), at);
 }
 inline void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at) {
-  backend::memcpy_node::add(g, step, parent, d, call, at);
+  backend::memcpy_node::add(g, step, parent, view(d), call, at);
 }
 inline void add_memset(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaMemsetParams& call,
                        const site& at) {
-  backend::memset_node::add(g, step, parent, d, call, at);
+  backend::memset_node::add(g, step, parent, view(d), call, at);
 }
 inline void add_host(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaHostNodeParams& call,
                      const site& at) {
-  backend::host_node::add(g, step, parent, d, call, at);
+  backend::host_node::add(g, step, parent, view(d), call, at);
 }
 // The child's counters and host slots must outlive every exec of this graph: the state keeps it.
 inline void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at) {
-  backend::child_node::add(g, step, parent, d, child->graph, at);
+  backend::child_node::add(g, step, parent, view(d), child->graph, at);
   g.children[step] = std::move(child);
 }
 inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaGraphNodeParams p,
                             std::uint32_t first_body, const site& at) {
-  backend::conditional_node::add(g, step, parent, d, p, first_body, at);
+  backend::conditional_node::add(g, step, parent, view(d), p, first_body, at);
 }
 
 // ---- the capture strategy ------------------------------------------------------------------------
@@ -307,6 +311,9 @@ inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t pare
 class capture_session : public backend::capture_session {
 public:
   using backend::capture_session::capture_session;
+
+  void end(std::initializer_list<std::uint32_t> joins) { backend::capture_session::end(view(joins)); }
+  void leave_body(std::initializer_list<std::uint32_t> joins) { backend::capture_session::leave_body(view(joins)); }
 
   template <typename... A>
   void launch(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {

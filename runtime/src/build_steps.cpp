@@ -21,7 +21,7 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
   graph_site = backend::site::in(program->source, ir().range.begin);
 }
 
-step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()), program_(out.program->program) {}
+step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()) {}
 
 void step_builder::prepare() {
   g_.values = evaluate_pool(*g_.program, g_.graph_index, g_.params);
@@ -64,10 +64,10 @@ cudaHostNodeParams step_builder::host_params(std::uint32_t step, cudaGraph_t own
   return backend::own_host_slot(std::move(slot), owner, site_of(n));
 }
 
-std::shared_ptr<built_graph> step_builder::build_child(const ir::node& n, const node_values& v) const {
+std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v) {
   std::vector<std::optional<ir::value>> params(v.values.begin(), v.values.end());
-  params.resize(program_.graphs[n.callee].params.size());  // the rest take their defaults
-  return build_graph(g_.program, g_.symbols, n.callee, std::move(params));
+  params.resize(g.program->program.graphs[n.callee].params.size());  // the rest take their defaults
+  return build_graph(g.program, g.symbols, n.callee, std::move(params));
 }
 
 const captured_routine* step_builder::routine_of(const ir::node& n) const {

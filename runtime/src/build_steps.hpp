@@ -22,8 +22,6 @@ protected:
   // A host node's parameters: a new slot owned by a user object retained by `owner` (the root
   // graph being built), recorded for step `step`.
   cudaHostNodeParams host_params(std::uint32_t step, cudaGraph_t owner);
-  // The child graph of a `call` node, built with the same strategy.
-  std::shared_ptr<built_graph> build_child(const ir::node& n, const node_values& v) const;
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const;
   backend::site site_of(const ir::node& n) const { return backend::site::in(g_.program->source, n.range.begin); }
@@ -31,12 +29,15 @@ protected:
   built_graph& g_;
   const ir::graph& ir_;
   const plan::explicit_plan& plan_;
-  const ir::program& program_;
 };
 
 // A host node's slot holding `v`'s values, after checking the registered callable against the
 // declaration. Building and per-node updates both make slots here.
 std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& n, const node_values& v, const where& at);
+
+// The child graph of `g`'s `call` node `n` with `v`'s arguments (the callee's other parameters
+// take their defaults), built with the same strategy. Building and per-node updates both call it.
+std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v);
 
 // Captures `routine` with `v`'s values into a new graph; both strategies embed it as a child
 // graph node (CUDA clones it), and a per-node update sets it.

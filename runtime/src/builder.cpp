@@ -52,7 +52,7 @@ private:
       case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), site); break;
       case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), site); break;
       case ir::node_kind::child_graph:
-        g_.children[i] = build_child(n, v);
+        g_.children[i] = build_child(g_, n, v);
         backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, site);
         break;
       case ir::node_kind::conditional:

@@ -44,21 +44,19 @@ private:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
             v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, true);
-            routines_[i] = capture_routine(*routine, v, session_mode(), at);
+            routines_[i] = capture_routine(*routine, v, g_.symbols->capture_mode, at);
           } else {
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
           }
           break;
         case ir::node_kind::child_graph:
           v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
-          g_.children[i] = build_child(n, v);
+          g_.children[i] = build_child(g_, n, v);
           break;
         default: break;
       }
     }
   }
-
-  cudaStreamCaptureMode session_mode() const { return g_.symbols->capture_mode; }
 
   void body(std::uint32_t index) {
     const plan::capture_body& b = capture_.bodies[index];

@@ -53,9 +53,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         break;
       }
       case ir::node_kind::child_graph: {
-        std::vector<std::optional<ir::value>> child_params(v.values.begin(), v.values.end());
-        child_params.resize(cur.program->program.graphs[n.callee].params.size());
-        auto child = build_graph(cur.program, cur.symbols, n.callee, std::move(child_params));
+        auto child = build_child(cur, n, v);
         applied = backend::child_node::set(exec, node, child->graph);
         if (applied) s.core.keep(i, std::move(child));
         break;

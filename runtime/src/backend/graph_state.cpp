@@ -3,7 +3,6 @@
 #include "seam.hpp"
 
 #include "../compat.hpp"
-#include "../repeat_counter.hpp"
 
 #include <cgraph/runtime/backend/graph_state.hpp>
 
@@ -64,9 +63,6 @@ void* repeat_count(graph_state& g, std::uint32_t cond, const site& at) {
   }
   return count.get();
 }
-
-const void* repeat_init_function() { return detail::repeat_init_function(); }
-const void* repeat_counter_function() { return detail::repeat_counter_function(); }
 
 // ---- host slots -------------------------------------------------------------------------------
 

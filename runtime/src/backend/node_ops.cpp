@@ -11,8 +11,9 @@ namespace cgraph::backend {
 
 namespace {
 
-// The node a stream call made is the stream's only dependency: capture_session::captured.
-// Nodes without a stream call are added to the capturing graph: capture_session::add_node.
+// Every operation records its statement's site first, so a failure of this node, now or at
+// instantiation, names it. In a capture, a node made by a stream call is found with
+// capture_session::captured; one without a stream call is added with capture_session::add_node.
 void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = at; }
 
 }  // namespace

@@ -52,7 +52,7 @@ void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned
 // The device counter a `repeat` (cond `cond`) counts iterations in, allocated once.
 void* repeat_count(graph_state& g, std::uint32_t cond, const site& at);
 
-// The built-in kernels of `repeat` (runtime/src/repeat_counter.cu).
+// The built-in kernels of `repeat` (runtime/src/backend/repeat_counter.cu).
 const void* repeat_init_function();
 const void* repeat_counter_function();
 

@@ -1,9 +1,9 @@
 #pragma once
-// A read-only view of a few values, from a braced list (generated code) or a vector (the
-// run-time path): std::span takes no initializer_list before C++26.
+// A read-only view of a few values: a vector (the run-time path) or the array of a braced list
+// (generated code, through cgraph/generated.hpp; a constructor from std::initializer_list would
+// draw GCC's -Winit-list-lifetime in users' builds, although the list outlives every call).
 
 #include <cstddef>
-#include <initializer_list>
 #include <vector>
 
 namespace cgraph::backend {
@@ -12,7 +12,6 @@ template <typename T>
 class list {
 public:
   list() = default;
-  list(std::initializer_list<T> l) : data_(l.begin()), size_(l.size()) {}  // NOLINT: implicit by design
   list(const std::vector<T>& v) : data_(v.data()), size_(v.size()) {}      // NOLINT
   list(const T* data, std::size_t size) : data_(data), size_(size) {}
 

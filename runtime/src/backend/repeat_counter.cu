@@ -2,9 +2,9 @@
 // iteration count and opens the loop; repeat_counter ends each iteration, counts it, and
 // closes the loop after the N-th. Both take one thread.
 
-#include "repeat_counter.hpp"
+#include <cgraph/runtime/backend/graph_state.hpp>
 
-namespace cgraph::detail {
+namespace cgraph::backend {
 
 __global__ void repeat_init_kernel(unsigned* count_done, cudaGraphConditionalHandle handle) {
   *count_done = 0;
@@ -20,4 +20,4 @@ __global__ void repeat_counter_kernel(unsigned* count_done, unsigned count, cuda
 const void* repeat_init_function() { return reinterpret_cast<const void*>(&repeat_init_kernel); }
 const void* repeat_counter_function() { return reinterpret_cast<const void*>(&repeat_counter_kernel); }
 
-}  // namespace cgraph::detail
+}  // namespace cgraph::backend
