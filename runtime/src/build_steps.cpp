@@ -18,7 +18,7 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
                          std::uint32_t index, std::vector<std::optional<ir::value>> parameters)
     : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size()),
       program(std::move(p)), symbols(std::move(s)), graph_index(index), params(std::move(parameters)) {
-  graph_site = backend::site::in(program->source, ir().range.begin);
+  graph_site = at(ir().range);
 }
 
 step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()) {}
@@ -29,8 +29,8 @@ void step_builder::prepare() {
   g_.records.resize(plan_.steps.size());
 }
 
-void step_builder::create_conds(plan::location where, cudaGraph_t graph) {
-  auto it = plan_.conds_by_home.find(plan::home_key(where));
+void step_builder::create_conds(plan::location home, cudaGraph_t graph) {
+  auto it = plan_.conds_by_home.find(plan::home_key(home));
   if (it == plan_.conds_by_home.end()) return;
   for (std::uint32_t c : it->second)
     backend::create_cond(g_, c, graph, g_.cond_defaults[c], ir_.conds[c].default_expr != ir::none,
@@ -59,9 +59,10 @@ std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& 
 cudaHostNodeParams step_builder::host_params(std::uint32_t step, cudaGraph_t owner) {
   node_record& r = g_.records[step];
   const ir::node& n = *plan_.steps[step].node;
-  auto slot = make_host_slot(g_, n, r.values, g_.at(n.range));
+  where at = g_.at(n.range);
+  auto slot = make_host_slot(g_, n, r.values, at);
   r.slot = slot.get();
-  return backend::own_host_slot(std::move(slot), owner, site_of(n));
+  return backend::own_host_slot(std::move(slot), owner, at);
 }
 
 std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v) {

@@ -15,8 +15,8 @@ protected:
 
   // Evaluates parameters and sizes the records; call first.
   void prepare();
-  // The handles of every cond whose conditional node lives in graph `where`.
-  void create_conds(plan::location where, cudaGraph_t graph);
+  // The handles of every cond whose conditional node lives in graph `home`.
+  void create_conds(plan::location home, cudaGraph_t graph);
   // The graph a step's node goes into: the root, or a body of an earlier conditional.
   cudaGraph_t parent_graph(plan::location l) const;
   // A host node's parameters: a new slot owned by a user object retained by `owner` (the root
@@ -24,7 +24,6 @@ protected:
   cudaHostNodeParams host_params(std::uint32_t step, cudaGraph_t owner);
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const;
-  backend::site site_of(const ir::node& n) const { return backend::site::in(g_.program->source, n.range.begin); }
 
   built_graph& g_;
   const ir::graph& ir_;

@@ -27,7 +27,6 @@ private:
     const ir::node& n = *s.node;
     node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
-    backend::site site = site_of(n);
     cudaGraph_t parent = parent_graph(s.parent);
     deps_.clear();  // reused: one allocation per build, not per node
     for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
@@ -37,29 +36,29 @@ private:
       case ir::node_kind::kernel:
         if (const captured_routine* routine = routine_of(n)) {
           auto child = capture_routine(*routine, v, g_.symbols->capture_mode, at);  // the node holds a clone
-          backend::child_node::add(g_, i, parent, deps_, child, site);
+          backend::child_node::add(g_, i, parent, deps_, child, at);
         } else {
           backend::kernel_node::add(g_, i, parent, deps_,
-                                    kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), site);
+                                    kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), at);
         }
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
-        backend::repeat_count(g_, n.cond, site);
-        backend::kernel_node::add(g_, i, parent, deps_, repeat_params(n, v, g_).params(), site);
+        backend::repeat_count(g_, n.cond, at);
+        backend::kernel_node::add(g_, i, parent, deps_, repeat_params(n, v, g_).params(), at);
         break;
-      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), site); break;
-      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), site); break;
-      case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), site); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), at); break;
+      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), at); break;
+      case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), at); break;
       case ir::node_kind::child_graph:
         g_.children[i] = build_child(g_, n, v);
-        backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, site);
+        backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, at);
         break;
       case ir::node_kind::conditional:
         backend::conditional_node::add(g_, i, parent, deps_,
                                        backend::conditional_node::make(g_.conds[n.cond], n.cond_kind,
                                                                        static_cast<unsigned>(n.bodies.size())),
-                                       plan_.first_body[i], site);
+                                       plan_.first_body[i], at);
         for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
           create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
         break;

@@ -106,7 +106,7 @@ struct built_graph final : backend::graph_state {
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
   const plan::capture_plan& capture() const { return program->capture_plans[graph_index]; }
-  where at(source_range r) const { return {&program->source, r}; }
+  where at(source_range r) const { return where::in(program->source, r.begin); }
   const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*children[step]); }
 };
 

@@ -39,7 +39,7 @@ private:
       node_values& v = g_.records[i].values;
       where at = g_.at(n.range);
       switch (n.kind) {
-        case ir::node_kind::repeat_init: backend::repeat_count(g_, n.cond, site_of(n)); break;
+        case ir::node_kind::repeat_init: backend::repeat_count(g_, n.cond, at); break;
         case ir::node_kind::kernel:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
@@ -72,28 +72,28 @@ private:
     unsigned k = cn.stream;
     const ir::node& n = *plan_.steps[i].node;
     node_values& v = g_.records[i].values;
-    backend::site site = site_of(n);
+    where at = g_.at(n.range);
     v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, routine_of(n) != nullptr);
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (routine_of(n)) {
-          backend::child_node::capture(session_, k, i, routines_.at(i), site);
+          backend::child_node::capture(session_, k, i, routines_.at(i), at);
         } else {
-          auto function = kernel_function(*g_.program, *g_.symbols, n.callee, g_.at(n.range));
-          backend::kernel_node::capture(session_, k, i, kernel_params(function, v, pointers_), site);
+          auto function = kernel_function(*g_.program, *g_.symbols, n.callee, at);
+          backend::kernel_node::capture(session_, k, i, kernel_params(function, v, pointers_), at);
         }
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
-        backend::kernel_node::capture(session_, k, i, repeat_params(n, v, g_).params(), site);
+        backend::kernel_node::capture(session_, k, i, repeat_params(n, v, g_).params(), at);
         break;
-      case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), site); break;
-      case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), site); break;
-      case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, session_.root()), site); break;
-      case ir::node_kind::child_graph: backend::child_node::capture(session_, k, i, g_.children[i]->graph, site); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at); break;
+      case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at); break;
+      case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, session_.root()), at); break;
+      case ir::node_kind::child_graph: backend::child_node::capture(session_, k, i, g_.children[i]->graph, at); break;
       case ir::node_kind::conditional: {
         auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
-        backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], site);
+        backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], at);
         for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
           const plan::capture_body& body_plan = capture_.bodies[cn.bodies[b]];
           session_.enter_body(plan_.first_body[i] + b, body_plan.streams);

@@ -1,7 +1,6 @@
 #pragma once
-// Checking CUDA calls on the run-time path. The seam itself (CGRAPH_CUDA, CGRAPH_CUDA_STATUS,
-// fault injection) is the backend's (backend/seam.hpp); this adds `where`, the run-time path's
-// place in a .cgraph file, which build errors name too.
+// Checking CUDA calls on the run-time path, through the backend's seam (backend/seam.hpp:
+// CGRAPH_CUDA, CGRAPH_CUDA_STATUS, fault injection).
 
 #include "backend/seam.hpp"
 
@@ -17,14 +16,8 @@
 
 namespace cgraph::detail {
 
-// A place in a .cgraph file, or nowhere.
-struct where {
-  const source_file* file = nullptr;
-  source_range range{};
-
-  std::string str() const { return file ? file->position(range.begin) : std::string(); }
-  operator backend::site() const { return file ? backend::site::in(*file, range.begin) : backend::site{}; }  // NOLINT
-};
+// A place in a .cgraph file, or nowhere: the backend's site, which build errors name too.
+using where = backend::site;
 
 inline void check(cudaError_t status, std::string_view api, const where& at = {}) { backend::check(status, api, at); }
 

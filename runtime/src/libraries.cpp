@@ -30,7 +30,7 @@ int max_ptx_isa(int driver) {
 
 namespace {
 
-where where_at(const program_state& p, source_range r) { return {&p.source, r}; }
+where where_at(const program_state& p, source_range r) { return where::in(p.source, r.begin); }
 
 // The ".version M.m" of a PTX file, as M * 10 + m, or 0 when the file is not PTX.
 int ptx_version(const std::filesystem::path& path) {
