@@ -105,12 +105,6 @@ op_result apply(const expr& e, const value& a, const value& b) {
   }
 }
 
-std::uint64_t converted::as_u64() const {
-  std::uint64_t v = 0;
-  std::memcpy(&v, bytes.data(), size);
-  return v;
-}
-
 converted convert(const value& v, type target, check c) {
   converted out;
   out.size = size_of(target);

@@ -5,6 +5,7 @@
 #include <cgraph/ir.hpp>
 
 #include <array>
+#include <cstring>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -27,7 +28,13 @@ struct converted {
   std::uint32_t size = 0;
   std::string error;
 
-  std::uint64_t as_u64() const;
+  // The bytes past `size` are zero, so reading all eight is the value (one load, where copying
+  // `size` bytes was a call to memcpy per argument).
+  std::uint64_t as_u64() const {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bytes.data(), sizeof v);
+    return v;
+  }
 };
 converted convert(const value& v, type target, check c = check::any);
 

@@ -26,7 +26,8 @@ step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out
 void step_builder::prepare() {
   g_.values = evaluate_pool(*g_.program, g_.graph_index, g_.params);
   g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
-  g_.records.resize(plan_.steps.size());
+  g_.records.reserve(plan_.steps.size());
+  for (std::size_t i = 0; i < plan_.steps.size(); ++i) g_.records.emplace_back(&g_.arena);
 }
 
 void step_builder::create_conds(plan::location home, cudaGraph_t graph) {

@@ -14,9 +14,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <memory_resource>
 #include <optional>
 #include <vector>
 
@@ -74,17 +76,30 @@ struct host_slot final : backend::host_slot {
   std::vector<ir::value> args;
 };
 
-// The values of one node, converted as CUDA wants them.
+// The values of one node, converted as CUDA wants them. A built graph's nodes keep their
+// arguments in the graph's arena (no heap allocation per node); an update's fresh values use
+// the default heap.
 struct node_values {
+  explicit node_values(std::pmr::memory_resource* memory = std::pmr::get_default_resource()) : args(memory) {}
+
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   unsigned shared_bytes = 0;
-  std::vector<ir::converted> args;      // kernel and host arguments; memcpy/memset operands
+  std::pmr::vector<ir::converted> args;  // kernel and host arguments; memcpy/memset operands
   std::vector<ir::value> values;    // host and child-graph arguments as values of their types
-  std::vector<std::byte> fingerprint;  // everything above, to tell whether it changed
+
+  // Whether CUDA would be handed the same thing: launch dimensions and every argument's bytes
+  // (`values` repeat what `args` hold). How update() tells which nodes changed.
+  friend bool operator==(const node_values& a, const node_values& b) {
+    auto same = [](const ir::converted& x, const ir::converted& y) { return x.size == y.size && x.bytes == y.bytes; };
+    return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z && a.block.x == b.block.x &&
+           a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes &&
+           std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same);
+  }
 };
 
 struct node_record {
+  explicit node_record(std::pmr::memory_resource* memory) : values(memory) {}
   node_values values;
   host_slot* slot = nullptr;  // host nodes (owned by a user object the graph retains)
 };
@@ -98,6 +113,7 @@ struct built_graph final : backend::graph_state {
   std::shared_ptr<const program_state> program;
   std::shared_ptr<const resolved_symbols> symbols;
   std::uint32_t graph_index = 0;
+  std::pmr::monotonic_buffer_resource arena;         // the records' arguments, freed with the graph
   std::vector<node_record> records;                  // by plan step
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
   std::vector<std::optional<ir::value>> params;      // by parameter index
@@ -120,11 +136,11 @@ std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::u
 std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,
                                      const std::vector<std::optional<ir::value>>& params);
 
-// The values of the node of plan step `step`, from an evaluated pool and the cond handles.
-// `kernel_values`: also fill `values` for a kernel node (a captured routine receives them).
-node_values compute_values(const program_state& p, std::uint32_t index, const ir::node& n,
-                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds,
-                           bool kernel_values = false);
+// The values of node `n` into `out` (whose memory it reuses), from an evaluated pool and the
+// cond handles. `kernel_values`: also fill `values` for a kernel node (a captured routine
+// receives them).
+void compute_values(const program_state& p, std::uint32_t index, const ir::node& n, const std::vector<ir::value>& pool,
+                    const std::vector<cudaGraphConditionalHandle>& conds, node_values& out, bool kernel_values = false);
 
 // The default launch value of every cond (0 where none).
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool);

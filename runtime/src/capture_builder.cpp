@@ -43,14 +43,14 @@ private:
         case ir::node_kind::kernel:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-            v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, true);
+            compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v, true);
             routines_[i] = capture_routine(*routine, v, g_.symbols->capture_mode, at);
           } else {
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
           }
           break;
         case ir::node_kind::child_graph:
-          v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds);
+          compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v);
           g_.children[i] = build_child(g_, n, v);
           break;
         default: break;
@@ -73,7 +73,7 @@ private:
     const ir::node& n = *plan_.steps[i].node;
     node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
-    v = compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, routine_of(n) != nullptr);
+    compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v, routine_of(n) != nullptr);
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (routine_of(n)) {

@@ -113,8 +113,9 @@ update_result update(exec_state& s, const args& values) {
     for (auto i : touched) {
       const ir::node& n = *steps[i].node;
       bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
-      node_values v = compute_values(prog, cur.graph_index, n, s.pool, cur.conds, routine);
-      if (v.fingerprint != s.applied(i).fingerprint) {
+      node_values v;
+      compute_values(prog, cur.graph_index, n, s.pool, cur.conds, v, routine);
+      if (!(v == s.applied(i))) {
         changed.push_back(i);
         fresh.push_back(std::move(v));
       }

@@ -33,11 +33,6 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
   return std::nullopt;
 }
 
-void append(std::vector<std::byte>& out, const void* p, std::size_t n) {
-  auto* b = static_cast<const std::byte*>(p);
-  out.insert(out.end(), b, b + n);
-}
-
 }  // namespace
 
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan) {
@@ -109,13 +104,12 @@ std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index
   return std::move(r.values);
 }
 
-node_values compute_values(const program_state& p, std::uint32_t index, const ir::node& n,
-                           const std::vector<ir::value>& pool, const std::vector<cudaGraphConditionalHandle>& conds,
-                           bool kernel_values) {
+void compute_values(const program_state& p, std::uint32_t index, const ir::node& n, const std::vector<ir::value>& pool,
+                    const std::vector<cudaGraphConditionalHandle>& conds, node_values& out, bool kernel_values) {
   const ir::graph& g = p.program.graphs[index];
-  node_values out;
+  out.args.clear();
+  out.values.clear();
   out.args.reserve(n.args.size());
-  out.fingerprint.reserve(32 + 8 * n.args.size());
   auto value_of = [&](const ir::argument& a) {
     const ir::expr& e = g.exprs[a.expr];
     return e.op == ir::op::cond_ref ? ir::value::cond(conds[e.index]) : pool[a.expr];
@@ -139,15 +133,11 @@ node_values compute_values(const program_state& p, std::uint32_t index, const ir
     out.grid = dim3(grid[0], grid[1], grid[2]);
     out.block = dim3(block[0], block[1], block[2]);
     out.shared_bytes = static_cast<unsigned>(convert(n.shared_bytes, 0, "dynamic shared memory bytes").as_u64());
-    append(out.fingerprint, grid, sizeof grid);
-    append(out.fingerprint, block, sizeof block);
-    append(out.fingerprint, &out.shared_bytes, sizeof out.shared_bytes);
   }
-  if (n.kind == ir::node_kind::conditional) return out;
+  if (n.kind == ir::node_kind::conditional) return;
   for (std::size_t i = 0; i < n.args.size(); ++i) {
     const ir::argument& a = n.args[i];
     out.args.push_back(convert(a, i, nullptr));
-    append(out.fingerprint, out.args.back().bytes.data(), out.args.back().size);
     if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph ||
         (kernel_values && n.kind == ir::node_kind::kernel)) {
       ir::value v = value_of(a);
@@ -155,7 +145,6 @@ node_values compute_values(const program_state& p, std::uint32_t index, const ir
       out.values.push_back(v);
     }
   }
-  return out;
 }
 
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool) {
