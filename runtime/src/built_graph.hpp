@@ -128,8 +128,12 @@ struct built_graph final : backend::graph_state {
 
 // Checks and converts user-supplied parameter values for graph `index`; unknown names, kinds
 // that do not fit, and missing values without defaults are build_errors.
-std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values,
-                                                  std::vector<std::optional<ir::value>> start = {});
+std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values);
+// The index of parameter `name` of graph `index` (a build_error when it has none).
+std::uint32_t find_param(const program_state& p, std::uint32_t index, std::string_view name);
+// Checks and converts `a` for parameter `param` of graph `index` into `out`.
+void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a,
+                std::optional<ir::value>& out);
 
 // Evaluates every expression of the graph with `params`; a failure is a build_error at the
 // offending expression.

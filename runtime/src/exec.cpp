@@ -21,7 +21,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
   const built_graph& cur = s.current();
   const auto& steps = cur.plan().steps;
   cudaGraphExec_t exec = s.core.get();
-  std::vector<void*> pointers;
+  std::vector<void*>& pointers = s.work.pointers;
   for (std::size_t k = 0; k < changed.size(); ++k) {
     std::uint32_t i = changed[k];
     const ir::node& n = *steps[i].node;
@@ -72,53 +72,64 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
 
 update_result update(exec_state& s, const args& values) {
   const built_graph& cur = s.current();
+  try {
+    for (const auto& [name, a] : values) {
+      std::uint32_t param = find_param(*cur.program, cur.graph_index, name);
+      bind_param(*cur.program, cur.graph_index, param, a, s.staged[param]);
+    }
+  } catch (...) {
+    s.staged = s.params;
+    throw;
+  }
+  return apply(s);
+}
+
+update_result apply(exec_state& s) {
+  const built_graph& cur = s.current();
   const program_state& prog = *cur.program;
   const graph_dependencies& deps = prog.dependencies[cur.graph_index];
   const ir::graph& g = cur.ir();
-  auto params = bind_params(prog, cur.graph_index, values, s.params);
+  const auto& params = s.staged;
   const auto& steps = cur.plan().steps;
+  exec_state::scratch& t = s.work;  // reused: an update allocates nothing once warm
+  t.exprs.clear();
+  t.touched.clear();
+  t.changed.clear();
+  t.saved.clear();
 
   // Only what the changed parameters reach is re-evaluated and compared: an update that
   // changes one node of 10 000 costs about one node.
-  std::vector<std::uint32_t> exprs, touched;
   bool defaults_touched = false;
   for (std::uint32_t p = 0; p < params.size(); ++p) {
     if (params[p] == s.params[p]) continue;
     const auto& e = deps.exprs.exprs_by_param[p];
-    exprs.insert(exprs.end(), e.begin(), e.end());
-    touched.insert(touched.end(), deps.steps_by_param[p].begin(), deps.steps_by_param[p].end());
+    t.exprs.insert(t.exprs.end(), e.begin(), e.end());
+    t.touched.insert(t.touched.end(), deps.steps_by_param[p].begin(), deps.steps_by_param[p].end());
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
-  if (exprs.empty() && touched.empty() && s.core.settled()) {
-    s.params = std::move(params);
-    return {update_path::unchanged, 0};
-  }
-  for (auto* list : {&exprs, &touched}) {
+  if (t.exprs.empty() && t.touched.empty() && s.core.settled()) return {update_path::unchanged, 0};
+  for (auto* list : {&t.exprs, &t.touched}) {
     std::sort(list->begin(), list->end());
     list->erase(std::unique(list->begin(), list->end()), list->end());
   }
-  // Re-evaluate in place, keeping the old values to put back if anything below throws:
-  // every value is computed and checked before anything is applied.
-  std::vector<ir::value> saved;
-  saved.reserve(exprs.size());
-  for (auto i : exprs) saved.push_back(s.pool[i]);
+  // Re-evaluate in place, keeping the old values to put back if anything below throws
+  // (every value is computed and checked before anything is applied); the staged values are
+  // then dropped, so the exec keeps the parameters it had.
+  for (auto i : t.exprs) t.saved.push_back(s.pool[i]);
   auto restore = [&] {
-    for (std::size_t k = 0; k < exprs.size(); ++k) s.pool[exprs[k]] = saved[k];
+    for (std::size_t k = 0; k < t.exprs.size(); ++k) s.pool[t.exprs[k]] = t.saved[k];
+    s.staged = s.params;
   };
-  std::vector<node_values> fresh;
-  std::vector<std::uint32_t> changed;
   bool defaults_changed = false;
   try {
-    if (auto error = ir::reevaluate(g, params, exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
-    for (auto i : touched) {
+    if (auto error = ir::reevaluate(g, params, t.exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
+    for (auto i : t.touched) {
       const ir::node& n = *steps[i].node;
       bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
-      node_values v;
+      if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
+      node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
       compute_values(prog, cur.graph_index, n, s.pool, cur.conds, v, routine);
-      if (!(v == s.applied(i))) {
-        changed.push_back(i);
-        fresh.push_back(std::move(v));
-      }
+      if (!(v == s.applied(i))) t.changed.push_back(i);
     }
     // A cond's launch value is fixed when its handle is created: only a new graph changes it.
     defaults_changed = defaults_touched && cond_defaults(prog, cur.graph_index, s.pool) != cur.cond_defaults;
@@ -126,21 +137,22 @@ update_result update(exec_state& s, const args& values) {
     restore();
     throw;
   }
-  update_result result{update_path::unchanged, changed.size()};
-  if (changed.empty() && !defaults_changed && s.core.settled()) {
-    s.params = std::move(params);
+  update_result result{update_path::unchanged, t.changed.size()};
+  if (t.changed.empty() && !defaults_changed && s.core.settled()) {
+    s.params = s.staged;
     return result;
   }
   try {
-    result.path = s.core.update([&] { return !defaults_changed && apply_node_params(s, changed, fresh); },
+    result.path = s.core.update([&] { return !defaults_changed && apply_node_params(s, t.changed, t.fresh); },
                                 [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
   } catch (...) {
     restore();  // the exec core is unsettled if it applied anything: the next update puts it right
     throw;
   }
-  s.params = std::move(params);
+  s.params = s.staged;
   if (result.path == update_path::node_params) {
-    for (std::size_t k = 0; k < changed.size(); ++k) s.updated_values[changed[k]] = std::move(fresh[k]);
+    // Swapped, not moved: the buffers stay with the scratch for the next update.
+    for (std::size_t k = 0; k < t.changed.size(); ++k) std::swap(s.updated_values[t.changed[k]], t.fresh[k]);
   } else {
     s.pool = s.current().values;  // the rebuilt graph holds every value
     s.updated_values.clear();

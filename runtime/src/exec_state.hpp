@@ -22,6 +22,15 @@ struct exec_state {
   // step holds the values that graph was built with. Copied only when changed: copying every
   // node's values at instantiation cost 10% on top of CUDA's own instantiate.
   std::unordered_map<std::uint32_t, node_values> updated_values;
+  // The values the next apply() gives: params, plus what update() or parameter handles set.
+  std::vector<std::optional<ir::value>> staged;
+  // What an update computes, kept between updates so that a warm one allocates nothing.
+  struct scratch {
+    std::vector<std::uint32_t> exprs, touched, changed;
+    std::vector<ir::value> saved;
+    std::vector<node_values> fresh;  // fresh[k]: the new values of step changed[k]
+    std::vector<void*> pointers;
+  } work;
 
   // The graph whose values the exec holds now.
   const built_graph& current() const { return static_cast<const built_graph&>(*core.current()); }
@@ -32,6 +41,10 @@ struct exec_state {
   }
 };
 
+// Stages `values` (by name) and applies everything staged. A failure drops what was staged.
 update_result update(exec_state& s, const args& values);
+// Applies the staged values by the cheapest path; on a throw the staged values are dropped
+// and the exec keeps the parameters it had.
+update_result apply(exec_state& s);
 
 }  // namespace cgraph::detail

@@ -97,6 +97,7 @@ std::vector<cudaGraph_t> graph::conditional_bodies(cudaGraphNode_t node) const {
 graph_exec graph::instantiate(const instantiate_options& options) const {
   auto s = std::make_unique<detail::exec_state>(backend::exec_core(state_, options));
   s->params = state_->params;
+  s->staged = state_->params;
   s->pool = state_->values;
   return graph_exec(std::move(s));
 }
@@ -112,6 +113,29 @@ cudaGraphExec_t graph_exec::get() const { return state_->core.get(); }
 void graph_exec::upload(cudaStream_t stream) { state_->core.upload(stream); }
 void graph_exec::launch(cudaStream_t stream) { state_->core.launch(stream); }
 update_result graph_exec::update(const args& values) { return detail::update(*state_, values); }
+update_result graph_exec::apply() { return detail::apply(*state_); }
+
+std::uint32_t graph_exec::parameter_index(std::string_view name, char kind) const {
+  const detail::built_graph& g = state_->current();
+  std::uint32_t index = detail::find_param(*g.program, g.graph_index, name);
+  const ir::parameter& p = g.ir().params[index];
+  char declared = p.t.is_pointer() ? 'p' : p.t.is_float() ? 'f' : p.t.is_bool() ? 'b' : 'i';
+  static constexpr auto kinds = [](char k) {
+    return k == 'p' ? "a pointer" : k == 'f' ? "a floating type" : k == 'b' ? "bool" : "an integer type";
+  };
+  if (kind != declared)
+    throw build_error(g.program->source.position(p.range.begin),
+                      fmt::format("parameter '{}' of type '{}' takes {}, not {}", p.name, ir::to_string(p.t),
+                                  kinds(declared), kinds(kind)));
+  return index;
+}
+
+namespace detail {
+void stage(exec_state& s, std::uint32_t index, const arg& value) {
+  const built_graph& g = s.current();
+  bind_param(*g.program, g.graph_index, index, value, s.staged[index]);
+}
+}  // namespace detail
 
 std::string_view to_string(update_path p) {
   switch (p) {

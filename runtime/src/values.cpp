@@ -66,29 +66,40 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
   return out;
 }
 
-std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values,
-                                                  std::vector<std::optional<ir::value>> start) {
+std::uint32_t find_param(const program_state& p, std::uint32_t index, std::string_view name) {
   const ir::graph& g = p.program.graphs[index];
-  start.resize(g.params.size());
+  auto it = std::find_if(g.params.begin(), g.params.end(), [&](const ir::parameter& x) { return x.name == name; });
+  if (it == g.params.end())
+    throw build_error(p.source.position(g.range.begin), fmt::format("graph '{}' has no parameter '{}'", g.name, name));
+  return static_cast<std::uint32_t>(it - g.params.begin());
+}
+
+void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a,
+                std::optional<ir::value>& out) {
+  const ir::parameter& x = p.program.graphs[index].params[param];
+  ir::value v = a.value();
+  if (a.too_large())
+    throw build_error(p.source.position(x.range.begin),
+                      fmt::format("parameter '{}': the value does not fit 64-bit signed arithmetic", x.name));
+  if (auto problem = fit(v, x.t))
+    throw build_error(p.source.position(x.range.begin),
+                      fmt::format("parameter '{}' of type '{}': {}", x.name, ir::to_string(x.t),
+                                  problem->rfind("value", 0) == 0 ? *problem : "expects " + *problem));
+  out = v;
+}
+
+std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values) {
+  const ir::graph& g = p.program.graphs[index];
+  std::vector<std::optional<ir::value>> out(g.params.size());
   for (const auto& [name, a] : values) {
-    auto it = std::find_if(g.params.begin(), g.params.end(), [&](const ir::parameter& x) { return x.name == name; });
-    if (it == g.params.end())
-      throw build_error(p.source.position(g.range.begin), fmt::format("graph '{}' has no parameter '{}'", g.name, name));
-    ir::value v = a.value();
-    if (a.too_large())
-      throw build_error(p.source.position(it->range.begin),
-                        fmt::format("parameter '{}': the value does not fit 64-bit signed arithmetic", name));
-    if (auto problem = fit(v, it->t))
-      throw build_error(p.source.position(it->range.begin),
-                        fmt::format("parameter '{}' of type '{}': {}", name, ir::to_string(it->t),
-                                    problem->rfind("value", 0) == 0 ? *problem : "expects " + *problem));
-    start[static_cast<std::size_t>(it - g.params.begin())] = v;
+    std::uint32_t param = find_param(p, index, name);
+    bind_param(p, index, param, a, out[param]);
   }
   for (std::size_t i = 0; i < g.params.size(); ++i)
-    if (!start[i] && g.params[i].default_expr == ir::none)
+    if (!out[i] && g.params[i].default_expr == ir::none)
       throw build_error(p.source.position(g.params[i].range.begin),
                         fmt::format("graph '{}' needs a value for parameter '{}'", g.name, g.params[i].name));
-  return start;
+  return out;
 }
 
 std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,

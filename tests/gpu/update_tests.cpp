@@ -72,6 +72,65 @@ TEST_CASE("runtime.update_takes_the_cheapest_path") {
   }
 }
 
+TEST_CASE("runtime.parameter_handles_update_without_names") {
+  auto prog = compile(saxpy_graph);
+  const int n = 256;
+  buffer<float> x(n), y(n), x2(n);
+  auto g = cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 2.0f}, {"n", n}}, kernels());
+  auto exec = g.instantiate();
+  auto a = exec.parameter<float>("a");
+  auto count = exec.parameter<int>("n");
+  auto input = exec.parameter<float*>("x");
+  run(exec);
+  CHECK(y.read()[0] == 4.0f);
+
+  CHECK(exec.apply().path == cgraph::update_path::unchanged);  // nothing staged
+  a = 3.0f;
+  auto r = exec.apply();
+  CHECK(r.path == cgraph::update_path::node_params);
+  CHECK(r.nodes_changed == 2);  // the saxpy before the loop and the one in its body
+  run(exec);
+  for (float v : y.read()) REQUIRE(v == 6.0f);
+
+  // Several handles, applied together; the exec may be moved meanwhile.
+  auto moved = std::move(exec);
+  input = x2.get();
+  count = n / 2;
+  CHECK(moved.apply().path == cgraph::update_path::node_params);
+  GPU_CHECK(cudaMemset(y.get(), 0, n * sizeof(float)));
+  run(moved);
+  auto v = y.read();
+  CHECK(v[0] == 6.0f);
+  CHECK(v[n / 2 - 1] == 6.0f);
+  CHECK(v[n / 2] == 0.0f);
+
+  // A value that fails at apply() is dropped with everything staged: the exec keeps n / 2.
+  count = 0;
+  a = 1.0f;
+  CHECK_THROWS_WITH_AS(moved.apply(), "test.cgraph:13:10: grid dimension x: value 0 is not positive", cgraph::build_error);
+  CHECK(moved.apply().path == cgraph::update_path::unchanged);
+  GPU_CHECK(cudaMemset(y.get(), 0, n * sizeof(float)));
+  run(moved);
+  v = y.read();
+  CHECK(v[0] == 6.0f);
+  CHECK(v[n / 2] == 0.0f);
+
+  // Names and kinds are checked when the handle is made, values when they are staged.
+  CHECK_THROWS_WITH_AS(moved.parameter<int>("m"), "test.cgraph:12:1: graph 'g' has no parameter 'm'", cgraph::build_error);
+  CHECK_THROWS_WITH_AS(moved.parameter<int>("a"),
+                       "test.cgraph:12:27: parameter 'a' of type 'f32' takes a floating type, not an integer type",
+                       cgraph::build_error);
+  auto wide = moved.parameter<double>("a");
+  try {
+    wide = 1e300;
+    FAIL("expected a build_error");
+  } catch (const cgraph::build_error& e) {
+    CHECK(std::string(e.what()).rfind("test.cgraph:12:27: parameter 'a' of type 'f32': value", 0) == 0);
+    CHECK(std::string(e.what()).find("does not fit f32") != std::string::npos);
+  }
+  CHECK(moved.apply().path == cgraph::update_path::unchanged);  // the refused value was never staged
+}
+
 TEST_CASE("runtime.refused_updates_fall_back_in_order") {
   // CUDA 13 accepted every change these graphs allow (a device buffer swapped for pinned host
   // memory included), so the refusals come from the test hook.

@@ -16,9 +16,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace cgraph {
@@ -27,7 +29,29 @@ namespace detail {
 struct program_state;
 struct built_graph;
 struct exec_state;
+// Stages `value` for parameter `index` of the exec (checked now); parameter_handle's assignment.
+void stage(exec_state& s, std::uint32_t index, const arg& value);
 }  // namespace detail
+
+// One parameter of a graph_exec, found by name once (graph_exec::parameter). Assigning stages a
+// value for the next graph_exec::apply(), checked against the parameter's type at once (a
+// build_error, as update() gives); apply() then looks nothing up by name. Valid while its
+// exec lives (moving the exec keeps it valid).
+template <typename T>
+class parameter_handle {
+public:
+  parameter_handle& operator=(T value) {
+    detail::stage(*state_, index_, arg(value));
+    return *this;
+  }
+  std::uint32_t index() const { return index_; }
+
+private:
+  friend class graph_exec;
+  parameter_handle(detail::exec_state* s, std::uint32_t index) : state_(s), index_(index) {}
+  detail::exec_state* state_;
+  std::uint32_t index_;
+};
 
 // A compiled .cgraph text, immutable and cheap to copy (shared).
 class program {
@@ -134,8 +158,26 @@ public:
   // value) and applies the changes by the cheapest path that CUDA accepts.
   update_result update(const args& values);
 
+  // The fast path for values that change often: a handle per parameter, resolved once.
+  //   auto n = exec.parameter<int>("n");
+  //   n = 5;                  // staged and checked
+  //   exec.apply();           // the cheapest update path, as update() takes
+  // T must be of the parameter's kind: an integer type for integers, a floating type for f32
+  // and f64, bool, or a pointer. A wrong name or kind is a build_error at the parameter.
+  template <typename T>
+  parameter_handle<T> parameter(std::string_view name) {
+    constexpr char kind = std::is_same_v<T, bool> ? 'b' : std::is_pointer_v<T> || std::is_null_pointer_v<T> ? 'p'
+                          : std::is_floating_point_v<T> ? 'f' : 'i';
+    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T>, "a parameter is a number, a bool or a pointer");
+    return parameter_handle<T>(state_.get(), parameter_index(name, kind));
+  }
+  // Applies the values staged through parameter handles (nothing staged: unchanged). update()
+  // applies them too. A failure (a bad value, CUDA) drops every staged value.
+  update_result apply();
+
 private:
   explicit graph_exec(std::unique_ptr<detail::exec_state> s);
+  std::uint32_t parameter_index(std::string_view name, char kind) const;
   std::unique_ptr<detail::exec_state> state_;
   friend class graph;
 };
