@@ -8,12 +8,6 @@
 
 namespace cgraph::detail {
 
-namespace {
-
-char kind_of(ir::type t) { return t.is_pointer() ? 'p' : t.is_float() ? 'f' : t.is_bool() ? 'b' : 'i'; }
-
-}  // namespace
-
 built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s,
                          std::uint32_t index, std::vector<std::optional<ir::value>> parameters)
     : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size()),

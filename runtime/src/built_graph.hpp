@@ -126,6 +126,10 @@ struct built_graph final : backend::graph_state {
   const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*children[step]); }
 };
 
+// A type's kind as registered callables and parameter handles name it: i integer, f float,
+// b bool, p pointer.
+inline char kind_of(ir::type t) { return t.is_pointer() ? 'p' : t.is_float() ? 'f' : t.is_bool() ? 'b' : 'i'; }
+
 // Checks and converts user-supplied parameter values for graph `index`; unknown names, kinds
 // that do not fit, and missing values without defaults are build_errors.
 std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values);

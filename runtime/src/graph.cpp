@@ -119,7 +119,7 @@ std::uint32_t graph_exec::parameter_index(std::string_view name, char kind) cons
   const detail::built_graph& g = state_->current();
   std::uint32_t index = detail::find_param(*g.program, g.graph_index, name);
   const ir::parameter& p = g.ir().params[index];
-  char declared = p.t.is_pointer() ? 'p' : p.t.is_float() ? 'f' : p.t.is_bool() ? 'b' : 'i';
+  char declared = detail::kind_of(p.t);
   static constexpr auto kinds = [](char k) {
     return k == 'p' ? "a pointer" : k == 'f' ? "a floating type" : k == 'b' ? "bool" : "an integer type";
   };
