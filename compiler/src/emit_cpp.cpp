@@ -4,6 +4,7 @@
 // build and the update), the build (explicit add-node calls, or stream capture following the
 // capture plan), and the per-node update.
 
+#include "node_kinds.hpp"
 #include "emit_values.hpp"
 #include "node_text.hpp"
 
@@ -270,6 +271,25 @@ private:
 
   // ---- the build --------------------------------------------------------------------------------
 
+  enum class strategy : std::uint8_t { explicit_graph, capture, update };
+
+  // What the backend call for step i takes after its place (graph and dependencies, or stream):
+  // the one per-kind part of every node call generated code makes. Conditionals take their
+  // parameters and bodies, written where their bodies are.
+  std::string operands(std::uint32_t i, strategy how) const {
+    const ir::node& n = *plan_.steps[i].node;
+    std::string values = fmt::format("step_{}(p, v, g)", i);
+    switch (n.kind) {
+      case ir::node_kind::kernel: return fmt::format("{}, {}", kernel_pointer(prog_.kernels[n.callee]), values);
+      case ir::node_kind::host: return host_params(i, how == strategy::capture ? "c.root()" : "g.graph");
+      case ir::node_kind::child_graph:
+        if (how == strategy::capture) return fmt::format("g.children[{}]", i);  // built before the capture began
+        return fmt::format("{}::traits::build_state({}, {})", cpp_name(prog_.graphs[n.callee].name), values,
+                           child_callbacks(n));
+      default: return values;
+    }
+  }
+
   std::string parent_of(std::uint32_t i) const {
     plan::location l = plan_.steps[i].parent;
     return l.step == ir::none ? "g.graph" : fmt::format("g.bodies[{}]", plan_.body_index(l));
@@ -353,26 +373,14 @@ private:
       std::string head = fmt::format("g, {}, {}, {}", i, parent_of(i), deps_of(i));
       std::string at = site(n.range);
       line("  {}", step_comment(i));
-      switch (n.kind) {
-        case ir::node_kind::kernel:
-          line("  cg::add_kernel({}, {}, step_{}(p, v, g), {});", head, kernel_pointer(prog_.kernels[n.callee]), i, at);
-          break;
-        case ir::node_kind::repeat_init:
-        case ir::node_kind::repeat_counter: line("  cg::add_repeat({}, step_{}(p, v, g), {});", head, i, at); break;
-        case ir::node_kind::memcpy: line("  cg::add_memcpy({}, step_{}(p, v, g), {});", head, i, at); break;
-        case ir::node_kind::memset: line("  cg::add_memset({}, step_{}(p, v, g), {});", head, i, at); break;
-        case ir::node_kind::host: line("  cg::add_host({}, {}, {});", head, host_params(i, "g.graph"), at); break;
-        case ir::node_kind::child_graph:
-          line("  cg::add_child({}, {}::traits::build_state(step_{}(p, v, g), {}), {});", head,
-               cpp_name(prog_.graphs[n.callee].name), i, child_callbacks(n), at);
-          break;
-        case ir::node_kind::conditional: {
-          std::uint32_t first = plan_.first_body[i];
-          line("  cg::add_conditional({}, {}, {}, {});", head, conditional_params(n), first, at);
-          for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
-            create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
-          break;
-        }
+      const detail::node_kind_info& row = detail::info(n.kind);
+      if (n.kind == ir::node_kind::conditional) {
+        std::uint32_t first = plan_.first_body[i];
+        line("  cg::{}({}, {}, {}, {});", row.add, head, conditional_params(n), first, at);
+        for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
+          create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
+      } else {
+        line("  cg::{}({}, {}, {});", row.add, head, operands(i, strategy::explicit_graph), at);
       }
     }
   }
@@ -410,28 +418,19 @@ private:
       std::uint32_t i = cn.step, k = cn.stream;
       line("{}{}", indent, step_comment(i));
       for (auto w : cn.waits) line("{}c.wait({}, {});", indent, k, w);
-      switch (n.kind) {
-        case ir::node_kind::kernel:
-          line("{}c.launch({}, {}, {}, step_{}(p, v, g), {});", indent, k, i, kernel_pointer(prog_.kernels[n.callee]), i, at);
-          break;
-        case ir::node_kind::repeat_init:
-        case ir::node_kind::repeat_counter: line("{}c.launch_repeat({}, {}, step_{}(p, v, g), {});", indent, k, i, i, at); break;
-        case ir::node_kind::memcpy: line("{}c.memcpy({}, {}, step_{}(p, v, g), {});", indent, k, i, i, at); break;
-        case ir::node_kind::memset: line("{}c.memset({}, {}, step_{}(p, v, g), {});", indent, k, i, i, at); break;
-        case ir::node_kind::host: line("{}c.host({}, {}, {}, {});", indent, k, i, host_params(i, "c.root()"), at); break;
-        case ir::node_kind::child_graph: line("{}c.child({}, {}, g.children[{}], {});", indent, k, i, i, at); break;
-        case ir::node_kind::conditional: {
-          std::uint32_t first = plan_.first_body[i];
-          line("{}c.conditional({}, {}, {}, {}, {});", indent, k, i, conditional_params(n), first, at);
-          for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
-            const plan::capture_body& body = capture_.bodies[cn.bodies[b]];
-            line("{}c.enter_body({}, {});  // {}", indent, first + b, body.streams, detail::body_name(n, b));
-            create_conds(plan::location{i, b}, "c.graph()", indent + "  ");
-            capture_body(cn.bodies[b], indent + "  ");
-            line("{}c.leave_body({});", indent, joins(body));
-          }
-          break;
+      const detail::node_kind_info& row = detail::info(n.kind);
+      if (n.kind == ir::node_kind::conditional) {
+        std::uint32_t first = plan_.first_body[i];
+        line("{}c.{}({}, {}, {}, {}, {});", indent, row.capture, k, i, conditional_params(n), first, at);
+        for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
+          const plan::capture_body& body = capture_.bodies[cn.bodies[b]];
+          line("{}c.enter_body({}, {});  // {}", indent, first + b, body.streams, detail::body_name(n, b));
+          create_conds(plan::location{i, b}, "c.graph()", indent + "  ");
+          capture_body(cn.bodies[b], indent + "  ");
+          line("{}c.leave_body({});", indent, joins(body));
         }
+      } else {
+        line("{}c.{}({}, {}, {}, {});", indent, row.capture, k, i, operands(i, strategy::capture), at);
       }
       if (cn.record_event) line("{}c.record({}, {});", indent, k, i);
     }
@@ -501,22 +500,13 @@ private:
       auto params = reads(n, deps);
       if (params.empty()) continue;
       std::string when = changed_any(params);
-      switch (n.kind) {
-        case ir::node_kind::kernel:
-          line("  if ({}) u.kernel({}, {}, step_{}(p, v, g));", when, i, kernel_pointer(prog_.kernels[n.callee]), i);
-          break;
-        case ir::node_kind::repeat_init:
-        case ir::node_kind::repeat_counter: line("  if ({}) u.repeat({}, step_{}(p, v, g));", when, i, i); break;
-        case ir::node_kind::memcpy: line("  if ({}) u.memcpy({}, step_{}(p, v, g));", when, i, i); break;
-        case ir::node_kind::memset: line("  if ({}) u.memset({}, step_{}(p, v, g));", when, i, i); break;
-        case ir::node_kind::host:
-        case ir::node_kind::child_graph:
-          // A host callback's arguments live in a slot the graph owns; a child graph is a new
-          // build: both are applied by updating the whole graph.
-          line("  if ({}) u.refuse();  // {}", when, step_comment(i).substr(3));
-          break;
-        case ir::node_kind::conditional: break;
-      }
+      const detail::node_kind_info& row = detail::info(n.kind);
+      if (row.update == detail::node_update::per_node)
+        line("  if ({}) u.{}({}, {});", when, row.set, i, operands(i, strategy::update));
+      else if (row.update == detail::node_update::whole_graph)
+        // A host callback's arguments live in a slot the graph owns; a child graph is a new
+        // build: both are applied by updating the whole graph.
+        line("  if ({}) u.refuse();  // {}", when, step_comment(i).substr(3));
     }
     for (const auto& c : g_.conds) {
       if (c.default_expr == ir::none) continue;

@@ -54,24 +54,8 @@ std::string integer_literal(std::int64_t i) {
   return fmt::format("{}", i);
 }
 
-std::string_view op_function(ir::op o) {
-  switch (o) {
-    case ir::op::add: return "add";
-    case ir::op::sub: return "sub";
-    case ir::op::mul: return "mul";
-    case ir::op::div: return "div";
-    case ir::op::mod: return "mod";
-    case ir::op::shl: return "shl";
-    case ir::op::shr: return "shr";
-    case ir::op::bit_and: return "bit_and";
-    case ir::op::bit_or: return "bit_or";
-    case ir::op::bit_xor: return "bit_xor";
-    case ir::op::min: return "min";
-    case ir::op::max: return "max";
-    case ir::op::ceil_div: return "ceil_div";
-    default: return "?";
-  }
-}
+// The helper generated C++ calls for an operation: cg::add, cg::shl, … (the table's names).
+std::string_view op_function(ir::op o) { return dsl::info(*ir::operator_of(o)).name; }
 
 }  // namespace
 

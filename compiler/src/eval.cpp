@@ -35,8 +35,8 @@ op_result integer_op(op o, i64 x, i64 y) {
     case op::div:
     case op::mod:
     case op::ceil_div: {
-      const char* name = o == op::div ? "/" : o == op::mod ? "%" : "ceil_div";
-      if (y == 0) return fail(fmt::format("division by zero in {}", o == op::ceil_div ? "ceil_div" : name));
+      const std::string_view name = dsl::info(*operator_of(o)).spelling;
+      if (y == 0) return fail(fmt::format("division by zero in {}", name));
       if (x == std::numeric_limits<i64>::min() && y == -1)
         return fail(fmt::format("integer overflow in {} {} {}", x, name, y));
       if (o == op::div) return ok(value::integer(x / y));
@@ -47,7 +47,7 @@ op_result integer_op(op o, i64 x, i64 y) {
     }
     case op::shl:
     case op::shr: {
-      const char* name = o == op::shl ? "<<" : ">>";
+      const std::string_view name = dsl::info(*operator_of(o)).spelling;
       if (y < 0 || y > 63) return fail(fmt::format("shift count {} is outside 0..63", y));
       if (o == op::shr) return ok(value::integer(x >> y));
       if (x < 0 || (y > 0 && (x >> (63 - y)) != 0))
@@ -100,7 +100,10 @@ op_result apply(const expr& e, const value& a, const value& b) {
       return ok(value::pointer(address));
     }
     default:
-      if (e.result.is_float()) return float_op(e.op, as_double(a), as_double(b));
+      if (e.result.is_float()) {
+        if (auto o = operator_of(e.op); !o || dsl::info(*o).integer_only) return fail("invalid floating-point operation");
+        return float_op(e.op, as_double(a), as_double(b));
+      }
       return integer_op(e.op, a.i, b.i);
   }
 }

@@ -3,6 +3,9 @@
 #include <cgraph/eval.hpp>
 
 #include <boost/container/small_vector.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/drop_last.hpp>
+#include <range/v3/view/join.hpp>
 
 #include <cmath>
 #include <limits>
@@ -15,31 +18,13 @@ namespace {
 
 using ir::op;
 
-struct binary_info {
-  op code;
-  int precedence;  // C's: * / % bind tightest, then + -, << >>, &, ^, |
-  std::string_view spelling;
-};
-
-binary_info info(ast::binary_op o) {
-  switch (o) {
-    case ast::binary_op::mul: return {op::mul, 6, "*"};
-    case ast::binary_op::div: return {op::div, 6, "/"};
-    case ast::binary_op::mod: return {op::mod, 6, "%"};
-    case ast::binary_op::add: return {op::add, 5, "+"};
-    case ast::binary_op::sub: return {op::sub, 5, "-"};
-    case ast::binary_op::shl: return {op::shl, 4, "<<"};
-    case ast::binary_op::shr: return {op::shr, 4, ">>"};
-    case ast::binary_op::bit_and: return {op::bit_and, 3, "&"};
-    case ast::binary_op::bit_xor: return {op::bit_xor, 2, "^"};
-    case ast::binary_op::bit_or: return {op::bit_or, 1, "|"};
-  }
-  return {op::add, 0, "?"};
-}
-
-bool integer_only(op o) {
-  return o == op::mod || o == op::shl || o == op::shr || o == op::bit_and || o == op::bit_or || o == op::bit_xor ||
-         o == op::ceil_div;
+// "min, max and ceil_div": the functions of the operator table, for a message.
+std::string function_names() {
+  std::vector<std::string_view> names;
+  for (const auto& o : dsl::operators)
+    if (o.is_function()) names.push_back(o.spelling);
+  return ranges::to<std::string>(names | ranges::views::drop_last(1) | ranges::views::join(std::string_view(", "))) +
+         " and " + std::string(names.back());
 }
 
 constexpr ir::type integer_type = ir::type::of(ir::scalar::i64);
@@ -101,12 +86,12 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
     pending.pop_back();
     std::uint32_t rhs = operands.back();
     operands.pop_back();
-    auto bi = info(o->op);
-    source_range op_range{o->begin, o->begin + static_cast<std::uint32_t>(bi.spelling.size())};
-    operands.back() = binary(bi.code, operands.back(), rhs, op_range, bi.spelling);
+    const dsl::operator_info& row = dsl::info(o->op);
+    source_range op_range{o->begin, o->begin + static_cast<std::uint32_t>(row.spelling.size())};
+    operands.back() = binary(row.op, operands.back(), rhs, op_range);
   };
   for (const auto& o : e.rest) {
-    while (!pending.empty() && info(pending.back()->op).precedence >= info(o.op).precedence) reduce();
+    while (!pending.empty() && dsl::info(pending.back()->op).precedence >= dsl::info(o.op).precedence) reduce();
     pending.push_back(&o);
     operands.push_back(lower_unary(o.rhs));
   }
@@ -194,10 +179,9 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
 
 std::uint32_t expr_lowering::lower_call(const ast::function_call& call) {
   const std::string& name = call.function.name;
-  op code = name == "min" ? op::min : name == "max" ? op::max : name == "ceil_div" ? op::ceil_div : op::constant;
-  if (code == op::constant) {
-    diags_.error(range_of(call.function),
-                 fmt::format("unknown function '{}'; the functions are min, max and ceil_div", name));
+  auto code = dsl::find_function(name);
+  if (!code) {
+    diags_.error(range_of(call.function), fmt::format("unknown function '{}'; the functions are {}", name, function_names()));
     return bad_expr;
   }
   if (call.args.size() != 2) {
@@ -206,12 +190,14 @@ std::uint32_t expr_lowering::lower_call(const ast::function_call& call) {
   }
   std::uint32_t a = lower(call.args[0]);
   std::uint32_t b = lower(call.args[1]);
-  return binary(code, a, b, range_of(call.function), name);
+  return binary(*code, a, b, range_of(call.function));
 }
 
-std::uint32_t expr_lowering::binary(op code, std::uint32_t lhs, std::uint32_t rhs, source_range op_range,
-                                    std::string_view spelling) {
+std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::uint32_t rhs, source_range op_range) {
   if (lhs == bad_expr || rhs == bad_expr) return bad_expr;
+  const dsl::operator_info& row = dsl::info(o);
+  const std::string_view spelling = row.spelling;
+  const op code = ir::to_op(o);
   ir::type l = graph_.exprs[lhs].result, r = graph_.exprs[rhs].result;
   auto invalid = [&](std::string why) {
     diags_.error(op_range, fmt::format("invalid operands to '{}' ({} and {}){}", spelling, describe_value_type(l),
@@ -237,7 +223,7 @@ std::uint32_t expr_lowering::binary(op code, std::uint32_t lhs, std::uint32_t rh
   }
   bool numbers = (l.is_integer() || l.is_float()) && (r.is_integer() || r.is_float());
   if (!numbers) return invalid("");
-  if ((l.is_float() || r.is_float()) && integer_only(code))
+  if ((l.is_float() || r.is_float()) && row.integer_only)
     return invalid(fmt::format(": '{}' needs integer operands", spelling));
   e.op = code;
   if (l.is_float() || r.is_float()) {

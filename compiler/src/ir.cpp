@@ -1,3 +1,5 @@
+#include "node_kinds.hpp"
+
 #include <cgraph/ir.hpp>
 
 #include <algorithm>
@@ -38,11 +40,7 @@ std::string to_string(type t) {
 
 std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : 8; }
 
-std::string_view to_string(node_kind k) {
-  constexpr std::array<std::string_view, 8> names = {"kernel", "memcpy",      "memset",         "host",
-                                                     "call",   "conditional", "repeat_counter", "repeat_init"};
-  return names[static_cast<std::size_t>(k)];
-}
+std::string_view to_string(node_kind k) { return detail::info(k).name; }
 
 std::string_view to_string(cond_kind k) {
   constexpr std::array<std::string_view, 4> names = {"if", "if_else", "while", "switch"};

@@ -81,7 +81,7 @@ private:
   std::uint32_t lower_operand(const ast::operand& o);
   std::uint32_t lower_identifier(const ast::identifier& id);
   std::uint32_t lower_call(const ast::function_call& call);
-  std::uint32_t binary(ir::op op, std::uint32_t lhs, std::uint32_t rhs, source_range op_range, std::string_view spelling);
+  std::uint32_t binary(dsl::binary_op o, std::uint32_t lhs, std::uint32_t rhs, source_range op_range);
 
   ir::graph& graph_;
   diagnostics& diags_;

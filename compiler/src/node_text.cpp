@@ -1,5 +1,7 @@
 #include "node_text.hpp"
 
+#include "node_kinds.hpp"
+
 #include <cgraph/printers.hpp>
 
 #include <fmt/format.h>
@@ -33,6 +35,15 @@ std::string dims(const ir::graph& g, const std::array<ir::argument, 3>& d) {
 
 }  // namespace
 
+callee_view callee_of(const ir::program& p, const ir::node& n) {
+  switch (n.kind) {
+    case ir::node_kind::kernel: return {p.kernels[n.callee].name, &p.kernels[n.callee].params};
+    case ir::node_kind::host: return {p.hosts[n.callee].name, &p.hosts[n.callee].params};
+    case ir::node_kind::child_graph: return {p.graphs[n.callee].name, &p.graphs[n.callee].params};
+    default: return {};
+  }
+}
+
 std::string describe_node(const ir::program& p, const ir::graph& g, const ir::node& n) {
   switch (n.kind) {
     case ir::node_kind::kernel: {
@@ -43,8 +54,9 @@ std::string describe_node(const ir::program& p, const ir::graph& g, const ir::no
     }
     case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(g, n.args));
     case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(g, n.args), n.element_size);
-    case ir::node_kind::host: return fmt::format("host {}({})", p.hosts[n.callee].name, join_args(g, n.args));
-    case ir::node_kind::child_graph: return fmt::format("call {}({})", p.graphs[n.callee].name, join_args(g, n.args));
+    case ir::node_kind::host:
+    case ir::node_kind::child_graph:
+      return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(g, n.args));
     case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
     case ir::node_kind::repeat_counter:
       return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr));
@@ -74,20 +86,15 @@ std::string body_name(const ir::node& n, std::size_t body) {
 namespace cgraph {
 
 std::string describe_argument(const ir::program& p, const ir::node& n, std::size_t arg) {
-  auto param_name = [&](const std::vector<ir::parameter>& ps) {
-    return arg < ps.size() ? fmt::format("argument {} ('{}')", arg + 1, ps[arg].name) : fmt::format("argument {}", arg + 1);
-  };
-  switch (n.kind) {
-    case ir::node_kind::kernel: return fmt::format("{} of kernel '{}'", param_name(p.kernels[n.callee].params), p.kernels[n.callee].name);
-    case ir::node_kind::host: return fmt::format("{} of host callback '{}'", param_name(p.hosts[n.callee].params), p.hosts[n.callee].name);
-    case ir::node_kind::child_graph: return fmt::format("{} of graph '{}'", param_name(p.graphs[n.callee].params), p.graphs[n.callee].name);
-    case ir::node_kind::memcpy: return fmt::format("the {} of memcpy", arg == 0 ? "destination" : arg == 1 ? "source" : "byte count");
-    case ir::node_kind::memset: return fmt::format("the {} of memset", arg == 0 ? "destination" : arg == 1 ? "value" : "element count");
-    case ir::node_kind::repeat_counter:
-    case ir::node_kind::repeat_init:
-    case ir::node_kind::conditional: return "the repeat count";
+  const detail::node_kind_info& row = detail::info(n.kind);
+  if (!row.callee.empty()) {
+    detail::callee_view callee = detail::callee_of(p, n);
+    std::string which = arg < callee.params->size() ? fmt::format("argument {} ('{}')", arg + 1, (*callee.params)[arg].name)
+                                                    : fmt::format("argument {}", arg + 1);
+    return fmt::format("{} of {} '{}'", which, row.callee, callee.name);
   }
-  return "an argument";
+  std::string_view role = arg < row.operands.size() && !row.operands[arg].empty() ? row.operands[arg] : "argument";
+  return row.operand_owner.empty() ? fmt::format("the {}", role) : fmt::format("the {} of {}", role, row.operand_owner);
 }
 
 }  // namespace cgraph

@@ -1,6 +1,8 @@
 // `cgraphc dot`: Graphviz DOT from the IR. Conditional nodes are diamonds; each of their
 // bodies is a dashed cluster, entered by a dashed edge from the diamond to the body's roots.
 
+#include "node_kinds.hpp"
+
 #include "node_text.hpp"
 
 #include <cgraph/printers.hpp>
@@ -65,11 +67,7 @@ private:
       if (!n.label.empty()) text = n.label + ": " + text;
       std::string kind = n.kind == ir::node_kind::conditional ? std::string(ir::to_string(n.cond_kind))
                                                                : std::string(ir::to_string(n.kind));
-      const char* shape = n.kind == ir::node_kind::conditional ? ", shape=diamond"
-                          : n.kind == ir::node_kind::host      ? ", shape=box, style=rounded"
-                          : n.kind == ir::node_kind::repeat_counter || n.kind == ir::node_kind::repeat_init
-                              ? ", shape=box, style=dotted"
-                                                                    : "";
+      std::string_view shape = detail::info(n.kind).dot_style;
       out_ += fmt::format("{}\"{}\" [label=\"{}\\n{} · {}\"{}];\n", indent, id, escape(text), kind, line_of(n.range), shape);
       for (auto d : n.deps) out_ += fmt::format("{}\"{}{}\" -> \"{}\";\n", indent, prefix, d, id);
       for (std::size_t k = 0; k < n.bodies.size(); ++k) {

@@ -7,37 +7,14 @@ namespace cgraph {
 
 namespace {
 
+// Binding strength while printing: the table's for infix operators, then unary minus, then
+// atoms and function calls, which never need parentheses.
 int precedence(ir::op o) {
-  switch (o) {
-    case ir::op::mul: case ir::op::div: case ir::op::mod: return 6;
-    case ir::op::add: case ir::op::sub: case ir::op::ptr_add: case ir::op::ptr_sub: return 5;
-    case ir::op::shl: case ir::op::shr: return 4;
-    case ir::op::bit_and: return 3;
-    case ir::op::bit_xor: return 2;
-    case ir::op::bit_or: return 1;
-    case ir::op::neg: return 7;
-    default: return 8;  // atoms and function calls
-  }
+  if (auto b = ir::operator_of(o); b && !dsl::info(*b).is_function()) return dsl::info(*b).precedence;
+  return o == ir::op::neg ? 7 : 8;
 }
 
-std::string_view spelling(ir::op o) {
-  switch (o) {
-    case ir::op::mul: return "*";
-    case ir::op::div: return "/";
-    case ir::op::mod: return "%";
-    case ir::op::add: case ir::op::ptr_add: return "+";
-    case ir::op::sub: case ir::op::ptr_sub: return "-";
-    case ir::op::shl: return "<<";
-    case ir::op::shr: return ">>";
-    case ir::op::bit_and: return "&";
-    case ir::op::bit_xor: return "^";
-    case ir::op::bit_or: return "|";
-    case ir::op::min: return "min";
-    case ir::op::max: return "max";
-    case ir::op::ceil_div: return "ceil_div";
-    default: return "?";
-  }
-}
+std::string_view spelling(ir::op o) { return dsl::info(*ir::operator_of(o)).spelling; }
 
 void print(const ir::graph& g, std::uint32_t index, std::string& out) {
   const ir::expr& e = g.exprs[index];
@@ -62,19 +39,21 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out) {
       out += '-';
       operand(e.a, false);
       return;
-    case ir::op::min: case ir::op::max: case ir::op::ceil_div:
-      out += spelling(e.op);
-      out += '(';
-      print(g, e.a, out);
-      out += ", ";
-      print(g, e.b, out);
-      out += ')';
-      return;
     default:
-      operand(e.a, false);
-      out += fmt::format(" {} ", spelling(e.op));
-      operand(e.b, true);
+      break;
   }
+  if (dsl::info(*ir::operator_of(e.op)).is_function()) {
+    out += spelling(e.op);
+    out += '(';
+    print(g, e.a, out);
+    out += ", ";
+    print(g, e.b, out);
+    out += ')';
+    return;
+  }
+  operand(e.a, false);
+  out += fmt::format(" {} ", spelling(e.op));
+  operand(e.b, true);
 }
 
 }  // namespace

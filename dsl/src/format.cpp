@@ -83,9 +83,8 @@ private:
   void expression(const ast::expression& e) {
     unary(e.first);
     for (const auto& o : e.rest) {
-      static constexpr const char* ops[] = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"};
       out_ += ' ';
-      out_ += ops[static_cast<int>(o.op)];
+      out_ += dsl::info(o.op).spelling;
       out_ += ' ';
       unary(o.rhs);
     }

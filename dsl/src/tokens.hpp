@@ -278,39 +278,17 @@ struct type_parser : detail::token_parser<type_parser, ast::type_name> {
   }
 };
 
-// + - * / % << >> & | ^ ; ">>" followed by '>' is the end of a launch configuration.
+// An infix operator of the table in cgraph/dsl/operators.hpp (`<<<` and `>>>` are not).
 struct binary_op_parser : detail::token_parser<binary_op_parser, ast::binary_op> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
-    if (first == last) return false;
-    using op = ast::binary_op;
-    op result{};
-    std::size_t length = 1;
-    switch (*first) {
-      case '+': result = op::add; break;
-      case '-': result = op::sub; break;
-      case '*': result = op::mul; break;
-      case '%': result = op::mod; break;
-      case '&': result = op::bit_and; break;
-      case '|': result = op::bit_or; break;
-      case '^': result = op::bit_xor; break;
-      case '/':  // a comment was skipped already, so this is division
-        result = op::div;
-        break;
-      case '<':
-        if (last - first < 2 || first[1] != '<' || (last - first > 2 && first[2] == '<')) return false;
-        result = op::shl, length = 2;
-        break;
-      case '>':
-        if (last - first < 2 || first[1] != '>' || (last - first > 2 && first[2] == '>')) return false;
-        result = op::shr, length = 2;
-        break;
-      default:
-        return false;
-    }
-    x3::traits::move_to(result, attr);
-    first += length;
+    // A comment was skipped already, so a '/' here is division.
+    if (first == last || !dsl::may_start_infix(*first)) return false;
+    auto op = dsl::match_infix(std::string_view(first, static_cast<std::size_t>(last - first)));
+    if (!op) return false;
+    x3::traits::move_to(*op, attr);
+    first += dsl::info(*op).spelling.size();
     return true;
   }
 };

@@ -52,26 +52,18 @@ using site = backend::site;
 std::int64_t int_op(ir::op o, std::int64_t a, std::int64_t b, const site& at);
 double float_op(ir::op o, double a, double b, const site& at);
 
-#define CGRAPH_GEN_OP(name)                                                                          \
-  inline std::int64_t name(std::int64_t a, std::int64_t b, const site& at) { return int_op(ir::op::name, a, b, at); } \
+// One helper per row of the operator table (cgraph/dsl/operators.hpp): cg::add, cg::shl, …;
+// integer-only rows have no floating-point overload.
+#define CGRAPH_GEN_FLOAT_OP_numeric(name) \
   inline double name(double a, double b, const site& at) { return float_op(ir::op::name, a, b, at); }
-CGRAPH_GEN_OP(add)
-CGRAPH_GEN_OP(sub)
-CGRAPH_GEN_OP(mul)
-CGRAPH_GEN_OP(div)
-CGRAPH_GEN_OP(min)
-CGRAPH_GEN_OP(max)
+#define CGRAPH_GEN_FLOAT_OP_integer(name)
+#define CGRAPH_GEN_OP(name, spelling, precedence, operands)                                                           \
+  inline std::int64_t name(std::int64_t a, std::int64_t b, const site& at) { return int_op(ir::op::name, a, b, at); } \
+  CGRAPH_GEN_FLOAT_OP_##operands(name)
+CGRAPH_OPERATORS(CGRAPH_GEN_OP)
 #undef CGRAPH_GEN_OP
-#define CGRAPH_GEN_INT_OP(name) \
-  inline std::int64_t name(std::int64_t a, std::int64_t b, const site& at) { return int_op(ir::op::name, a, b, at); }
-CGRAPH_GEN_INT_OP(mod)
-CGRAPH_GEN_INT_OP(shl)
-CGRAPH_GEN_INT_OP(shr)
-CGRAPH_GEN_INT_OP(bit_and)
-CGRAPH_GEN_INT_OP(bit_or)
-CGRAPH_GEN_INT_OP(bit_xor)
-CGRAPH_GEN_INT_OP(ceil_div)
-#undef CGRAPH_GEN_INT_OP
+#undef CGRAPH_GEN_FLOAT_OP_numeric
+#undef CGRAPH_GEN_FLOAT_OP_integer
 inline std::int64_t neg(std::int64_t a, const site& at) { return int_op(ir::op::neg, a, 0, at); }
 inline double neg(double a, const site&) { return -a; }
 

@@ -3,6 +3,7 @@
 // argument expressions kept symbolic where they depend on graph parameters. Independent of
 // CUDA: `cgraphc` and the code generator use it on machines without a GPU.
 
+#include <cgraph/dsl/operators.hpp>
 #include <cgraph/source.hpp>
 
 #include <array>
@@ -70,11 +71,28 @@ enum class op : std::uint8_t {
   cond_ref,  // conditional handle `index`
   to_float,  // integer → floating promotion of `a`
   neg,
-  add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor,
-  min, max, ceil_div,
+  // the binary operators and functions of cgraph/dsl/operators.hpp, in its order
+#define CGRAPH_IR_OP(name, spelling, precedence, operands) name,
+  CGRAPH_OPERATORS(CGRAPH_IR_OP)
+#undef CGRAPH_IR_OP
   ptr_add,   // pointer `a` plus integer `b` elements of `element_size` bytes
   ptr_sub,
 };
+
+inline constexpr auto first_binary_op = static_cast<std::uint8_t>(op::neg) + 1;
+
+// The IR operation of an operator of the table.
+constexpr op to_op(dsl::binary_op o) { return static_cast<op>(first_binary_op + static_cast<std::uint8_t>(o)); }
+
+// The operator of the table an IR operation computes or prints as: pointer offsets are
+// additions and subtractions.
+constexpr std::optional<dsl::binary_op> operator_of(op o) {
+  if (o == op::ptr_add) return dsl::binary_op::add;
+  if (o == op::ptr_sub) return dsl::binary_op::sub;
+  auto i = static_cast<std::uint8_t>(o);
+  if (i < first_binary_op || i >= first_binary_op + dsl::operators.size()) return std::nullopt;
+  return static_cast<dsl::binary_op>(i - first_binary_op);
+}
 
 // One node of a graph's expression pool. Operands always have smaller indices than the node
 // that uses them, so one pass in index order evaluates the whole pool.

@@ -4,6 +4,8 @@
 // This header is shared by dsl/ and compiler/ only and is never installed, so the Spirit X3
 // types used for its variants stay out of every public header.
 
+#include <cgraph/dsl/operators.hpp>
+
 #include <boost/optional.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
 
@@ -73,7 +75,8 @@ struct unary : tagged {
   operand value;
 };
 
-enum class binary_op : std::uint8_t { add, sub, mul, div, mod, shl, shr, bit_and, bit_or, bit_xor };
+// An infix operator of the one table (cgraph/dsl/operators.hpp); functions are function_calls.
+using dsl::binary_op;
 
 struct operation : tagged {
   binary_op op{};
