@@ -7,6 +7,7 @@
 #include "node_kinds.hpp"
 #include "emit_values.hpp"
 #include "node_text.hpp"
+#include "ranges.hpp"
 
 #include <cgraph/emit_cpp.hpp>
 #include <cgraph/eval.hpp>
@@ -44,15 +45,11 @@ std::string file_namespace(std::string_view path) {
 }
 
 std::string signature_text(const std::vector<ir::parameter>& params) {
-  std::string out;
-  for (const auto& p : params) out += fmt::format("{}{}: {}", out.empty() ? "" : ", ", p.name, ir::to_string(p.t));
-  return out;
+  return detail::join(params, ", ", [](const ir::parameter& p) { return fmt::format("{}: {}", p.name, ir::to_string(p.t)); });
 }
 
 std::string type_list(const std::vector<ir::parameter>& params) {
-  std::string out;
-  for (const auto& p : params) out += (out.empty() ? "" : ", ") + cpp_type(p.t);
-  return out;
+  return detail::join(params, ", ", [](const ir::parameter& p) { return cpp_type(p.t); });
 }
 
 // The kernel's C++ symbol, qualified from the global namespace.
@@ -201,18 +198,18 @@ private:
   // ---- node values ----------------------------------------------------------------------------
 
   std::string args_of(const ir::node& n) const {
-    std::string out;
-    for (std::size_t i = 0; i < n.args.size(); ++i)
-      out += (i ? ", " : "") + values_.argument(n.args[i], describe_argument(prog_, n, i), n.range);
-    return out;
+    return detail::join(detail::views::enumerate(n.args), ", ", [&](const auto& indexed) {
+      const auto& [i, a] = indexed;
+      return values_.argument(a, describe_argument(prog_, n, i), n.range);
+    });
   }
 
   std::string dims(const std::array<ir::argument, 3>& d, std::string_view what, const ir::node& n) const {
     static constexpr std::string_view axes[] = {"x", "y", "z"};
-    std::string out = "dim3(";
-    for (std::size_t i = 0; i < 3; ++i)
-      out += (i ? ", " : "") + values_.argument(d[i], fmt::format("{} dimension {}", what, axes[i]), n.range);
-    return out + ")";
+    return "dim3(" + detail::join(detail::views::zip(d, axes), ", ", [&](const auto& axis) {
+      const auto& [a, name] = axis;
+      return values_.argument(a, fmt::format("{} dimension {}", what, name), n.range);
+    }) + ")";
   }
 
   std::string step_comment(std::uint32_t i) const {
@@ -296,15 +293,13 @@ private:
   }
 
   std::string deps_of(std::uint32_t i) const {
-    std::string out;
-    for (auto d : plan_.steps[i].deps) out += fmt::format("{}g.nodes[{}]", out.empty() ? "" : ", ", d);
-    return "{" + out + "}";
+    return "{" + detail::join(plan_.steps[i].deps, ", ", [](std::uint32_t d) { return fmt::format("g.nodes[{}]", d); }) + "}";
   }
 
   std::string child_callbacks(const ir::node& n) const {
-    std::string out;
-    for (auto h : hosts_used_[n.callee]) out += (out.empty() ? "cb." : ", cb.") + cpp_name(prog_.hosts[h].name);
-    return cpp_name(prog_.graphs[n.callee].name) + "::callbacks{" + out + "}";
+    return cpp_name(prog_.graphs[n.callee].name) + "::callbacks{" +
+           detail::join(hosts_used_[n.callee], ", ", [&](std::uint32_t h) { return "cb." + cpp_name(prog_.hosts[h].name); }) +
+           "}";
   }
 
   std::string host_params(std::uint32_t i, std::string_view owner) const {
@@ -406,9 +401,7 @@ private:
   }
 
   static std::string joins(const plan::capture_body& b) {
-    std::string out;
-    for (auto j : b.joins) out += fmt::format("{}{}", out.empty() ? "" : ", ", j);
-    return "{" + out + "}";
+    return "{" + detail::join(b.joins, ", ", [](std::uint32_t j) { return std::to_string(j); }) + "}";
   }
 
   void capture_body(std::uint32_t index, const std::string& indent) {
@@ -454,9 +447,7 @@ private:
   }
 
   std::string changed_any(const std::vector<std::uint32_t>& params) const {
-    std::string out;
-    for (auto p : params) out += (out.empty() ? "c_" : " || c_") + cpp_name(g_.params[p].name);
-    return out;
+    return detail::join(params, " || ", [&](std::uint32_t p) { return "c_" + cpp_name(g_.params[p].name); });
   }
 
   void update() {

@@ -1,11 +1,9 @@
 #include "lowering.hpp"
+#include "ranges.hpp"
 
 #include <cgraph/eval.hpp>
 
 #include <boost/container/small_vector.hpp>
-#include <range/v3/range/conversion.hpp>
-#include <range/v3/view/drop_last.hpp>
-#include <range/v3/view/join.hpp>
 
 #include <cmath>
 #include <limits>
@@ -23,7 +21,7 @@ std::string function_names() {
   std::vector<std::string_view> names;
   for (const auto& o : dsl::operators)
     if (o.is_function()) names.push_back(o.spelling);
-  return ranges::to<std::string>(names | ranges::views::drop_last(1) | ranges::views::join(std::string_view(", "))) +
+  return cgraph::detail::join(names | cgraph::detail::views::drop_last(1), ", ", [](std::string_view n) { return n; }) +
          " and " + std::string(names.back());
 }
 

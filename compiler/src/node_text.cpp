@@ -1,6 +1,7 @@
 #include "node_text.hpp"
 
 #include "node_kinds.hpp"
+#include "ranges.hpp"
 
 #include <cgraph/printers.hpp>
 
@@ -10,13 +11,9 @@ namespace cgraph::detail {
 
 namespace {
 
-std::string join_args(const ir::graph& g, const std::vector<ir::argument>& args) {
-  std::string out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i) out += ", ";
-    out += print_expr(g, args[i].expr);
-  }
-  return out;
+template <typename Arguments>
+std::string join_args(const ir::graph& g, Arguments&& args) {
+  return join(args, ", ", [&](const ir::argument& a) { return print_expr(g, a.expr); });
 }
 
 // "(a, b, c)" trimmed of trailing 1s: a 1D launch reads "blocks", a 2D one "(16, 16)".
@@ -28,9 +25,7 @@ std::string dims(const ir::graph& g, const std::array<ir::argument, 3>& d) {
   };
   while (used > 1 && is_one(d[used - 1])) --used;
   if (used == 1) return print_expr(g, d[0].expr);
-  std::string out = "(";
-  for (std::size_t i = 0; i < used; ++i) out += (i ? ", " : "") + print_expr(g, d[i].expr);
-  return out + ")";
+  return "(" + join_args(g, d | views::take(used)) + ")";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "node_kinds.hpp"
 
 #include "node_text.hpp"
+#include "ranges.hpp"
 
 #include <cgraph/printers.hpp>
 
@@ -60,8 +61,7 @@ private:
   std::string line_of(source_range r) const { return fmt::format("line {}", src_.location(r.begin).line); }
 
   void body(const ir::graph& g, const ir::body& b, const std::string& prefix, const std::string& indent) {
-    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
-      const ir::node& n = b.nodes[i];
+    for (const auto& [i, n] : detail::views::enumerate(b.nodes)) {
       std::string id = prefix + std::to_string(i);
       std::string text = detail::describe_node(p_, g, n);
       if (!n.label.empty()) text = n.label + ": " + text;
@@ -70,12 +70,11 @@ private:
       std::string_view shape = detail::info(n.kind).dot_style;
       out_ += fmt::format("{}\"{}\" [label=\"{}\\n{} · {}\"{}];\n", indent, id, escape(text), kind, line_of(n.range), shape);
       for (auto d : n.deps) out_ += fmt::format("{}\"{}{}\" -> \"{}\";\n", indent, prefix, d, id);
-      for (std::size_t k = 0; k < n.bodies.size(); ++k) {
+      for (const auto& [k, inner] : detail::views::enumerate(n.bodies)) {
         std::string body_prefix = fmt::format("{}_b{}_n", id, k);
         std::string name = detail::body_name(n, k);
         out_ += fmt::format("{}subgraph \"cluster_{}_b{}\" {{\n{}  label=\"{}\";\n{}  style=dashed;\n", indent, id, k,
                             indent, escape(name), indent);
-        const ir::body& inner = n.bodies[k];
         if (inner.nodes.empty())
           out_ += fmt::format("{}  \"{}empty\" [label=\"(empty)\", shape=plaintext];\n", indent, body_prefix);
         body(g, inner, body_prefix, indent + "  ");
@@ -84,8 +83,8 @@ private:
           out_ += fmt::format("{}\"{}\" -> \"{}empty\" [style=dashed, label=\"{}\"];\n", indent, id, body_prefix, escape(name));
           continue;
         }
-        for (std::size_t r = 0; r < inner.nodes.size(); ++r)
-          if (inner.nodes[r].deps.empty())
+        for (const auto& [r, root] : detail::views::enumerate(inner.nodes))
+          if (root.deps.empty())
             out_ += fmt::format("{}\"{}\" -> \"{}{}\" [style=dashed, label=\"{}\"];\n", indent, id, body_prefix, r,
                                 escape(name));
       }

@@ -1,6 +1,7 @@
 // `cgraphc ir`: one line per node, bodies indented under their conditional.
 
 #include "node_text.hpp"
+#include "ranges.hpp"
 
 #include <cgraph/printers.hpp>
 
@@ -30,12 +31,11 @@ public:
 
 private:
   std::string params(const std::vector<ir::parameter>& ps, const ir::graph* g = nullptr) {
-    std::string out;
-    for (std::size_t i = 0; i < ps.size(); ++i) {
-      out += fmt::format("{}{}: {}", i ? ", " : "", ps[i].name, ir::to_string(ps[i].t));
-      if (g && ps[i].default_expr != ir::none) out += " = " + print_expr(*g, ps[i].default_expr);
-    }
-    return out;
+    return detail::join(ps, ", ", [&](const ir::parameter& p) {
+      std::string out = fmt::format("{}: {}", p.name, ir::to_string(p.t));
+      if (g && p.default_expr != ir::none) out += " = " + print_expr(*g, p.default_expr);
+      return out;
+    });
   }
 
   std::string location(source_range r) const {
@@ -57,18 +57,16 @@ private:
 
   void body(const ir::graph& g, const ir::body& b, int depth) {
     std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
-    for (std::size_t i = 0; i < b.nodes.size(); ++i) {
-      const ir::node& n = b.nodes[i];
+    for (const auto& [i, n] : detail::views::enumerate(b.nodes)) {
       out_ += fmt::format("{}{}{}: {}", indent, i, n.label.empty() ? "" : " [" + n.label + "]",
                           detail::describe_node(p_, g, n));
       if (!n.deps.empty()) {
-        out_ += "  after ";
-        for (std::size_t d = 0; d < n.deps.size(); ++d) out_ += fmt::format("{}{}", d ? ", " : "", n.deps[d]);
+        out_ += "  after " + detail::join(n.deps, ", ", [](std::uint32_t d) { return std::to_string(d); });
       }
       out_ += location(n.range) + '\n';
-      for (std::size_t k = 0; k < n.bodies.size(); ++k) {
-        out_ += fmt::format("{}  {}:{}\n", indent, detail::body_name(n, k), n.bodies[k].nodes.empty() ? " (empty)" : "");
-        body(g, n.bodies[k], depth + 2);
+      for (const auto& [k, inner] : detail::views::enumerate(n.bodies)) {
+        out_ += fmt::format("{}  {}:{}\n", indent, detail::body_name(n, k), inner.nodes.empty() ? " (empty)" : "");
+        body(g, inner, depth + 2);
       }
     }
   }
