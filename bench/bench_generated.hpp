@@ -2,7 +2,7 @@
 // The benchmark's graphs built by generated C++ (cgraphc emit-cpp through cgraph_add_graphs,
 // bench/CMakeLists.txt with CGRAPH_BENCH_GENERATED=ON).
 
-#include <cgraph/generated.hpp>
+#include <cgraph/runtime/generated.hpp>
 
 #include <functional>
 #include <string_view>

@@ -3,7 +3,7 @@
 //
 //   frontend_bench [--repeats N]
 
-#include <cgraph/compiler.hpp>
+#include <cgraph/compiler/compile.hpp>
 
 #include <fmt/format.h>
 

@@ -20,8 +20,8 @@ install(TARGETS ${cgraph_installed_targets}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cgraph ${PROJECT_SOURCE_DIR}/dsl/include/cgraph
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+# Only include/cgraph: the AST and parser headers (dsl/internal) stay in the build tree.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cgraph DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 
 set(cgraph_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/cgraph)
 install(EXPORT cgraphTargets NAMESPACE cgraph:: DESTINATION ${cgraph_config_dir})

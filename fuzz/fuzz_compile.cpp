@@ -1,10 +1,10 @@
 #include "fuzz_compile.hpp"
 
-#include <cgraph/compiler.hpp>
+#include <cgraph/compiler/compile.hpp>
 #include <cgraph/dsl/format.hpp>
-#include <cgraph/emit_cpp.hpp>
-#include <cgraph/plan.hpp>
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/emit_cpp.hpp>
+#include <cgraph/compiler/plan.hpp>
+#include <cgraph/compiler/printers.hpp>
 
 #include <cstdio>
 #include <cstdlib>

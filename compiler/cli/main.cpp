@@ -1,10 +1,10 @@
 // cgraphc: the command line of LANGUAGE.md §8.
 // Exit status: 0 success, 1 the input has errors, 2 usage error or unreadable file.
 
-#include <cgraph/compiler.hpp>
+#include <cgraph/compiler/compile.hpp>
 #include <cgraph/dsl/format.hpp>
-#include <cgraph/emit_cpp.hpp>
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/emit_cpp.hpp>
+#include <cgraph/compiler/printers.hpp>
 
 #include <CLI/CLI.hpp>
 

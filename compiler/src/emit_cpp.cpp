@@ -1,5 +1,5 @@
 // `cgraphc emit-cpp`: prints the construction plans of every graph as C++ (see
-// cgraph/emit_cpp.hpp and cgraph/generated.hpp). Per graph: the parameters and callbacks
+// cgraph/compiler/emit_cpp.hpp and cgraph/runtime/generated.hpp). Per graph: the parameters and callbacks
 // structs, the lets, one function per plan step computing that node's values (shared by the
 // build and the update), the build (explicit add-node calls, or stream capture following the
 // capture plan), and the per-node update.
@@ -9,10 +9,10 @@
 #include "node_text.hpp"
 #include "ranges.hpp"
 
-#include <cgraph/emit_cpp.hpp>
-#include <cgraph/eval.hpp>
-#include <cgraph/plan.hpp>
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/emit_cpp.hpp>
+#include <cgraph/compiler/eval.hpp>
+#include <cgraph/compiler/plan.hpp>
+#include <cgraph/compiler/printers.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -578,7 +578,7 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
                    mode == emit_mode::explicit_nodes ? "explicit" : "capture", src.name()));
   line("#pragma once");
   line("");
-  line("#include <cgraph/generated.hpp>");
+  line("#include <cgraph/runtime/generated.hpp>");
   line("");
   line("#include <cstdint>");
   line("#include <functional>");

@@ -1,6 +1,6 @@
 #include "emit_values.hpp"
 
-#include <cgraph/eval.hpp>
+#include <cgraph/compiler/eval.hpp>
 
 #include <array>
 #include <algorithm>

@@ -1,9 +1,9 @@
 #pragma once
 // C++ text for IR values: types, names, expressions and the conversions of arguments, as
-// the generated code computes them (cgraph/generated.hpp's checked helpers).
+// the generated code computes them (cgraph/runtime/generated.hpp's checked helpers).
 
-#include <cgraph/ir.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/compiler/ir.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <string>
 #include <string_view>

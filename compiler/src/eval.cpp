@@ -1,4 +1,4 @@
-#include <cgraph/eval.hpp>
+#include <cgraph/compiler/eval.hpp>
 
 #include <algorithm>
 #include <bit>

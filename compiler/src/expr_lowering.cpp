@@ -1,7 +1,7 @@
 #include "lowering.hpp"
 #include "ranges.hpp"
 
-#include <cgraph/eval.hpp>
+#include <cgraph/compiler/eval.hpp>
 
 #include <boost/container/small_vector.hpp>
 

@@ -1,6 +1,6 @@
 #include "node_kinds.hpp"
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <algorithm>
 #include <array>

@@ -3,7 +3,7 @@
 
 #include "scope.hpp"
 
-#include <cgraph/compiler.hpp>
+#include <cgraph/compiler/compile.hpp>
 #include <cgraph/dsl/ast.hpp>
 
 #include <optional>

@@ -3,7 +3,7 @@
 // backend call generated C++ makes to add, capture and update it. Printers and the emitter
 // read it; a new kind is one row here, one backend operation and its lowering.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <array>
 #include <string_view>

@@ -1,7 +1,7 @@
 #pragma once
 // The one-line description of a node, shared by the IR dump and the DOT labels.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <string>
 

@@ -5,7 +5,7 @@
 // body is wide; `after` edges can need more (each stream must be a path of real edges, or
 // stream order would add edges the explicit graph does not have).
 
-#include <cgraph/plan.hpp>
+#include <cgraph/compiler/plan.hpp>
 
 #include <algorithm>
 #include <unordered_map>

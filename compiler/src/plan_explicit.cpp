@@ -3,7 +3,7 @@
 // dependencies allow) because CUDA's whole-graph update pairs nodes of two graphs by the
 // order they were created.
 
-#include <cgraph/plan.hpp>
+#include <cgraph/compiler/plan.hpp>
 
 #include <queue>
 

@@ -1,5 +1,5 @@
-#include <cgraph/eval.hpp>
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/eval.hpp>
+#include <cgraph/compiler/printers.hpp>
 
 #include <fmt/format.h>
 

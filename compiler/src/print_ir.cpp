@@ -3,7 +3,7 @@
 #include "node_text.hpp"
 #include "ranges.hpp"
 
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/printers.hpp>
 
 #include <fmt/format.h>
 

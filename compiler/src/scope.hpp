@@ -2,7 +2,7 @@
 // Names visible while lowering one graph. A name may be declared once: redeclaring a visible
 // name is an error, so each name maps to at most one symbol and lookup is one hash probe.
 
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <cstdint>
 #include <string_view>

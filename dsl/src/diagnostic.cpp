@@ -1,4 +1,4 @@
-#include <cgraph/diagnostic.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
 
 #include <algorithm>
 

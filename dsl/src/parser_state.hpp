@@ -2,7 +2,7 @@
 // State shared by the grammar's handlers during one parse: the buffer (to turn iterators
 // into offsets) and the diagnostics sink. Set for the duration of parse() on this thread.
 
-#include <cgraph/diagnostic.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
 
 #include <cstdint>
 #include <string>

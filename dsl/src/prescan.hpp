@@ -2,8 +2,8 @@
 // One linear pass over the bytes before parsing: reports bytes that start no token, invalid
 // UTF-8, unterminated comments and strings, and nesting beyond the limit; collects comments.
 
-#include <cgraph/diagnostic.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <cstddef>
 #include <vector>

@@ -1,4 +1,4 @@
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <algorithm>
 

@@ -5,9 +5,9 @@
 #include "check.hpp"
 #include "libraries.hpp"
 
-#include <cgraph/eval.hpp>
+#include <cgraph/compiler/eval.hpp>
 #include <cgraph/runtime/backend/graph_state.hpp>
-#include <cgraph/plan.hpp>
+#include <cgraph/compiler/plan.hpp>
 #include <cgraph/runtime/args.hpp>
 #include <cgraph/runtime/graph.hpp>
 #include <cgraph/runtime/registry.hpp>

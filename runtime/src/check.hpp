@@ -7,7 +7,7 @@
 #include <cgraph/runtime/backend/handle.hpp>
 #include <cgraph/runtime/backend/site.hpp>
 #include <cgraph/runtime/error.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <cuda_runtime_api.h>
 

@@ -1,10 +1,10 @@
-// The run-time half of generated code (cgraph/generated.hpp) that is not the backend's: errors
+// The run-time half of generated code (cgraph/runtime/generated.hpp) that is not the backend's: errors
 // with .cgraph sites, and checked arithmetic through the same ir::apply the run-time path uses.
 
 #include "backend/seam.hpp"
 
-#include <cgraph/eval.hpp>
-#include <cgraph/generated.hpp>
+#include <cgraph/compiler/eval.hpp>
+#include <cgraph/runtime/generated.hpp>
 
 #include <cstdio>
 #include <exception>

@@ -3,9 +3,9 @@
 #include "built_graph.hpp"
 #include "exec_state.hpp"
 
-#include <cgraph/compiler.hpp>
-#include <cgraph/plan.hpp>
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/compile.hpp>
+#include <cgraph/compiler/plan.hpp>
+#include <cgraph/compiler/printers.hpp>
 #include <cgraph/runtime/graph.hpp>
 
 #include <atomic>

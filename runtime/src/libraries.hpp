@@ -6,7 +6,7 @@
 
 #include <cgraph/runtime/backend/handle.hpp>
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <cuda_runtime_api.h>
 

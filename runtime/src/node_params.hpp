@@ -4,7 +4,7 @@
 
 #include "built_graph.hpp"
 
-#include <cgraph/generated.hpp>
+#include <cgraph/runtime/generated.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 
 #include <vector>

@@ -3,7 +3,6 @@
 #include "compat.hpp"
 
 #include <cgraph/runtime/error.hpp>
-#include <cgraph/runtime/testing.hpp>
 
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
@@ -187,7 +186,3 @@ nvrtc_output nvrtc_compile(const std::string& code, const std::vector<std::strin
 }
 
 }  // namespace cgraph::detail
-
-namespace cgraph::testing {
-unsigned nvrtc_compilations() { return detail::nvrtc_compile_count(); }
-}  // namespace cgraph::testing

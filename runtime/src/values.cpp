@@ -3,7 +3,7 @@
 
 #include "built_graph.hpp"
 
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/printers.hpp>
 #include <cgraph/runtime/error.hpp>
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 #include "isomorphism.hpp"
 #include "kernels.cuh"
 
-#include <cgraph/runtime/testing.hpp>
+#include "testing.hpp"
 
 #include <cublas_v2.h>
 

@@ -2,7 +2,7 @@
 // Every example graph built by generated C++ (both modes), for comparison with the run-time
 // path: built from tests/gpu/generated_examples.inc, compiled once per mode.
 
-#include <cgraph/generated.hpp>
+#include <cgraph/runtime/generated.hpp>
 #include <cgraph/runtime.hpp>
 
 #include <functional>

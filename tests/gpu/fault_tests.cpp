@@ -9,7 +9,7 @@
 #include "gpu_support.hpp"
 #include "kernels.cuh"
 
-#include <cgraph/runtime/testing.hpp>
+#include "testing.hpp"
 
 #include <functional>
 #include <optional>

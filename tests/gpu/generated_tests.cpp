@@ -6,7 +6,7 @@
 #include "gpu_support.hpp"
 #include "isomorphism.hpp"
 
-#include <cgraph/runtime/testing.hpp>
+#include "testing.hpp"
 
 #include <filesystem>
 

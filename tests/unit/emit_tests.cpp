@@ -2,7 +2,7 @@
 
 #include "support.hpp"
 
-#include <cgraph/emit_cpp.hpp>
+#include <cgraph/compiler/emit_cpp.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include <cgraph/eval.hpp>
+#include <cgraph/compiler/eval.hpp>
 
 #include <doctest/doctest.h>
 

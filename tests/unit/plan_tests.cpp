@@ -2,7 +2,7 @@
 
 #include "support.hpp"
 
-#include <cgraph/plan.hpp>
+#include <cgraph/compiler/plan.hpp>
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 #include "support.hpp"
 
 #include <cgraph/dsl/format.hpp>
-#include <cgraph/printers.hpp>
+#include <cgraph/compiler/printers.hpp>
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
 #pragma once
 // Helpers for unit tests: compile a snippet and look at what came out.
 
-#include <cgraph/compiler.hpp>
-#include <cgraph/eval.hpp>
+#include <cgraph/compiler/compile.hpp>
+#include <cgraph/compiler/eval.hpp>
 
 #include <string>
 

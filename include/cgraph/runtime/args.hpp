@@ -1,7 +1,7 @@
 #pragma once
 // Values for graph parameters: `cgraph::args{{"x", d_x}, {"n", 1 << 20}, {"a", 2.0f}}`.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <concepts>
 #include <cstdint>

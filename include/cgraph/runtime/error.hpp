@@ -1,5 +1,5 @@
 #pragma once
-// Run-time errors. Mistakes in .cgraph text are compile_error (cgraph/diagnostic.hpp); these
+// Run-time errors. Mistakes in .cgraph text are compile_error (cgraph/dsl/diagnostic.hpp); these
 // are what building, instantiating, updating and launching can throw.
 
 #include <cuda_runtime_api.h>

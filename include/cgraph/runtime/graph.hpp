@@ -7,12 +7,12 @@
 //   exec.launch(stream);
 //   exec.update({{"x", d_x}, {"n", n / 2}});                         // cheapest path first
 
-#include <cgraph/diagnostic.hpp>
-#include <cgraph/ir.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/compiler/ir.hpp>
 #include <cgraph/runtime/args.hpp>
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/registry.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <cuda_runtime_api.h>
 

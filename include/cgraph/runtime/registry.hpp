@@ -2,7 +2,7 @@
 // Where the run-time path finds the kernels and host callbacks a .cgraph file declares:
 // `__global__` function pointers and any C++ callable, registered under their .cgraph names.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <cuda_runtime_api.h>
 

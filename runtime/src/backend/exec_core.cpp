@@ -97,6 +97,8 @@ void exec_core::keep(std::uint32_t step, std::shared_ptr<void> object) {
   (void)cudaGetLastError();  // cudaEventQuery's cudaErrorNotReady is not an error here
 }
 
+bool exec_core::node_path_open() const noexcept { return settled_ && !refused_by_test(update_path::node_params); }
+
 update_path exec_core::replace(state_ptr rebuilt) {
   cudaGraphExecUpdateResultInfo info{};
   if (refused_by_test(update_path::whole_graph) ||

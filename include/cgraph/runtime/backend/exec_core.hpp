@@ -22,9 +22,6 @@
 
 namespace cgraph::backend {
 
-// Whether test hooks (cgraph::testing::refuse_updates) refuse a path for this thread.
-bool refused_by_test(update_path path) noexcept;
-
 class exec_core {
 public:
   exec_core(state_ptr from, const instantiate_options& options);
@@ -52,7 +49,7 @@ public:
   // refusal; `rebuild()` returns the graph state built with the new values.
   template <typename Apply, typename Rebuild>
   update_path update(Apply apply, Rebuild rebuild) {
-    if (settled_ && !refused_by_test(update_path::node_params)) {
+    if (node_path_open()) {
       settled_ = false;  // until apply() has set every node
       if (apply()) {
         settled_ = true;
@@ -70,6 +67,8 @@ public:
 
 private:
   void release() noexcept;
+  // Whether per-node setters may be tried: the exec is settled (and no test refuses them).
+  bool node_path_open() const noexcept;
 
   exec_handle exec_;
   instantiate_options options_;

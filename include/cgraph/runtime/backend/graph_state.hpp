@@ -4,7 +4,7 @@
 // nodes, cond handles, repeat counters and child graphs. Execs share ownership, since their
 // launches read what it owns.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 #include <cgraph/runtime/backend/handle.hpp>
 #include <cgraph/runtime/backend/site.hpp>
 

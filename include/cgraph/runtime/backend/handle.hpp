@@ -1,6 +1,7 @@
 #pragma once
 // One owning-handle template for every CUDA object cgraph keeps past one call: graphs, execs,
-// events, device memory and libraries. It keeps the leak ledger (testing::live_handles):
+// events, device memory and libraries. It keeps the leak ledger (counted where the test programs
+// install their hooks, see backend/seam.hpp):
 // `adopt` counts the object in, destruction counts it out, so no owner can forget either.
 
 #include <cuda_runtime_api.h>

@@ -1,6 +1,6 @@
 #pragma once
 // A read-only view of a few values: a vector (the run-time path) or the array of a braced list
-// (generated code, through cgraph/generated.hpp; a constructor from std::initializer_list would
+// (generated code, through cgraph/runtime/generated.hpp; a constructor from std::initializer_list would
 // draw GCC's -Winit-list-lifetime in users' builds, although the list outlives every call).
 
 #include <cstddef>

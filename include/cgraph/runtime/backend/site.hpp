@@ -1,7 +1,7 @@
 #pragma once
 // Where a CUDA call is made for: a .cgraph position, named in every error the backend throws.
 
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <cstdint>
 #include <string>

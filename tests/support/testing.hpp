@@ -1,7 +1,10 @@
 #pragma once
-// Test hooks, not for production use: make graph_exec::update() behave as if CUDA refused a
-// path, so tests can prove each fallback (no parameter change the language allows makes
-// CUDA 13 refuse both per-node setters and cudaGraphExecUpdate on one GPU). Process-wide.
+// Test hooks, compiled into the test programs only (tests/support/testing.cpp installs them in
+// the backend's seam before main; users' programs have none, and each hook point there is one
+// test of a null pointer). They make graph_exec::update() behave as if CUDA refused a path, so
+// tests can prove each fallback (no parameter change the language allows makes CUDA 13 refuse
+// both per-node setters and cudaGraphExecUpdate on one GPU), inject CUDA failures, and count
+// the CUDA objects cgraph holds.
 
 namespace cgraph::testing {
 

@@ -2,7 +2,7 @@
 // Checked evaluation of IR expressions, shared by constant folding in the compiler and by the
 // runtime when it builds or updates a graph, so both report the same errors.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <array>
 #include <cstring>

@@ -1,9 +1,9 @@
 #pragma once
 // Text → AST. Syntax errors become diagnostics; parsing resumes at the next ';' or '}'.
 
-#include <cgraph/diagnostic.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
 #include <cgraph/dsl/ast.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <cstddef>
 #include <vector>

@@ -1,8 +1,8 @@
 #pragma once
 // Text forms of the IR: the `cgraphc ir` dump and Graphviz DOT (both deterministic).
 
-#include <cgraph/ir.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/compiler/ir.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <string>
 #include <string_view>

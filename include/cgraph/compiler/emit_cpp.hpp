@@ -1,12 +1,12 @@
 #pragma once
 // `cgraphc emit-cpp`: C++ that builds a program's graphs with plain CUDA calls, printed from
-// the same construction plans the runtime executes (cgraph/plan.hpp). The output is a header:
+// the same construction plans the runtime executes (cgraph/compiler/plan.hpp). The output is a header:
 // include it from a .cu file (it declares, per graph, a namespace with parameters, callbacks,
-// build and update; see cgraph/generated.hpp) and link cgraph::cgraph.
+// build and update; see cgraph/runtime/generated.hpp) and link cgraph::cgraph.
 
-#include <cgraph/diagnostic.hpp>
-#include <cgraph/ir.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/compiler/ir.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <optional>
 #include <string>

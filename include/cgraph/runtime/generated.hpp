@@ -16,7 +16,7 @@
 // conversions, parameter structs, and thin forms of the backend's calls that keep generated
 // code short. Errors name the .cgraph file:line:col.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/graph.hpp>
 #include <cgraph/runtime/backend/capture_session.hpp>

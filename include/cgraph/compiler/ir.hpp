@@ -4,7 +4,7 @@
 // CUDA: `cgraphc` and the code generator use it on machines without a GPU.
 
 #include <cgraph/dsl/operators.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <array>
 #include <cstdint>

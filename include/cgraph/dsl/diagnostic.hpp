@@ -1,7 +1,7 @@
 #pragma once
 // Diagnostics are values: the front end and the checker collect them and never throw.
 
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <stdexcept>
 #include <string>

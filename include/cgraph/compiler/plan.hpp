@@ -2,7 +2,7 @@
 // Construction plans: the ordered steps that build one graph. The runtime executes a plan; the
 // code generator (later) prints the same plan as C++, so both build the same graph.
 
-#include <cgraph/ir.hpp>
+#include <cgraph/compiler/ir.hpp>
 
 #include <cstdint>
 #include <unordered_map>

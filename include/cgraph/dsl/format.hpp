@@ -2,8 +2,8 @@
 // `cgraphc fmt`: the file in canonical layout. Comments are kept: each one is printed before
 // the statement it precedes, or after the statement that ends on its line.
 
-#include <cgraph/diagnostic.hpp>
-#include <cgraph/source.hpp>
+#include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include <optional>
 #include <string>
