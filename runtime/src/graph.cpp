@@ -45,7 +45,25 @@ program program::load(const std::string& path) {
   return p;
 }
 
-const ir::program& program::ir() const { return state_->program; }
+program_info program::declarations() const {
+  auto params = [](const std::vector<ir::parameter>& ps) {
+    std::vector<parameter_info> out;
+    for (const auto& p : ps) out.push_back({p.name, ir::to_string(p.t), p.default_expr != ir::none});
+    return out;
+  };
+  program_info out;
+  for (const auto& k : state_->program.kernels) out.kernels.push_back({k.name, params(k.params)});
+  for (const auto& h : state_->program.hosts) out.hosts.push_back({h.name, params(h.params)});
+  for (const auto& g : state_->program.graphs) out.graphs.push_back({g.name, params(g.params)});
+  return out;
+}
+
+const declaration_info* program_info::find_graph(std::string_view name) const {
+  for (const auto& g : graphs)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
 const source_file& program::source() const { return state_->source; }
 std::string program::ir_dot(std::string_view graph) const { return print_dot(state_->program, state_->source, graph); }
 

@@ -145,19 +145,20 @@ TEST_CASE("capture.every_example_is_isomorphic") {
     if (entry.path().extension() != ".cgraph") continue;
     auto prog = cgraph::program::load(entry.path().string());
     cgraph::registry reg;
-    for (const auto& k : prog.ir().kernels) reg.routine(k.name, [](cudaStream_t, std::span<const cgraph::ir::value>, dim3, dim3) {});
-    for (const auto& h : prog.ir().hosts) {  // stub callbacks of the declared kinds
+    const cgraph::program_info info = prog.declarations();
+    for (const auto& k : info.kernels) reg.routine(k.name, [](cudaStream_t, std::span<const cgraph::value>, dim3, dim3) {});
+    for (const auto& h : info.hosts) {  // stub callbacks of the declared kinds
       if (h.params.size() == 1) reg.host(h.name, [](int) {});
       else reg.host(h.name, [](int, int) {});
     }
     buffer<float> memory(1 << 22);  // every pointer parameter points here
-    for (const auto& g : prog.ir().graphs) {
+    for (const auto& g : info.graphs) {
       CAPTURE(entry.path().filename().string());
       CAPTURE(g.name);
       cgraph::args values;
       for (const auto& p : g.params)
-        if (p.t.is_pointer()) values.emplace_back(p.name, memory.get());
-        else if (p.default_expr == cgraph::ir::none) values.emplace_back(p.name, 1);
+        if (p.is_pointer()) values.emplace_back(p.name, memory.get());
+        else if (!p.has_default) values.emplace_back(p.name, 1);
       auto a = cgraph::graph::build(prog, g.name, values, reg, with(cgraph::strategy::explicit_nodes));
       auto b = cgraph::graph::build(prog, g.name, values, reg, with(cgraph::strategy::stream_capture));
       CHECK(canonical(a) == canonical(b));
@@ -185,12 +186,12 @@ graph g(m: f32*, x: f32*, y: f32*, rows: i32, cols: i32) {
   buffer<float> m(rows * cols), x(cols), y(rows);
   m.write(matrix);
   auto reg = kernels();
-  reg.routine("sgemv", [handle](cudaStream_t s, std::span<const cgraph::ir::value> v, dim3, dim3) {
+  reg.routine("sgemv", [handle](cudaStream_t s, std::span<const cgraph::value> v, dim3, dim3) {
     const float one = 1.0f, zero = 0.0f;
-    auto* a = reinterpret_cast<const float*>(v[0].bits);
-    auto* in = reinterpret_cast<const float*>(v[1].bits);
-    auto* out = reinterpret_cast<float*>(v[2].bits);
-    int r = static_cast<int>(v[3].i), c = static_cast<int>(v[4].i);
+    auto* a = v[0].as<const float*>();
+    auto* in = v[1].as<const float*>();
+    auto* out = v[2].as<float*>();
+    int r = v[3].as<int>(), c = v[4].as<int>();
     cublasSetStream(handle, s);
     cublasSgemv(handle, CUBLAS_OP_N, r, c, &one, a, r, in, 1, &zero, out, 1);  // column-major
   });

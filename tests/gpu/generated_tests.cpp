@@ -19,7 +19,7 @@ namespace {
 cgraph::registry example_registry(const cgraph::program& prog) {
   cgraph::registry reg;
   register_example_kernels(reg);
-  for (const auto& h : prog.ir().hosts) {
+  for (const auto& h : prog.declarations().hosts) {
     if (h.params.size() == 1) reg.host(h.name, [](int) {});
     else reg.host(h.name, [](int, int) {});
   }
@@ -29,12 +29,13 @@ cgraph::registry example_registry(const cgraph::program& prog) {
 // The run-time graph of one example, bound as generated_example::build binds the generated one.
 cgraph::graph run_time_graph(const generated_example& e, void* memory) {
   auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_EXAMPLES_DIR) / e.file).string());
-  const cgraph::ir::graph* g = prog.ir().find_graph(e.graph);
+  const cgraph::program_info info = prog.declarations();
+  const cgraph::declaration_info* g = info.find_graph(e.graph);
   REQUIRE(g);
   cgraph::args values;
   for (const auto& p : g->params)
-    if (p.t.is_pointer()) values.emplace_back(p.name, memory);
-    else if (p.default_expr == cgraph::ir::none) values.emplace_back(p.name, 1);
+    if (p.is_pointer()) values.emplace_back(p.name, memory);
+    else if (!p.has_default) values.emplace_back(p.name, 1);
   return cgraph::graph::build(prog, e.graph, values, example_registry(prog));
 }
 

@@ -12,7 +12,7 @@
 
 TEST_CASE("runtime.without_a_gpu_fails_clearly_when_cuda_is_touched") {
   auto prog = cgraph::program::compile("kernel k(n: i32);\ngraph g(n: i32) { k<<<1, 1>>>(n); }", "no_gpu.cgraph");
-  CHECK(prog.ir().graphs.size() == 1);
+  CHECK(prog.declarations().graphs.size() == 1);
   try {
     cgraph::graph::build(prog, "g", {{"n", 1}}, {});
     FAIL("building a graph without a GPU must fail");

@@ -3,6 +3,7 @@
 // argument expressions kept symbolic where they depend on graph parameters. Independent of
 // CUDA: `cgraphc` and the code generator use it on machines without a GPU.
 
+#include <cgraph/compiler/value.hpp>
 #include <cgraph/dsl/operators.hpp>
 #include <cgraph/dsl/source.hpp>
 
@@ -47,22 +48,9 @@ std::uint32_t size_of(type t);  // bytes a kernel parameter of this type occupie
 // ---- values and expressions ---------------------------------------------------------------
 
 // A value computed while compiling (constants) or building (everything else). Integer
-// arithmetic is 64-bit and checked; float arithmetic is double precision.
-struct value {
-  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond };
-  kind k = kind::integer;
-  std::int64_t i = 0;       // integer
-  double f = 0;             // floating
-  std::uint64_t bits = 0;   // boolean (0/1), pointer address, or cond handle
-
-  static value integer(std::int64_t v) { return {kind::integer, v, 0, 0}; }
-  static value floating(double v) { return {kind::floating, 0, v, 0}; }
-  static value boolean(bool v) { return {kind::boolean, 0, 0, v ? 1u : 0u}; }
-  static value pointer(std::uint64_t address) { return {kind::pointer, 0, 0, address}; }
-  static value cond(std::uint64_t handle) { return {kind::cond, 0, 0, handle}; }
-
-  friend bool operator==(const value&, const value&) = default;
-};
+// arithmetic is 64-bit and checked; float arithmetic is double precision. The public
+// cgraph::value, which user code receives.
+using value = cgraph::value;
 
 enum class op : std::uint8_t {
   constant,  // `constant`

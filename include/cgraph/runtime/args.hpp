@@ -1,7 +1,7 @@
 #pragma once
 // Values for graph parameters: `cgraph::args{{"x", d_x}, {"n", 1 << 20}, {"a", 2.0f}}`.
 
-#include <cgraph/compiler/ir.hpp>
+#include <cgraph/compiler/value.hpp>
 
 #include <concepts>
 #include <cstdint>
@@ -18,26 +18,26 @@ public:
   template <std::integral T>
   arg(T v) {  // NOLINT: implicit, so args read naturally
     if constexpr (std::is_same_v<T, bool>) {
-      value_ = ir::value::boolean(v);
+      value_ = cgraph::value::boolean(v);
     } else if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
       too_large_ = v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-      value_ = ir::value::integer(static_cast<std::int64_t>(v));
+      value_ = cgraph::value::integer(static_cast<std::int64_t>(v));
     } else {
-      value_ = ir::value::integer(static_cast<std::int64_t>(v));
+      value_ = cgraph::value::integer(static_cast<std::int64_t>(v));
     }
   }
   template <std::floating_point T>
-  arg(T v) : value_(ir::value::floating(static_cast<double>(v))) {}  // NOLINT
+  arg(T v) : value_(cgraph::value::floating(static_cast<double>(v))) {}  // NOLINT
   template <typename T>
-  arg(T* p) : value_(ir::value::pointer(reinterpret_cast<std::uint64_t>(p))) {}  // NOLINT
-  arg(std::nullptr_t) : value_(ir::value::pointer(0)) {}  // NOLINT
+  arg(T* p) : value_(cgraph::value::pointer(reinterpret_cast<std::uint64_t>(p))) {}  // NOLINT
+  arg(std::nullptr_t) : value_(cgraph::value::pointer(0)) {}  // NOLINT
 
-  const ir::value& value() const noexcept { return value_; }
+  const cgraph::value& value() const noexcept { return value_; }
   // An unsigned 64-bit value above INT64_MAX: cgraph's integer arithmetic is signed 64-bit.
   bool too_large() const noexcept { return too_large_; }
 
 private:
-  ir::value value_;
+  cgraph::value value_;
   bool too_large_ = false;
 };
 

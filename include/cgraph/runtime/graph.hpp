@@ -8,11 +8,10 @@
 //   exec.update({{"x", d_x}, {"n", n / 2}});                         // cheapest path first
 
 #include <cgraph/dsl/diagnostic.hpp>
-#include <cgraph/compiler/ir.hpp>
+#include <cgraph/dsl/source.hpp>
 #include <cgraph/runtime/args.hpp>
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/registry.hpp>
-#include <cgraph/dsl/source.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -53,6 +52,25 @@ private:
   std::uint32_t index_;
 };
 
+// What a program declares, by name, for tools and tests that register stand-ins or bind every
+// parameter: its kernels, host callbacks and graphs with their parameters.
+struct parameter_info {
+  std::string name;
+  std::string type;          // as written: "f32*", "i32", "cond"
+  bool has_default = false;  // a graph parameter with `= EXPR`
+  bool is_pointer() const { return !type.empty() && type.back() == '*'; }
+};
+struct declaration_info {
+  std::string name;
+  std::vector<parameter_info> params;
+};
+struct program_info {
+  std::vector<declaration_info> kernels;
+  std::vector<declaration_info> hosts;
+  std::vector<declaration_info> graphs;
+  const declaration_info* find_graph(std::string_view name) const;
+};
+
 // A compiled .cgraph text, immutable and cheap to copy (shared).
 class program {
 public:
@@ -60,7 +78,7 @@ public:
   static program compile(std::string text, std::string file = "<string>");
   static program load(const std::string& path);  // reads and compiles a .cgraph file
 
-  const ir::program& ir() const;
+  program_info declarations() const;
   const source_file& source() const;
   // The IR as Graphviz DOT (as `cgraphc dot` prints it); one graph, or all when empty.
   std::string ir_dot(std::string_view graph = {}) const;

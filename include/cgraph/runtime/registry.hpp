@@ -2,7 +2,7 @@
 // Where the run-time path finds the kernels and host callbacks a .cgraph file declares:
 // `__global__` function pointers and any C++ callable, registered under their .cgraph names.
 
-#include <cgraph/compiler/ir.hpp>
+#include <cgraph/compiler/value.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -22,12 +22,12 @@ namespace cgraph {
 
 // A host callback as cgraph calls it: the evaluated arguments, already converted to the
 // declared parameter types. Callbacks run on a driver thread and must not call CUDA.
-using host_function = std::function<void(std::span<const ir::value>)>;
+using host_function = std::function<void(std::span<const value>)>;
 
 // A captured routine: work issued on a stream (a library call such as cuBLAS) that a .cgraph
 // file launches like a kernel. It receives the stream, the arguments converted to the
 // declared parameter types, and the launch dimensions of the statement.
-using captured_routine = std::function<void(cudaStream_t, std::span<const ir::value>, dim3 grid, dim3 block)>;
+using captured_routine = std::function<void(cudaStream_t, std::span<const value>, dim3 grid, dim3 block)>;
 
 namespace detail {
 
@@ -51,16 +51,6 @@ constexpr char kind_of() {
   else if constexpr (std::is_floating_point_v<U>) return 'f';
   else if constexpr (std::is_pointer_v<U>) return 'p';
   else static_assert(std::is_pointer_v<U>, "host callback parameters must be scalars or pointers");
-}
-
-template <typename T>
-T value_as(const ir::value& v) {
-  using U = std::remove_cvref_t<T>;
-  if constexpr (std::is_same_v<U, bool>) return v.bits != 0;
-  else if constexpr (std::is_integral_v<U>) return static_cast<U>(v.i);
-  else if constexpr (std::is_floating_point_v<U>)
-    return static_cast<U>(v.k == ir::value::kind::floating ? v.f : static_cast<double>(v.i));
-  else return reinterpret_cast<U>(v.bits);
 }
 
 }  // namespace detail
@@ -105,15 +95,15 @@ public:
 private:
   template <typename F, typename... A>
   registry& host_impl(std::string name, F callable, std::tuple<A...>*) {
-    auto fn = std::make_shared<const host_function>([f = std::move(callable)](std::span<const ir::value> v) {
+    auto fn = std::make_shared<const host_function>([f = std::move(callable)](std::span<const value> v) {
       call(f, v, std::index_sequence_for<A...>{}, static_cast<std::tuple<A...>*>(nullptr));
     });
     hosts_[std::move(name)] = host_entry{std::move(fn), std::string{detail::kind_of<A>()...}};
     return *this;
   }
   template <typename F, std::size_t... I, typename... A>
-  static void call(const F& f, std::span<const ir::value> v, std::index_sequence<I...>, std::tuple<A...>*) {
-    f(detail::value_as<A>(v[I])...);
+  static void call(const F& f, std::span<const value> v, std::index_sequence<I...>, std::tuple<A...>*) {
+    f(v[I].template as<A>()...);
   }
 
   std::map<std::string, kernel_entry, std::less<>> kernels_;

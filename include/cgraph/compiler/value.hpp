@@ -1,0 +1,42 @@
+#pragma once
+// cgraph::value: one value as .cgraph computes it. The compiler folds constants in it, the
+// run-time path evaluates expressions in it, and host callbacks and captured routines receive
+// their arguments as values (already converted to the declared parameter types). One type,
+// so handing arguments to user code copies nothing.
+
+#include <cstdint>
+#include <type_traits>
+
+namespace cgraph {
+
+struct value {
+  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond };
+  kind k = kind::integer;
+  std::int64_t i = 0;       // integer
+  double f = 0;             // floating
+  std::uint64_t bits = 0;   // boolean (0/1), pointer address, or cond handle
+
+  static constexpr value integer(std::int64_t v) { return {kind::integer, v, 0, 0}; }
+  static constexpr value floating(double v) { return {kind::floating, 0, v, 0}; }
+  static constexpr value boolean(bool v) { return {kind::boolean, 0, 0, v ? 1u : 0u}; }
+  static constexpr value pointer(std::uint64_t address) { return {kind::pointer, 0, 0, address}; }
+  static constexpr value cond(std::uint64_t handle) { return {kind::cond, 0, 0, handle}; }
+
+  // The value as a C++ type: a bool, an integer, a floating-point type (an integer value is
+  // converted) or a pointer: `v[0].as<const float*>()`, `v[3].as<int>()`.
+  template <typename T>
+  T as() const {
+    using U = std::remove_cvref_t<T>;
+    if constexpr (std::is_same_v<U, bool>) return bits != 0;
+    else if constexpr (std::is_integral_v<U>) return static_cast<U>(i);
+    else if constexpr (std::is_floating_point_v<U>) return static_cast<U>(k == kind::floating ? f : static_cast<double>(i));
+    else {
+      static_assert(std::is_pointer_v<U>, "value::as<T>: T is a bool, an integer, a floating-point type or a pointer");
+      return reinterpret_cast<U>(bits);
+    }
+  }
+
+  friend bool operator==(const value&, const value&) = default;
+};
+
+}  // namespace cgraph
