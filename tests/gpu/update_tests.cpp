@@ -6,6 +6,7 @@
 #include "testing.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace gpu_test;
 
@@ -70,6 +71,35 @@ TEST_CASE("runtime.update_takes_the_cheapest_path") {
     run(exec);
     for (float v : y.read()) REQUIRE(v == 5.0f);
   }
+}
+
+TEST_CASE("runtime.an_update_of_most_nodes_goes_to_the_whole_graph") {
+  // 70 nodes read `s`, one reads `t`: changing s changes most nodes, which a rebuild plus
+  // cudaGraphExecUpdate applies more cheaply than 70 setters; changing t stays per-node.
+  std::string text = "graph g(p: f32*, s: f32, t: f32, n: i32) {\n  fill<<<ceil_div(n, 64), 64>>>(p, 1.0, n);\n";
+  for (int k = 0; k < 70; ++k) text += "  scale<<<ceil_div(n, 64), 64>>>(p, s, n);\n";
+  text += "  scale<<<ceil_div(n, 64), 64>>>(p, t, n);\n}\n";
+  auto prog = compile(text);
+  const int n = 128;
+  buffer<float> p(n);
+  auto g = cgraph::graph::build(prog, "g", {{"p", p.get()}, {"s", 1.0f}, {"t", 2.0f}, {"n", n}}, kernels());
+  auto exec = g.instantiate();
+  run(exec);
+  CHECK(p.read()[0] == 2.0f);
+
+  auto most = exec.update({{"s", 0.5f}});
+  MESSAGE("s changed: ", cgraph::to_string(most.path), ", ", most.nodes_changed, " nodes");
+  CHECK(most.nodes_changed == 70);
+  CHECK(most.path == cgraph::update_path::whole_graph);
+  run(exec);
+  const float expected = std::ldexp(2.0f, -70);  // 1 · 0.5^70 · 2, exact in f32
+  for (float v : p.read()) REQUIRE(v == expected);
+
+  auto one = exec.update({{"t", 4.0f}});
+  CHECK(one.nodes_changed == 1);
+  CHECK(one.path == cgraph::update_path::node_params);
+  run(exec);
+  for (float v : p.read()) REQUIRE(v == 2 * expected);
 }
 
 TEST_CASE("runtime.parameter_handles_update_without_names") {

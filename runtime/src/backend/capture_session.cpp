@@ -121,40 +121,47 @@ cudaEvent_t capture_session::event_of(std::uint32_t step) {
 cudaGraph_t capture_session::graph() const {
   cudaStreamCaptureStatus status{};
   cudaGraph_t graph = nullptr;
-  CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(0), &status, nullptr, &graph, nullptr, nullptr, nullptr), at_);
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(frames_.back().streams[0], &status, nullptr, &graph, nullptr, nullptr, nullptr), at_);
   return graph;
 }
 
+// The frame's other streams, not yet joined. Nothing has been captured on stream 0 when the
+// fork event is recorded, so waiting for it adds no dependency: a stream whose first call is
+// a wait for a step needs no fork at all.
 void capture_session::fork(unsigned streams) {
+  frame& f = frames_.back();
   if (streams <= 1) return;
-  cudaEvent_t fork = take_event();
-  CGRAPH_CUDA(cudaEventRecord(fork, frames_.back()[0]), at_);
+  f.fork = take_event();
+  CGRAPH_CUDA(cudaEventRecord(f.fork, f.streams[0]), at_);
   for (unsigned k = 1; k < streams; ++k) {
-    cudaStream_t s = take_stream();
-    frames_.back().push_back(s);
-    CGRAPH_CUDA(cudaStreamWaitEvent(s, fork, 0), at_);
+    f.streams.push_back(take_stream());
+    f.joined.push_back(false);
   }
+}
+
+void capture_session::join(unsigned k) {
+  frame& f = frames_.back();
+  CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], f.fork, 0), at_);
+  f.joined[k] = true;
 }
 
 void capture_session::begin(unsigned streams) {
   cudaStream_t origin = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), at_);
-  frames_.push_back({origin});
-  frame_is_body_.push_back(false);
+  frames_.push_back({{origin}, {true}, nullptr, false});
   root_ = graph();
   fork(streams);
 }
 
 // Joins the body's streams into its stream 0 and ends its capture.
 cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
-  for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(stream(0), event_of(step), 0), at_);
-  auto& frame = frames_.back();
-  free_.insert(free_.end(), frame.begin() + 1, frame.end());
+  frame& f = frames_.back();
+  for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[0], event_of(step), 0), at_);
+  free_.insert(free_.end(), f.streams.begin() + 1, f.streams.end());
   cudaGraph_t result = nullptr;
-  CGRAPH_CUDA(cudaStreamEndCapture(stream(0), &result), at_);
-  free_.push_back(stream(0));
+  CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &result), at_);
+  free_.push_back(f.streams[0]);
   frames_.pop_back();  // only now: if ending failed, abort() must end it
-  frame_is_body_.pop_back();
   return result;
 }
 
@@ -166,15 +173,16 @@ void capture_session::end(list<std::uint32_t> joins) {
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
-  frames_.push_back({s});
-  frame_is_body_.push_back(true);
+  frames_.push_back({{s}, {true}, nullptr, true});
   fork(streams);
 }
 
 void capture_session::leave_body(list<std::uint32_t> joins) { close_frame(joins); }
 
 void capture_session::wait(unsigned k, std::uint32_t step) {
-  CGRAPH_CUDA(cudaStreamWaitEvent(stream(k), event_of(step), 0), g_.sites[step]);
+  frame& f = frames_.back();
+  f.joined[k] = true;  // this wait joins the stream (see fork)
+  CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], event_of(step), 0), g_.sites[step]);
 }
 
 void capture_session::record(unsigned k, std::uint32_t step) {
@@ -209,10 +217,9 @@ void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t 
 void capture_session::abort() noexcept {
   while (!frames_.empty()) {
     cudaGraph_t partial = nullptr;
-    cudaStreamEndCapture(frames_.back()[0], &partial);
-    if (partial && !frame_is_body_.back()) cudaGraphDestroy(partial);
+    cudaStreamEndCapture(frames_.back().streams[0], &partial);
+    if (partial && !frames_.back().is_body) cudaGraphDestroy(partial);
     frames_.pop_back();
-    frame_is_body_.pop_back();
   }
   (void)cudaGetLastError();
 }

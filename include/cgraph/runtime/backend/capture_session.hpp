@@ -1,8 +1,11 @@
 #pragma once
 // One stream capture of a graph and its conditional bodies, for the run-time capture builder
 // and for generated code alike. Each body (the root first) is captured on streams of its own:
-// stream 0 begins and ends it, the others fork from it and join it at the end. Streams and
-// events come from a process-wide pool. A failure anywhere ends every open capture, innermost
+// stream 0 begins and ends it, the others fork from it and join it at the end. A stream joins
+// the capture by its first call: a wait for another step's event joins it by itself (as a
+// hand-written capture does), and only a stream whose first call issues work waits for the
+// frame's fork event, recorded once where the body begins. Streams and events come from a
+// process-wide pool. A failure anywhere ends every open capture, innermost
 // first, and the destructor gives the streams and events back, so no stream is left capturing.
 
 #include <cgraph/runtime/backend/graph_state.hpp>
@@ -30,7 +33,11 @@ public:
 
   cudaGraph_t graph() const;                              // the graph of the body being captured
   cudaGraph_t root() const { return root_; }             // the root graph being captured
-  cudaStream_t stream(unsigned k) const { return frames_.back()[k]; }
+  cudaStream_t stream(unsigned k) {                       // stream k, joined to the capture
+    frame& f = frames_.back();
+    if (!f.joined[k]) join(k);
+    return f.streams[k];
+  }
   void wait(unsigned k, std::uint32_t step);              // stream k waits for step's event
   void record(unsigned k, std::uint32_t step);            // records step's event on stream k
 
@@ -53,6 +60,7 @@ private:
   // `node` becomes step's node and stream k's only dependency.
   void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
   void fork(unsigned streams);
+  void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
   cudaStream_t take_stream();
   cudaEvent_t take_event();
@@ -62,8 +70,13 @@ private:
   graph_state& g_;
   site at_;
   cudaStreamCaptureMode mode_;
-  std::vector<std::vector<cudaStream_t>> frames_;  // per open body: its streams
-  std::vector<bool> frame_is_body_;                // a body's graph belongs to its node: never destroyed here
+  struct frame {
+    std::vector<cudaStream_t> streams;
+    std::vector<char> joined;     // whether stream k takes part in the capture yet
+    cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
+    bool is_body = false;         // a body's graph belongs to its node: never destroyed here
+  };
+  std::vector<frame> frames_;                      // per open body
   std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
   std::vector<cudaStream_t> free_;                 // taken and not capturing now
   std::vector<cudaEvent_t> events_;
