@@ -142,16 +142,9 @@ update_result apply(exec_state& s) {
     s.params = s.staged;
     return result;
   }
-  // The cheaper of the two complete paths: per-node setters for a few nodes, the whole graph
-  // (rebuilt, then cudaGraphExecUpdate) once more than half the nodes of a graph of some size
-  // change; a small graph's fixed costs (create, update call, destroy) favour the setters.
-  // From runtime_bench's "update all" rows (docs/performance.md).
-  constexpr std::size_t whole_graph_min_nodes = 64;
-  const bool most_nodes_changed = steps.size() >= whole_graph_min_nodes && t.changed.size() * 2 > steps.size();
   try {
     result.path = s.core.update([&] { return !defaults_changed && apply_node_params(s, t.changed, t.fresh); },
-                                [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); },
-                                most_nodes_changed);
+                                [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
   } catch (...) {
     restore();  // the exec core is unsettled if it applied anything: the next update puts it right
     throw;

@@ -46,12 +46,12 @@ public:
   void keep(std::uint32_t step, std::shared_ptr<void> object);
 
   // The update policy above. `apply()` sets the changed nodes and returns false at the first
-  // refusal; `rebuild()` returns the graph state built with the new values. `whole_graph_first`
-  // skips step 1 where the caller knows it costs more: per-node setters cost more per node than
-  // a rebuild plus cudaGraphExecUpdate, so an update that changes most nodes takes step 2.
+  // refusal; `rebuild()` returns the graph state built with the new values. Per-node setters
+  // come first even when every node changed: a rebuild plus cudaGraphExecUpdate measured
+  // 1.5–2× their cost per node (docs/performance.md, "update all").
   template <typename Apply, typename Rebuild>
-  update_path update(Apply apply, Rebuild rebuild, bool whole_graph_first = false) {
-    if (!whole_graph_first && node_path_open()) {
+  update_path update(Apply apply, Rebuild rebuild) {
+    if (node_path_open()) {
       settled_ = false;  // until apply() has set every node
       if (apply()) {
         settled_ = true;
