@@ -1,4 +1,4 @@
-// cgraphc: the command line of LANGUAGE.md §8.
+// cgraphc: the command line of LANGUAGE.md §8 and §14.
 // Exit status: 0 success, 1 the input has errors, 2 usage error or unreadable file.
 
 #include <cgraph/compiler/compile.hpp>
@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -25,7 +26,15 @@ struct usage_error {
   std::string message;
 };
 
+// A file's text; `-` is standard input, named <stdin> in diagnostics.
 cgraph::source_file read_source(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream text;
+    text << std::cin.rdbuf();
+    return cgraph::source_file("<stdin>", std::move(text).str());
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw usage_error{"cannot read '" + path + "': it is a directory"};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw usage_error{"cannot read '" + path + "': " + std::strerror(errno)};
   std::ostringstream text;
@@ -62,19 +71,48 @@ int run_dot(const std::string& file, const std::string& graph) {
   auto src = read_source(file);
   auto program = compile_file(src);
   if (!program) return exit_input_errors;
-  if (!graph.empty() && !program->find_graph(graph)) throw usage_error{"no graph named '" + graph + "' in " + file};
+  if (!graph.empty() && !program->find_graph(graph)) {
+    std::string names;
+    for (const auto& g : program->graphs) names += (names.empty() ? "" : ", ") + g.name;
+    throw usage_error{"no graph named '" + graph + "' in " + file +
+                      (names.empty() ? std::string("; it declares no graph") : "; its graphs are " + names)};
+  }
   std::cout << cgraph::print_dot(*program, src, graph);
   return exit_ok;
 }
 
-int run_fmt(const std::string& file) {
-  auto src = read_source(file);
-  cgraph::diagnostics diags;
-  auto formatted = cgraph::dsl::format_source(src, diags);
-  std::cerr << cgraph::format_diagnostics(src, diags);
-  if (!formatted) return exit_input_errors;
-  std::cout << *formatted;
-  return exit_ok;
+enum class fmt_action { print, check, in_place };
+
+// fmt: prints each file in canonical form, or (--check) lists those that are not and exits 1,
+// or (-i) rewrites those that are not.
+int run_fmt(const std::vector<std::string>& files, fmt_action action) {
+  int status = exit_ok;
+  for (const auto& file : files) {
+    auto src = read_source(file);
+    cgraph::diagnostics diags;
+    auto formatted = cgraph::dsl::format_source(src, diags);
+    std::cerr << cgraph::format_diagnostics(src, diags);
+    if (!formatted) {
+      status = exit_input_errors;
+      continue;
+    }
+    if (action == fmt_action::print) {
+      std::cout << *formatted;
+      continue;
+    }
+    if (*formatted == src.text()) continue;
+    if (action == fmt_action::check) {
+      std::cout << file << '\n';
+      status = exit_input_errors;
+      continue;
+    }
+    if (file == "-") throw usage_error{"fmt -i cannot rewrite standard input"};
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << *formatted;
+    out.close();
+    if (!out) throw usage_error{"cannot write '" + file + "': " + std::strerror(errno)};
+  }
+  return status;
 }
 
 int run_emit(const std::string& file, const std::string& mode, const std::string& output) {
@@ -121,8 +159,12 @@ int main(int argc, char** argv) {
   emit->add_option("--mode", mode, "construction strategy")->required()->check(CLI::IsMember({"explicit", "capture"}));
   emit->add_option("-o", output, "output file");
 
-  auto* fmt = app.add_subcommand("fmt", "print the file in canonical layout");
-  fmt->add_option("FILE", file, ".cgraph file")->required();
+  std::vector<std::string> fmt_files;
+  bool fmt_check = false, fmt_in_place = false;
+  auto* fmt = app.add_subcommand("fmt", "print the files in canonical layout");
+  fmt->add_option("FILE", fmt_files, ".cgraph files")->required();
+  auto* fmt_check_flag = fmt->add_flag("--check", fmt_check, "list the files not in canonical layout; exit 1 if any");
+  fmt->add_flag("-i", fmt_in_place, "rewrite the files in place")->excludes(fmt_check_flag);
 
   try {
     app.parse(argc, argv);
@@ -139,7 +181,8 @@ int main(int argc, char** argv) {
     if (*check) return run_check(check_files);
     if (*ir) return run_ir(file, !no_locations);
     if (*dot) return run_dot(file, graph);
-    if (*fmt) return run_fmt(file);
+    if (*fmt)
+      return run_fmt(fmt_files, fmt_check ? fmt_action::check : fmt_in_place ? fmt_action::in_place : fmt_action::print);
     if (*emit) return run_emit(file, mode, output);
   } catch (const usage_error& e) {
     std::cerr << "cgraphc: error: " << e.message << '\n';

@@ -8,6 +8,8 @@ namespace cgraph {
 
 source_file::source_file(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
+  // A UTF-8 byte-order mark (written by some Windows editors) is not part of the text.
+  if (text_.starts_with("\xEF\xBB\xBF")) text_.erase(0, 3);
   line_starts_.push_back(0);
   for (std::uint32_t i = 0; i < text_.size(); ++i)
     if (text_[i] == '\n') line_starts_.push_back(i + 1);

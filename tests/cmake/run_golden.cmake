@@ -1,11 +1,16 @@
 # Runs one cgraphc command and compares what it printed with a golden file.
-#   -DCGRAPHC=… -DARGS="a|b" -DWORKDIR=… -DEXPECTED=…
+#   -DCGRAPHC=… -DARGS="a|b" -DWORKDIR=… -DEXPECTED=… [-DINPUT=file given as standard input]
 # The golden file holds stdout, then "--- stderr ---" and stderr (when there is any), then
 # "--- exit N ---". With CGRAPH_UPDATE_GOLDEN=1 in the environment the file is rewritten.
 string(REPLACE "|" ";" ARGS "${ARGS}")
+set(input_option "")
+if(DEFINED INPUT)
+  set(input_option INPUT_FILE ${INPUT})
+endif()
 execute_process(
   COMMAND ${CGRAPHC} ${ARGS}
   WORKING_DIRECTORY ${WORKDIR}
+  ${input_option}
   OUTPUT_VARIABLE out
   ERROR_VARIABLE err
   RESULT_VARIABLE rc)

@@ -25,6 +25,7 @@ struct line_column {
 // The text of one file plus its line starts, computed once so every diagnostic is O(log n).
 class source_file {
 public:
+  // A UTF-8 byte-order mark at the start of `text` is dropped.
   source_file(std::string name, std::string text);
 
   const std::string& name() const noexcept { return name_; }
