@@ -1,6 +1,7 @@
 #include "lowering.hpp"
 #include "ranges.hpp"
 
+#include <cgraph/dsl/suggest.hpp>
 #include <cgraph/compiler/eval.hpp>
 
 #include <boost/container/small_vector.hpp>
@@ -170,7 +171,8 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
     d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
   } else {
-    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'", id.name));
+    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name,
+                                           dsl::did_you_mean(id.name, scope_.names([](const symbol&) { return true; }))));
   }
   return bad_expr;
 }

@@ -1,5 +1,6 @@
 #include "graph_lowering.hpp"
 
+#include <cgraph/dsl/suggest.hpp>
 #include <algorithm>
 #include <unordered_map>
 
@@ -255,7 +256,12 @@ private:
                                                   "out of a conditional body",
                                                   name->name));
       else
-        diags_.error(range_of(*name), fmt::format("no label '{}' in graph '{}'", name->name, graph_.name));
+      {
+        std::vector<std::string_view> labels;
+        for (const auto& [label, info] : labels_) labels.push_back(label);
+        diags_.error(range_of(*name), fmt::format("no label '{}' in graph '{}'{}", name->name, graph_.name,
+                                                  dsl::did_you_mean(name->name, labels)));
+      }
     }
   }
 
@@ -286,8 +292,8 @@ private:
   std::optional<std::uint32_t> find_global(const ast::identifier& name, global_symbol::kind want) {
     auto it = globals_.find(name.name);
     if (it == globals_.end()) {
-      diags_.error(range_of(name), fmt::format("unknown {} '{}'", describe(want).substr(describe(want).find(' ') + 1),
-                                               name.name));
+      diags_.error(range_of(name), fmt::format("unknown {} '{}'{}", describe(want).substr(describe(want).find(' ') + 1),
+                                               name.name, dsl::did_you_mean(name.name, names_of(globals_, want))));
       return std::nullopt;
     }
     if (it->second.k != want) {
@@ -459,8 +465,14 @@ private:
     const symbol* s = scope_.find(name.name);
     if (!s || s->k != symbol::kind::cond) {
       if (!s && !globals_.count(name.name))
-        diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; declare it with 'cond {};' before the "
-                                                 "'{}'", name.name, name.name, statement));
+      {
+        auto conds = scope_.names([](const symbol& x) { return x.k == symbol::kind::cond; });
+        if (auto near = dsl::closest(name.name, conds))
+          diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; did you mean '{}'?", name.name, *near));
+        else
+          diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; declare it with 'cond {};' before the "
+                                                   "'{}'", name.name, name.name, statement));
+      }
       else
         diags_.error(range_of(name), fmt::format("'{}' is not a cond; '{}' needs a name declared with 'cond'",
                                                  name.name, statement));

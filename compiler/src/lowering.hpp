@@ -32,6 +32,9 @@ using global_table = std::unordered_map<std::string_view, global_symbol>;
 
 std::string_view describe(global_symbol::kind k);  // "a kernel", "a host callback", …
 
+// The top-level names of one kind (for "did you mean").
+std::vector<std::string_view> names_of(const global_table& globals, global_symbol::kind k);
+
 // The IR type a written type names, or nullopt after reporting why it is not one.
 std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags);
 

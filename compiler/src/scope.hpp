@@ -32,6 +32,14 @@ public:
     declared_.push_back(name);
     return nullptr;
   }
+  // The visible names whose symbol satisfies `keep` (for "did you mean").
+  template <typename Keep>
+  std::vector<std::string_view> names(Keep keep) const {
+    std::vector<std::string_view> out;
+    for (const auto& [name, s] : visible_)
+      if (keep(s)) out.push_back(name);
+    return out;
+  }
   void push() { marks_.push_back(declared_.size()); }
   void pop() {
     for (std::size_t i = marks_.back(); i < declared_.size(); ++i) visible_.erase(declared_[i]);

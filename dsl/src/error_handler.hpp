@@ -57,6 +57,11 @@ inline constexpr position_marker<false> mark_end{};
 // X3 names literal strings "…"; diagnostics quote tokens as '…'.
 std::string readable_expectation(std::string which);
 
+// A hint after "expected X, found Y" for the mistakes C and CUDA programmers make: a C type
+// name, a misspelled statement keyword, `default` in a switch, a reserved word as a name.
+// `at` is the offending token; empty when there is nothing to add.
+std::string syntax_hint(const std::string& expected, const char* begin, const char* at, const char* last);
+
 struct report_syntax_error : annotate_position {
   template <typename Iterator, typename Exception, typename Context>
   x3::error_handler_result on_error(Iterator&, Iterator const& last, Exception const& failure, Context const&) const {
@@ -69,7 +74,7 @@ struct report_syntax_error : annotate_position {
       while (at != state.begin && lexical::is_space(at[-1])) --at;
     if (!state.has_error_in(at, at))
       state.error(at, at == last ? at : at + 1,
-                  "expected " + expected + ", found " + describe_token(at, last));
+                  "expected " + expected + ", found " + describe_token(at, last) + syntax_hint(expected, state.begin, at, last));
     state.failure_reported = true;
     return x3::error_handler_result::fail;
   }

@@ -1,6 +1,9 @@
+#include "parser_state.hpp"
+
 #include "error_handler.hpp"
 #include "lexical.hpp"
-#include "parser_state.hpp"
+
+#include <cgraph/dsl/suggest.hpp>
 
 #include <algorithm>
 
@@ -42,6 +45,62 @@ std::string readable_expectation(std::string which) {
     which.back() = '\'';
   }
   return which;
+}
+
+namespace {
+
+std::string_view word_at(const char* p, const char* end) {
+  const char* q = p;
+  while (q != end && lexical::is_ident_char(*q)) ++q;
+  return {p, static_cast<std::size_t>(q - p)};
+}
+
+// The word that ends just before `at` (spaces between allowed), or empty.
+std::string_view word_before(const char* begin, const char* at) {
+  const char* q = at;
+  while (q != begin && lexical::is_space(q[-1])) --q;
+  const char* p = q;
+  while (p != begin && lexical::is_ident_char(p[-1])) --p;
+  return {p, static_cast<std::size_t>(q - p)};
+}
+
+// C and CUDA spellings of cgraph's types.
+std::string_view cgraph_type_for(std::string_view c) {
+  static constexpr std::pair<std::string_view, std::string_view> types[] = {
+      {"float", "f32"},    {"double", "f64"},   {"int", "i32"},      {"unsigned", "u32"}, {"long", "i64"},
+      {"short", "i16"},    {"char", "i8"},      {"size_t", "u64"},   {"int8_t", "i8"},    {"int16_t", "i16"},
+      {"int32_t", "i32"},  {"int64_t", "i64"},  {"uint8_t", "u8"},   {"uint16_t", "u16"}, {"uint32_t", "u32"},
+      {"uint64_t", "u64"}, {"float32", "f32"},  {"float64", "f64"},  {"uint", "u32"},     {"_Bool", "bool"}};
+  for (const auto& [from, to] : types)
+    if (from == c) return to;
+  return {};
+}
+
+// Statement keywords a misspelling of which parses as the name of a kernel launch.
+constexpr std::string_view statement_keywords[] = {"parallel", "while", "repeat", "switch", "call",
+                                                   "host",     "memcpy", "memset", "cond",  "let"};
+
+}  // namespace
+
+std::string syntax_hint(const std::string& expected, const char* begin, const char* at, const char* last) {
+  std::string_view found = at != last && lexical::is_ident_char(*at) ? word_at(at, last) : std::string_view{};
+  if (expected == "type" && !found.empty()) {
+    if (auto t = cgraph_type_for(found); !t.empty()) return "; did you mean '" + std::string(t) + "'?";
+    return "; the types are i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, void* and cond";
+  }
+  if (found == "default") return "; a switch has no 'default': a value with no 'case' runs nothing";
+  // A keyword where a name goes: `kernel while(…)`, `let if = 1`, and a parameter list
+  // (`graph g(repeat: i32)`, where the parser, finding no name, wanted the list's end).
+  const char* prev = at;
+  while (prev != begin && lexical::is_space(prev[-1])) --prev;
+  bool list_start = prev != begin && (prev[-1] == '(' || prev[-1] == ',');
+  if (!found.empty() && lexical::is_keyword(found) && (expected == "identifier" || (expected == "')'" && list_start)))
+    return "; '" + std::string(found) + "' is a reserved word";
+  if (expected == "'<<<'") {  // `paralel {` reads as a kernel launch named paralel
+    std::string_view before = word_before(begin, at);
+    if (!before.empty()) return did_you_mean(before, statement_keywords);
+  }
+  return {};
 }
 
 }  // namespace cgraph::dsl::parser

@@ -57,6 +57,8 @@ public:
       sink_.error(range, fmt::format("unexpected character '{}' (U+{:04X}); non-ASCII text is allowed only in "
                                      "strings and comments",
                                      std::string_view(p, n), static_cast<std::uint32_t>(code)));
+    else if (*p == '#' && std::string_view(p + 1, static_cast<std::size_t>(end_ - p - 1)).starts_with("include"))
+      sink_.error(range, "unexpected character '#'; a header is named with 'include \"FILE\";' (no '#', ending in ';')");
     else if (*u >= 0x20 && *u < 0x7F)
       sink_.error(range, fmt::format("unexpected character '{}'", *p));
     else

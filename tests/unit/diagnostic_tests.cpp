@@ -1,4 +1,5 @@
 #include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/dsl/suggest.hpp>
 
 #include <doctest/doctest.h>
 
@@ -45,4 +46,32 @@ TEST_CASE("diagnostics.range_spanning_lines_underlines_the_first_line_only") {
   source_file f("a.cgraph", "abc\ndef\n");
   diagnostic d{severity::error, {1, 6}, "m", {}};
   CHECK(format_diagnostic(f, d) == "a.cgraph:1:2: error: m\nabc\n ^~\n");
+}
+
+TEST_CASE("suggest.edit_distance_counts_a_swap_as_one_edit") {
+  using cgraph::dsl::edit_distance;
+  CHECK(edit_distance("saxpy", "saxpy") == 0);
+  CHECK(edit_distance("saxyp", "saxpy") == 1);  // neighbours swapped
+  CHECK(edit_distance("saxpi", "saxpy") == 1);
+  CHECK(edit_distance("lod", "load") == 1);
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+}
+
+TEST_CASE("suggest.closest_is_near_enough_and_independent_of_order") {
+  using cgraph::dsl::closest;
+  std::vector<std::string_view> names{"count", "more", "load"};
+  CHECK(closest("cout", names) == std::optional<std::string_view>("count"));
+  CHECK(!closest("far_away", names));        // too far from every name
+  CHECK(!closest("count", names));           // the name itself is no suggestion
+  CHECK(!closest("ab", std::vector<std::string_view>{"xy"}));  // short names allow one edit only
+  // A tie goes to the name that sorts first, whatever the order of the candidates.
+  CHECK(closest("bat", std::vector<std::string_view>{"cat", "bar"}) == std::optional<std::string_view>("bar"));
+  CHECK(closest("bat", std::vector<std::string_view>{"bar", "cat"}) == std::optional<std::string_view>("bar"));
+}
+
+TEST_CASE("diagnostics.a_byte_order_mark_is_not_part_of_the_text") {
+  source_file f("bom.cgraph", "\xEF\xBB\xBFkernel k();\n");
+  CHECK(f.text() == "kernel k();\n");
+  CHECK(f.location(0).column == 1);
 }

@@ -65,7 +65,7 @@ TEST_CASE("parser.float_literals") {
 TEST_CASE("parser.keywords_are_reserved") {
   auto p = parse_text("graph g() { let while = 1; }");
   CHECK_FALSE(p->result.ok);
-  CHECK(p->diags.all().at(0).message == "expected identifier, found 'while'");
+  CHECK(p->diags.all().at(0).message == "expected identifier, found 'while'; 'while' is a reserved word");
 }
 
 TEST_CASE("parser.type_names_are_not_keywords") {
