@@ -26,6 +26,33 @@ struct usage_error {
   std::string message;
 };
 
+// Where diagnostics go: as text to stderr as each file is done, or with
+// --diagnostics-format=json as one JSON array on stderr when cgraphc ends (LANGUAGE.md §14).
+class reporter {
+public:
+  bool json = false;
+
+  void report(const cgraph::source_file& src, const cgraph::diagnostics& list) {
+    if (!json) {
+      std::cerr << cgraph::format_diagnostics(src, list);
+      return;
+    }
+    for (const auto& d : list.all()) objects_.push_back(cgraph::format_diagnostic_json(src, d));
+  }
+
+  void finish() const {
+    if (!json) return;
+    std::cerr << '[';
+    for (std::size_t i = 0; i < objects_.size(); ++i) std::cerr << (i ? ",\n " : "") << objects_[i];
+    std::cerr << "]\n";
+  }
+
+private:
+  std::vector<std::string> objects_;
+};
+
+reporter diagnostics_out;
+
 // A file's text; `-` is standard input, named <stdin> in diagnostics.
 cgraph::source_file read_source(const std::string& path) {
   if (path == "-") {
@@ -46,7 +73,7 @@ cgraph::source_file read_source(const std::string& path) {
 // Compiles one file; prints its diagnostics to stderr.
 std::optional<cgraph::ir::program> compile_file(const cgraph::source_file& src) {
   auto result = cgraph::compile(src);
-  std::cerr << cgraph::format_diagnostics(src, result.diags);
+  diagnostics_out.report(src, result.diags);
   return std::move(result.program);
 }
 
@@ -91,7 +118,7 @@ int run_fmt(const std::vector<std::string>& files, fmt_action action) {
     auto src = read_source(file);
     cgraph::diagnostics diags;
     auto formatted = cgraph::dsl::format_source(src, diags);
-    std::cerr << cgraph::format_diagnostics(src, diags);
+    diagnostics_out.report(src, diags);
     if (!formatted) {
       status = exit_input_errors;
       continue;
@@ -120,7 +147,7 @@ int run_emit(const std::string& file, const std::string& mode, const std::string
   auto program = compile_file(src);
   if (!program) return exit_input_errors;
   auto result = cgraph::emit_cpp(*program, src, mode == "capture" ? cgraph::emit_mode::stream_capture : cgraph::emit_mode::explicit_nodes);
-  std::cerr << cgraph::format_diagnostics(src, result.diags);
+  diagnostics_out.report(src, result.diags);
   if (!result.code) return exit_input_errors;
   if (output.empty()) {
     std::cout << *result.code;
@@ -139,6 +166,10 @@ int main(int argc, char** argv) {
   CLI::App app{"cgraphc: checks .cgraph files and prints their IR, DOT and canonical form", "cgraphc"};
   app.set_version_flag("--version", "cgraphc " CGRAPH_VERSION);  // the project version, from CMake
   app.require_subcommand(1);
+  app.fallthrough();  // the options below may also follow the subcommand
+  std::string diagnostics_format = "text";
+  app.add_option("--diagnostics-format", diagnostics_format, "text (compiler style) or json (one array on stderr)")
+      ->check(CLI::IsMember({"text", "json"}));
 
   std::vector<std::string> check_files;
   auto* check = app.add_subcommand("check", "parse and check; prints nothing on success");
@@ -177,16 +208,19 @@ int main(int argc, char** argv) {
     return exit_usage;
   }
 
+  diagnostics_out.json = diagnostics_format == "json";
+  int status = exit_usage;
   try {
-    if (*check) return run_check(check_files);
-    if (*ir) return run_ir(file, !no_locations);
-    if (*dot) return run_dot(file, graph);
-    if (*fmt)
-      return run_fmt(fmt_files, fmt_check ? fmt_action::check : fmt_in_place ? fmt_action::in_place : fmt_action::print);
-    if (*emit) return run_emit(file, mode, output);
+    if (*check) status = run_check(check_files);
+    else if (*ir) status = run_ir(file, !no_locations);
+    else if (*dot) status = run_dot(file, graph);
+    else if (*fmt)
+      status = run_fmt(fmt_files, fmt_check ? fmt_action::check : fmt_in_place ? fmt_action::in_place : fmt_action::print);
+    else if (*emit) status = run_emit(file, mode, output);
   } catch (const usage_error& e) {
     std::cerr << "cgraphc: error: " << e.message << '\n';
-    return exit_usage;
+    status = exit_usage;
   }
-  return exit_usage;
+  diagnostics_out.finish();
+  return status;
 }

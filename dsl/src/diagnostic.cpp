@@ -72,6 +72,41 @@ std::string format_diagnostic(const source_file& file, const diagnostic& d) {
   return out;
 }
 
+namespace {
+
+std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        else out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_object(const source_file& file, severity level, source_range range, const std::string& message) {
+  auto begin = file.location(range.begin), end = file.location(std::max(range.begin, range.end));
+  return fmt::format(R"({{"file": {}, "line": {}, "column": {}, "end_line": {}, "end_column": {}, "severity": {}, "message": {})",
+                     json_string(file.name()), begin.line, begin.column, end.line, end.column,
+                     json_string(severity_name(level)), json_string(message));
+}
+
+}  // namespace
+
+std::string format_diagnostic_json(const source_file& file, const diagnostic& d) {
+  std::string out = json_object(file, d.level, d.range, d.message) + ", \"notes\": [";
+  for (std::size_t i = 0; i < d.notes.size(); ++i)
+    out += (i ? ", " : "") + json_object(file, severity::note, d.notes[i].range, d.notes[i].message) + "}";
+  return out + "]}";
+}
+
 std::string format_diagnostics(const source_file& file, const diagnostics& list) {
   std::string out;
   for (const auto& d : list.all()) out += format_diagnostic(file, d);

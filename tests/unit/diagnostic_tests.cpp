@@ -75,3 +75,15 @@ TEST_CASE("diagnostics.a_byte_order_mark_is_not_part_of_the_text") {
   CHECK(f.text() == "kernel k();\n");
   CHECK(f.location(0).column == 1);
 }
+
+TEST_CASE("diagnostics.json_objects_escape_their_strings") {
+  source_file f("a \"b\".cgraph", "kernel k();\n");
+  diagnostics list;
+  auto& d = list.error({7, 8}, "bad \"name\"\nand a tab\t");
+  d.notes.push_back({{0, 6}, "declared here"});
+  std::string json = format_diagnostic_json(f, list.all()[0]);
+  CHECK(json ==
+        R"({"file": "a \"b\".cgraph", "line": 1, "column": 8, "end_line": 1, "end_column": 9, "severity": "error", )"
+        R"("message": "bad \"name\"\nand a tab\t", "notes": [{"file": "a \"b\".cgraph", "line": 1, "column": 1, )"
+        R"("end_line": 1, "end_column": 7, "severity": "note", "message": "declared here"}]})");
+}

@@ -45,6 +45,11 @@ private:
 std::string format_diagnostic(const source_file& file, const diagnostic& d);
 std::string format_diagnostics(const source_file& file, const diagnostics& list);
 
+// One diagnostic as a JSON object (`cgraphc --diagnostics-format=json`): file, line, column,
+// end_line, end_column (1-based; the end is just past the range), severity, message, and
+// notes, each of the same shape without notes.
+std::string format_diagnostic_json(const source_file& file, const diagnostic& d);
+
 // Thrown by APIs that compile text: holds every diagnostic, already formatted in what().
 class compile_error : public std::runtime_error {
 public:
