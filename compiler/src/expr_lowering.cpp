@@ -1,8 +1,8 @@
 #include "lowering.hpp"
 #include "ranges.hpp"
 
-#include <cgraph/dsl/suggest.hpp>
 #include <cgraph/compiler/eval.hpp>
+#include <cgraph/dsl/suggest.hpp>
 
 #include <boost/container/small_vector.hpp>
 

@@ -1,6 +1,9 @@
 #include "graph_lowering.hpp"
 
+#include "launch_limits.hpp"
+
 #include <cgraph/dsl/suggest.hpp>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -330,12 +333,45 @@ private:
       n.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), u32_type,
                         ir::check::any, {}};
     }
+    check_launch_limits(n, s);
     if (auto k = find_global(s.kernel, global_symbol::kind::kernel)) {
       n.callee = *k;
       const auto& params = program_.kernels[*k].params;
       lower_arguments(n, s.args, params, params.size(), s.kernel, "kernel");
     }
     return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  // Rule 7 where the values are constants; the others are checked at build and update.
+  void check_launch_limits(const ir::node& n, const ast::launch_stmt& s) {
+    static constexpr const char* axis[] = {"x", "y", "z"};
+    auto value = [&](const ir::argument& a) { return exprs_.constant_integer(a.expr); };
+    auto where = [&](const std::vector<ast::expression>& dims, std::size_t i) {
+      return i < dims.size() ? range_of(dims[i]) : range_of(s.kernel);
+    };
+    std::optional<std::int64_t> threads = 1;
+    bool axis_too_large = false;  // then the block's total is not reported: it says nothing new
+    for (std::size_t i = 0; i < 3; ++i) {
+      auto b = value(n.block[i]);
+      if (b && *b > launch_limits::block[i]) {
+        axis_too_large = true;
+        diags_.error(where(s.block, i), fmt::format("block dimension {} is {}, more than CUDA's limit of {}", axis[i], *b,
+                                                    launch_limits::block[i]));
+      }
+      // Each factor is at most 1024 here, so the product cannot overflow.
+      threads = b && threads && !axis_too_large ? std::optional<std::int64_t>(*threads * *b) : std::nullopt;
+      auto g = value(n.grid[i]);
+      if (g && *g > launch_limits::grid[i])
+        diags_.error(where(s.grid, i), fmt::format("grid dimension {} is {}, more than CUDA's limit of {}", axis[i], *g,
+                                                   launch_limits::grid[i]));
+    }
+    if (threads && *threads > launch_limits::threads_per_block && !s.block.empty())
+      diags_.error(range_of(s.block.front()), fmt::format("a block of {} threads (x·y·z), more than CUDA's limit of {}",
+                                                          *threads, launch_limits::threads_per_block));
+    if (auto bytes = value(n.shared_bytes); bytes && *bytes > launch_limits::shared_bytes && s.shared_bytes)
+      diags_.error(range_of(*s.shared_bytes),
+                   fmt::format("{} bytes of dynamic shared memory, more than any GPU offers per block ({} bytes, 227 KiB)",
+                               *bytes, launch_limits::shared_bytes));
   }
 
   frontier lower_builtin(const ast::builtin_stmt& s, const frontier& in) {
