@@ -49,7 +49,8 @@ const auto library_decl_def = x3::lexeme[library_kind >> word_end_parser{}] > id
 const auto graph_decl_def = kw("graph") > identifier > parameters > block();
 
 const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl;
-const auto file_def = *(declaration[push_declaration] | recover_parser(true)) > x3::eoi;
+// `eps >> …` puts the iterator back at the declaration's start when it fails (see block_def).
+const auto file_def = *(x3::omit[x3::eps >> declaration[push_declaration]] | recover_parser(true)) > x3::eoi;
 
 BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, kernel_decl, host_decl,
                     library_decl, graph_decl)

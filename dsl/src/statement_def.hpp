@@ -47,7 +47,11 @@ const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
 
 const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(std::move(x3::_attr(ctx))); };
 
-const auto block_def = mark_begin >> '{' > *(statement[push_statement] | recover_parser(false)) > '}' > mark_end;
+// `eps >> …`: a sequence puts the iterator back where the statement began when it fails, so
+// recovery skips the whole statement. A rule whose error handler answers `fail` leaves the
+// iterator where the error was in Boost 1.83 (not in 1.74), and recovery from there took the
+// statement's closing brace for its block's.
+const auto block_def = mark_begin >> '{' > *(x3::omit[x3::eps >> statement[push_statement]] | recover_parser(false)) > '}' > mark_end;
 
 const auto node_prefix_def = -label_parser{} >> after_clause;
 const auto after_clause_def = -(kw("after") > (identifier % ','));
