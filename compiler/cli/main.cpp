@@ -15,6 +15,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace {
 
@@ -28,16 +29,27 @@ struct usage_error {
 
 // Where diagnostics go: as text to stderr as each file is done, or with
 // --diagnostics-format=json as one JSON array on stderr when cgraphc ends (LANGUAGE.md §14).
+// -w hides warnings; -Werror makes a file with warnings fail as one with errors does.
 class reporter {
 public:
   bool json = false;
+  bool hide_warnings = false;
+  bool warnings_are_errors = false;
 
-  void report(const cgraph::source_file& src, const cgraph::diagnostics& list) {
-    if (!json) {
-      std::cerr << cgraph::format_diagnostics(src, list);
-      return;
+  // Reports a file's diagnostics; false when they fail it (an error, or a warning under -Werror).
+  bool report(const cgraph::source_file& src, const cgraph::diagnostics& list) {
+    bool failed = false;
+    for (const auto& d : list.all()) {
+      if (d.level == cgraph::severity::warning) {
+        if (hide_warnings) continue;
+        failed = failed || warnings_are_errors;
+      } else if (d.level == cgraph::severity::error) {
+        failed = true;
+      }
+      if (json) objects_.push_back(cgraph::format_diagnostic_json(src, d));
+      else std::cerr << cgraph::format_diagnostic(src, d);
     }
-    for (const auto& d : list.all()) objects_.push_back(cgraph::format_diagnostic_json(src, d));
+    return !failed;
   }
 
   void finish() const {
@@ -73,7 +85,7 @@ cgraph::source_file read_source(const std::string& path) {
 // Compiles one file; prints its diagnostics to stderr.
 std::optional<cgraph::ir::program> compile_file(const cgraph::source_file& src) {
   auto result = cgraph::compile(src);
-  diagnostics_out.report(src, result.diags);
+  if (!diagnostics_out.report(src, result.diags)) return std::nullopt;
   return std::move(result.program);
 }
 
@@ -170,6 +182,12 @@ int main(int argc, char** argv) {
   std::string diagnostics_format = "text";
   app.add_option("--diagnostics-format", diagnostics_format, "text (compiler style) or json (one array on stderr)")
       ->check(CLI::IsMember({"text", "json"}));
+  // CLI11 takes no long name after one dash: -Werror, as compilers spell it, becomes --Werror.
+  static char werror_long[] = "--Werror";
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "-Werror") argv[i] = werror_long;
+  auto* werror = app.add_flag("--Werror", diagnostics_out.warnings_are_errors, "treat warnings as errors (exit 1)");
+  app.add_flag("-w", diagnostics_out.hide_warnings, "do not print warnings")->excludes(werror);
 
   std::vector<std::string> check_files;
   auto* check = app.add_subcommand("check", "parse and check; prints nothing on success");

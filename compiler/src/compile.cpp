@@ -28,6 +28,25 @@ public:
     program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_};
     for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) lower_graph(ctx, i);
     check_call_graph(program_, calls_, diags_, limits_);
+    if (!diags_.has_errors()) warn_unused_declarations();
+  }
+
+  // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called.
+  void warn_unused_declarations() {
+    std::vector<bool> kernels(program_.kernels.size()), hosts(program_.hosts.size());
+    auto mark = [&](const ir::body& b, auto& self) -> void {
+      for (const auto& n : b.nodes) {
+        if (n.kind == ir::node_kind::kernel) kernels[n.callee] = true;
+        if (n.kind == ir::node_kind::host) hosts[n.callee] = true;
+        for (const auto& inner : n.bodies) self(inner, self);
+      }
+    };
+    for (const auto& g : program_.graphs) mark(g.root, mark);
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+      if (!kernels[k])
+        diags_.warning(program_.kernels[k].range, fmt::format("kernel '{}' is never launched", program_.kernels[k].name));
+    for (std::size_t h = 0; h < hosts.size(); ++h)
+      if (!hosts[h]) diags_.warning(program_.hosts[h].range, fmt::format("host callback '{}' is never called", program_.hosts[h].name));
   }
 
 private:

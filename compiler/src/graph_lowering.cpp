@@ -31,7 +31,7 @@ public:
     scope_.push();
     lower_parameters();
     graph_.root = lower_body(decl_.body, false);
-    scope_.pop();
+    pop_scope();
     report_unresolved_afters();
     for (std::size_t i = 0; i < conds_.size(); ++i)
       if (conds_[i].uses == 0 && !graph_.conds[i].synthetic)
@@ -120,10 +120,20 @@ private:
     return body;
   }
 
+  // LANGUAGE.md §13 rule 10: a parameter or `let` never used is a warning. Not once an error
+  // was reported: a statement that failed may have been the use.
+  void pop_scope() {
+    scope_.pop([&](std::string_view name, const symbol& s) {
+      if (diags_.has_errors()) return;
+      if (s.k == symbol::kind::param) diags_.warning(s.declared_at, fmt::format("parameter '{}' is never used", name));
+      else if (s.k == symbol::kind::let) diags_.warning(s.declared_at, fmt::format("let '{}' is never used", name));
+    });
+  }
+
   frontier lower_block(const ast::block& block, frontier in) {
     scope_.push();
     for (const auto& s : block.statements) in = lower_statement(s, std::move(in));
-    scope_.pop();
+    pop_scope();
     return in;
   }
 
@@ -629,7 +639,7 @@ private:
       any_moved = true;
       joined.insert(joined.end(), out.begin(), out.end());
     }
-    scope_.pop();
+    pop_scope();
     if (!any_moved) return in;
     std::sort(joined.begin(), joined.end());
     joined.erase(std::unique(joined.begin(), joined.end()), joined.end());

@@ -17,13 +17,17 @@ struct symbol {
   std::uint32_t expr = 0;   // param: its param node; let: its expression
   std::uint32_t index = 0;  // param, let or cond index
   source_range declared_at;
+  mutable bool used = false;  // looked up since it was declared (for the unused warnings)
 };
 
 class scope_stack {
 public:
+  // Looks a name up; a name found counts as used.
   const symbol* find(std::string_view name) const {
     auto it = visible_.find(name);
-    return it == visible_.end() ? nullptr : &it->second;
+    if (it == visible_.end()) return nullptr;
+    it->second.used = true;
+    return &it->second;
   }
   // Returns the symbol already visible under that name, or nullptr after declaring it.
   const symbol* declare(std::string_view name, const symbol& s) {
@@ -41,8 +45,15 @@ public:
     return out;
   }
   void push() { marks_.push_back(declared_.size()); }
-  void pop() {
-    for (std::size_t i = marks_.back(); i < declared_.size(); ++i) visible_.erase(declared_[i]);
+  // Leaves the innermost scope; `unused(name, symbol)` is called for each of its names that was
+  // never looked up, in declaration order.
+  template <typename Unused>
+  void pop(Unused unused) {
+    for (std::size_t i = marks_.back(); i < declared_.size(); ++i) {
+      auto it = visible_.find(declared_[i]);
+      if (!it->second.used) unused(declared_[i], it->second);
+      visible_.erase(it);
+    }
     declared_.resize(marks_.back());
     marks_.pop_back();
   }

@@ -3,7 +3,9 @@
 namespace cgraph::test {
 
 std::string compiled::first_error() const {
-  return result.diags.all().empty() ? std::string() : result.diags.all().front().message;
+  for (const auto& d : result.diags.all())
+    if (d.level == severity::error) return d.message;
+  return {};
 }
 
 bool compiled::has_error(std::string_view message) const {

@@ -17,7 +17,7 @@ struct compiled {
   const ir::graph& graph(std::string_view name = "g") const { return *result.program->find_graph(name); }
   // All diagnostics as cgraphc prints them.
   std::string errors() const { return format_diagnostics(source, result.diags); }
-  // The first diagnostic's message, or "" when there is none.
+  // The first error's message (warnings skipped), or "" when there is none.
   std::string first_error() const;
   // Whether any diagnostic has exactly this message.
   bool has_error(std::string_view message) const;
