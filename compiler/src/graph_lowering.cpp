@@ -200,6 +200,7 @@ private:
   };
 
   void resolve_afters(body_context& ctx) {
+    warn_implied_afters(ctx);
     std::vector<after_edge> edges;
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name->name);
@@ -216,6 +217,20 @@ private:
       edges.push_back({p.node, it->second, p.name});
     }
     if (!edges.empty()) check_cycles(*ctx.body, edges);
+  }
+
+  // §13 rule 10: an `after` naming the statement this one follows anyway adds nothing. Checked
+  // against the dependencies the statement order made, before any `after` edge is added; only
+  // direct ones (a transitive check would cost a graph walk per `after`).
+  void warn_implied_afters(const body_context& ctx) {
+    for (const auto& p : ctx.afters) {
+      auto it = ctx.labels.find(p.name->name);
+      if (it == ctx.labels.end()) continue;
+      const auto& deps = ctx.body->nodes[p.node].deps;
+      if (std::find(deps.begin(), deps.end(), it->second) != deps.end())
+        diags_.warning(range_of(*p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
+                                                      p.name->name, p.name->name));
+    }
   }
 
   // Kahn's algorithm; a node left over lies on or behind a cycle, which only `after` can close.
