@@ -11,6 +11,12 @@ constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 constexpr bool is_ident_char(char c) { return is_alpha(c) || is_digit(c); }
 
+// The end of the run of identifier characters that starts at p.
+constexpr const char* scan_word(const char* p, const char* end) {
+  while (p != end && is_ident_char(*p)) ++p;
+  return p;
+}
+
 // Bytes that can begin a token of the language. Anything else outside strings and comments
 // is an error at its position (LANGUAGE.md §2).
 constexpr bool starts_token(char c) {

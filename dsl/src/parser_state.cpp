@@ -27,11 +27,7 @@ bool parser_state::has_error_in(const char* from, const char* to) const {
 std::string describe_token(const char* p, const char* end) {
   p = lexical::skip_trivia(p, end);
   if (p == end) return "end of file";
-  if (lexical::is_ident_char(*p)) {
-    const char* q = p;
-    while (q != end && lexical::is_ident_char(*q)) ++q;
-    return "'" + std::string(p, q) + "'";
-  }
+  if (lexical::is_ident_char(*p)) return "'" + std::string(p, lexical::scan_word(p, end)) + "'";
   for (std::string_view multi : {"<<<", ">>>", "<<", ">>", "//", "/*"})
     if (static_cast<std::size_t>(end - p) >= multi.size() && std::string_view(p, multi.size()) == multi)
       return multi[0] == '/' ? "a comment" : "'" + std::string(multi) + "'";
@@ -48,12 +44,6 @@ std::string readable_expectation(std::string which) {
 }
 
 namespace {
-
-std::string_view word_at(const char* p, const char* end) {
-  const char* q = p;
-  while (q != end && lexical::is_ident_char(*q)) ++q;
-  return {p, static_cast<std::size_t>(q - p)};
-}
 
 // The word that ends just before `at` (spaces between allowed), or empty.
 std::string_view word_before(const char* begin, const char* at) {
@@ -83,7 +73,8 @@ constexpr std::string_view statement_keywords[] = {"parallel", "while", "repeat"
 }  // namespace
 
 std::string syntax_hint(const std::string& expected, const char* begin, const char* at, const char* last) {
-  std::string_view found = at != last && lexical::is_ident_char(*at) ? word_at(at, last) : std::string_view{};
+  std::string_view found;
+  if (at != last && lexical::is_ident_char(*at)) found = {at, static_cast<std::size_t>(lexical::scan_word(at, last) - at)};
   if (expected == "type" && !found.empty()) {
     if (auto t = cgraph_type_for(found); !t.empty()) return "; did you mean '" + std::string(t) + "'?";
     return "; the types are i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, void* and cond";

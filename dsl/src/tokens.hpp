@@ -27,11 +27,6 @@ inline void tag(ast::tagged& node, const char* from, const char* to) {
   node.end = state.offset(to);
 }
 
-inline const char* scan_word(const char* p, const char* end) {
-  while (p != end && lexical::is_ident_char(*p)) ++p;
-  return p;
-}
-
 template <typename Derived, typename Attribute>
 struct token_parser : x3::parser<Derived> {
   using attribute_type = Attribute;
@@ -57,7 +52,7 @@ struct identifier_parser : detail::token_parser<identifier_parser, ast::identifi
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
     if (first == last || !lexical::is_alpha(*first)) return false;
-    const char* end = detail::scan_word(first, last);
+    const char* end = lexical::scan_word(first, last);
     std::string_view word(first, static_cast<std::size_t>(end - first));
     if (lexical::is_keyword(word)) return false;
     ast::identifier id;
@@ -261,7 +256,7 @@ struct type_parser : detail::token_parser<type_parser, ast::type_name> {
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
     if (first == last || !lexical::is_alpha(*first)) return false;
-    const char* end = detail::scan_word(first, last);
+    const char* end = lexical::scan_word(first, last);
     std::string_view word(first, static_cast<std::size_t>(end - first));
     static constexpr std::string_view names[] = {"i8", "i16", "i32", "i64", "u8",   "u16", "u32",
                                                  "u64", "f32", "f64", "bool", "void", "cond"};
@@ -324,7 +319,7 @@ struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
     const char* p = skip_to_sync(first, last, ctx);
     auto& state = *parser_state::current();
     if (!state.failure_reported && !state.has_error_in(first, p)) {
-      const char* token_end = lexical::is_ident_char(*first) ? detail::scan_word(first, last) : first + 1;
+      const char* token_end = lexical::is_ident_char(*first) ? lexical::scan_word(first, last) : first + 1;
       state.error(first, token_end,
                   std::string("expected ") + (top_level ? "a declaration" : "a statement") +
                       ", found " + describe_token(first, last));
