@@ -34,14 +34,11 @@ public:
   // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called.
   void warn_unused_declarations() {
     std::vector<bool> kernels(program_.kernels.size()), hosts(program_.hosts.size());
-    auto mark = [&](const ir::body& b, auto& self) -> void {
-      for (const auto& n : b.nodes) {
+    for (const auto& g : program_.graphs)
+      ir::for_each_node(g.root, [&](const ir::node& n) {
         if (n.kind == ir::node_kind::kernel) kernels[n.callee] = true;
         if (n.kind == ir::node_kind::host) hosts[n.callee] = true;
-        for (const auto& inner : n.bodies) self(inner, self);
-      }
-    };
-    for (const auto& g : program_.graphs) mark(g.root, mark);
+      });
     for (std::size_t k = 0; k < kernels.size(); ++k)
       if (!kernels[k])
         diags_.warning(program_.kernels[k].range, fmt::format("kernel '{}' is never launched", program_.kernels[k].name));

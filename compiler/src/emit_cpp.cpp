@@ -528,19 +528,18 @@ struct call_structure {
   std::vector<std::uint32_t> order;
 };
 
-void collect(const ir::program& prog, const ir::body& b, std::set<std::uint32_t>& hosts, std::set<std::uint32_t>& callees) {
-  for (const auto& n : b.nodes) {
+void collect(const ir::body& b, std::set<std::uint32_t>& hosts, std::set<std::uint32_t>& callees) {
+  ir::for_each_node(b, [&](const ir::node& n) {
     if (n.kind == ir::node_kind::host) hosts.insert(n.callee);
     if (n.kind == ir::node_kind::child_graph) callees.insert(n.callee);
-    for (const auto& body : n.bodies) collect(prog, body, hosts, callees);
-  }
+  });
 }
 
 call_structure analyse_calls(const ir::program& prog) {
   call_structure out;
   std::size_t n = prog.graphs.size();
   std::vector<std::set<std::uint32_t>> hosts(n), callees(n);
-  for (std::uint32_t i = 0; i < n; ++i) collect(prog, prog.graphs[i].root, hosts[i], callees[i]);
+  for (std::uint32_t i = 0; i < n; ++i) collect(prog.graphs[i].root, hosts[i], callees[i]);
   std::vector<int> state(n, 0);  // 0 new, 1 visiting, 2 done (the checker refused recursion)
   std::function<void(std::uint32_t)> visit = [&](std::uint32_t i) {
     if (state[i]) return;

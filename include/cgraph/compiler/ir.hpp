@@ -165,6 +165,15 @@ struct let_value {
   source_range range;
 };
 
+// Calls f(node) for every node of `b` and of the conditional bodies nested in it, depth first.
+template <typename F>
+void for_each_node(const body& b, F&& f) {
+  for (const auto& n : b.nodes) {
+    f(n);
+    for (const auto& inner : n.bodies) for_each_node(inner, f);
+  }
+}
+
 struct cond_handle {
   std::string name;
   std::uint32_t default_expr = none;  // `cond c = EXPR;` (an expression of u32 range), or none
