@@ -52,6 +52,30 @@ std::string type_list(const std::vector<ir::parameter>& params) {
   return detail::join(params, ", ", [](const ir::parameter& p) { return cpp_type(p.t); });
 }
 
+// What a kernel's C++ parameter must be to take a value of .cgraph type t (generated.hpp's
+// parameter_matches), for the static_assert's message.
+std::string abi_rule(ir::type t) {
+  auto bytes = [](std::uint32_t n) { return fmt::format("{} {}-byte", n == 8 ? "an" : "a", n); };
+  if (t.is_integer()) return fmt::format("{} {} integer", bytes(ir::size_of(t)), ir::to_string(t)[0] == 'i' ? "signed" : "unsigned");
+  if (t.k == ir::type::kind::void_pointer) return t.is_const ? "a pointer to const" : "a pointer";
+  if (t.k == ir::type::kind::pointer)
+    return fmt::format("a pointer to {}{} type", t.is_const ? "const " : "", bytes(ir::size_of(t.s)));
+  return cpp_type(t);
+}
+
+// Whether any kernel, host callback or graph declares a parameter of scalar s (or a pointer to
+// one): the generated header then includes s's CUDA header.
+bool uses_scalar(const ir::program& prog, ir::scalar s) {
+  auto in = [&](const std::vector<ir::parameter>& params) {
+    return std::any_of(params.begin(), params.end(), [&](const ir::parameter& p) {
+      return (p.t.k == ir::type::kind::scalar || p.t.k == ir::type::kind::pointer) && p.t.s == s;
+    });
+  };
+  return std::any_of(prog.kernels.begin(), prog.kernels.end(), [&](const auto& k) { return in(k.params); }) ||
+         std::any_of(prog.hosts.begin(), prog.hosts.end(), [&](const auto& h) { return in(h.params); }) ||
+         std::any_of(prog.graphs.begin(), prog.graphs.end(), [&](const auto& g) { return in(g.params); });
+}
+
 // The kernel's C++ symbol, qualified from the global namespace.
 std::string qualified_symbol(const ir::kernel& k) { return k.symbol.rfind("::", 0) == 0 ? k.symbol : "::" + k.symbol; }
 
@@ -579,6 +603,8 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
   line("");
   line("#include <cgraph/runtime/generated.hpp>");
   line("");
+  if (uses_scalar(prog, ir::scalar::f16)) line("#include <cuda_fp16.h>");
+  if (uses_scalar(prog, ir::scalar::bf16)) line("#include <cuda_bf16.h>");
   line("#include <cstdint>");
   line("#include <functional>");
   line("#include <memory>");
@@ -595,13 +621,24 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
   line("namespace cg = cgraph::gen;");
   line(fmt::format("inline constexpr const char* file = {};", quoted(src.name())));
   line("");
-  if (!prog.kernels.empty()) line("// Each kernel's C++ symbol must take the parameters its declaration gives.");
+  if (!prog.kernels.empty())
+    line("// Each kernel's C++ symbol must take the parameters its declaration gives (by ABI: size, signedness, "
+         "constness).");
   for (const auto& k : prog.kernels) {
-    line(fmt::format("static_assert(cg::signature_matches<decltype(&{}), cg::declared<{}>>::value,", qualified_symbol(k),
-                     type_list(k.params)));
+    const std::string symbol = fmt::format("decltype(&{})", qualified_symbol(k));
+    line(fmt::format("static_assert(cg::parameter_count<{}>() == {},", symbol, k.params.size()));
     line(fmt::format("              {});",
-                     quoted(fmt::format("{}: the C++ kernel '{}' does not take the parameters declared here: kernel {}({})",
-                                        src.position(k.range.begin), k.symbol, k.name, signature_text(k.params)))));
+                     quoted(fmt::format("{}: the C++ kernel '{}' does not take {} parameter{} as declared here: kernel {}({})",
+                                        src.position(k.range.begin), k.symbol, k.params.size(),
+                                        k.params.size() == 1 ? "" : "s", k.name, signature_text(k.params)))));
+    for (const auto& [i, p] : detail::views::enumerate(k.params)) {
+      line(fmt::format("static_assert(cg::parameter_at_matches<{}, {}, {}>(),", symbol, i, cpp_type(p.t)));
+      line(fmt::format("              {});",
+                       quoted(fmt::format("{}: parameter {} '{}' of kernel '{}' is declared {}; the C++ kernel's "
+                                          "parameter {} must be {}",
+                                          src.position(p.range.begin), i + 1, p.name, k.name, ir::to_string(p.t), i + 1,
+                                          abi_rule(p.t)))));
+    }
   }
   line("");
   auto calls = analyse_calls(prog);

@@ -24,6 +24,8 @@ std::string_view scalar_type(ir::scalar s) {
     case ir::scalar::f32: return "float";
     case ir::scalar::f64: return "double";
     case ir::scalar::boolean: return "bool";
+    case ir::scalar::f16: return "__half";
+    case ir::scalar::bf16: return "__nv_bfloat16";
   }
   return "void";
 }
@@ -54,19 +56,28 @@ std::string integer_literal(std::int64_t i) {
   return fmt::format("{}", i);
 }
 
+// `cgraph::ir::scalar::f16`: a template argument of the 2-byte float helpers.
+std::string scalar_enum(ir::scalar s) { return fmt::format("cgraph::ir::scalar::{}", ir::to_string(s)); }
+
 // The helper generated C++ calls for an operation: cg::add, cg::shl, … (the table's names).
 std::string_view op_function(ir::op o) { return dsl::info(*ir::operator_of(o)).name; }
 
 }  // namespace
 
 std::string cpp_type(ir::type t) {
+  const char* qualifier = t.is_const ? "const " : "";
   switch (t.k) {
     case ir::type::kind::scalar: return std::string(scalar_type(t.s));
-    case ir::type::kind::pointer: return std::string(scalar_type(t.s)) + "*";
-    case ir::type::kind::void_pointer: return "void*";
+    case ir::type::kind::pointer: return qualifier + std::string(scalar_type(t.s)) + "*";
+    case ir::type::kind::void_pointer: return qualifier + std::string("void*");
     case ir::type::kind::cond: return "cudaGraphConditionalHandle";
+    case ir::type::kind::null: return "std::nullptr_t";
   }
   return "void";
+}
+
+bool is_small_float(ir::type t) {
+  return t.k == ir::type::kind::scalar && (t.s == ir::scalar::f16 || t.s == ir::scalar::bf16);
 }
 
 std::string cpp_name(std::string_view name) {
@@ -114,6 +125,7 @@ std::string value_printer::expr(std::uint32_t index) const {
       const ir::parameter& p = g_.params[e.index];
       std::string member = params_ + cpp_name(p.name);
       if (p.t.is_pointer()) return "cg::address(" + member + ")";
+      if (is_small_float(p.t)) return fmt::format("cg::small_float_to_double<{}>({})", scalar_enum(p.t.s), member);
       if (p.t.is_float()) return "double{" + member + "}";
       if (p.t.is_bool()) return member;
       if (p.t.s == ir::scalar::u64)
@@ -134,17 +146,22 @@ std::string value_printer::expr(std::uint32_t index) const {
 }
 
 std::string value_printer::literal(const ir::value& v, ir::type target) const {
+  if (is_small_float(target)) {  // by its bits: exact, and no dependence on cuda_fp16.h's conversions
+    auto c = ir::convert(v, target);
+    return fmt::format("cg::from_bits<{}>(0x{:04x}) /* {} */", cpp_type(target), c.as_u64(), ir::format_value(v));
+  }
   if (target.is_float()) {
     double d = v.k == ir::value::kind::floating ? v.f : static_cast<double>(v.i);
     return float_literal(d, target.s == ir::scalar::f32);
   }
   if (target.is_bool()) return v.bits ? "true" : "false";
+  if (target.is_pointer() && v.bits == 0) return "nullptr";
   if (target.is_pointer()) return fmt::format("reinterpret_cast<{}>(std::uint64_t{{0x{:x}}})", cpp_type(target), v.bits);
   switch (target.s) {
     case ir::scalar::i32:
     case ir::scalar::i64: return integer_literal(v.i);
     case ir::scalar::u32: return fmt::format("{}u", v.i);
-    case ir::scalar::u64: return fmt::format("{}ull", v.i);
+    case ir::scalar::u64: return fmt::format("{}ull", static_cast<std::uint64_t>(v.i));
     default: return fmt::format("{}{{{}}}", cpp_type(target), v.i);
   }
 }
@@ -156,6 +173,9 @@ std::string value_printer::argument(const ir::argument& a, std::string_view what
     return params_ + cpp_name(g_.params[e.index].name);
   if (a.target.k == ir::type::kind::cond || a.target.is_bool()) return expr(a.expr);
   source_range r = a.range.end > a.range.begin ? a.range : fallback;
+  if (is_small_float(a.target))
+    return fmt::format("cg::to_small_float<{}, {}>({}, {}, {}, {})", cpp_type(a.target), scalar_enum(a.target.s),
+                       expr(a.expr), a.check == ir::check::positive ? "true" : "false", site(r.begin), quoted(what));
   return fmt::format("cg::to<{}>({}, {}, {}, {})", cpp_type(a.target), expr(a.expr),
                      a.check == ir::check::positive ? "true" : "false", site(r.begin), quoted(what));
 }

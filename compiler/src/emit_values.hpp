@@ -14,6 +14,9 @@ namespace cgraph::emit {
 // cudaGraphConditionalHandle, …
 std::string cpp_type(ir::type t);
 
+// f16 or bf16: values that generated code handles by their bits.
+bool is_small_float(ir::type t);
+
 // An identifier usable in C++: `name`, or `name_` when it is a C++ keyword or one of the names
 // generated code declares itself.
 std::string cpp_name(std::string_view name);

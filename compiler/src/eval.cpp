@@ -18,7 +18,36 @@ using i64 = std::int64_t;
 op_result ok(value v) { return {v, {}}; }
 op_result fail(std::string message) { return {{}, std::move(message)}; }
 
-double as_double(const value& v) { return v.k == value::kind::floating ? v.f : static_cast<double>(v.i); }
+double as_double(const value& v) { return v.as<double>(); }
+
+// The bits of the 2-byte float (`exponent_bits` 5 for f16, 8 for bf16) nearest to `d`, ties to
+// even, straight from the double (going through float would round twice); nullopt when the
+// rounded value is beyond the type's largest finite value.
+std::optional<std::uint16_t> small_float_bits(double d, int exponent_bits) {
+  const int mantissa_bits = 15 - exponent_bits;
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const std::uint16_t sign = std::signbit(d) ? 0x8000 : 0;
+  double a = std::fabs(d);
+  if (a == 0) return sign;
+  int e = 0;
+  std::frexp(a, &e);                                            // a = m·2^e, m in [0.5, 1)
+  int quantum = std::max(e - 1, 1 - bias) - mantissa_bits;      // the spacing at a (subnormals share one)
+  auto mantissa = static_cast<std::uint64_t>(std::nearbyint(std::ldexp(a, -quantum)));  // ties to even
+  if (mantissa == 0) return sign;
+  if (mantissa >> (mantissa_bits + 1)) {  // rounded up to the next binade
+    mantissa >>= 1;
+    ++quantum;
+  }
+  const bool subnormal = mantissa < (std::uint64_t{1} << mantissa_bits);
+  const int biased = subnormal ? 0 : quantum + mantissa_bits + bias;
+  if (biased >= (1 << exponent_bits) - 1) return std::nullopt;
+  return static_cast<std::uint16_t>(sign | (biased << mantissa_bits) | (mantissa & ((1u << mantissa_bits) - 1)));
+}
+
+// An operation whose operand is a u64 above INT64_MAX: only conversions take one.
+op_result unsigned_operand(const value& v) {
+  return fail(fmt::format("value {} does not fit 64-bit signed arithmetic", static_cast<std::uint64_t>(v.i)));
+}
 
 op_result integer_op(op o, i64 x, i64 y) {
   i64 r = 0;
@@ -84,6 +113,8 @@ op_result float_op(op o, double x, double y) {
 }  // namespace
 
 op_result apply(const expr& e, const value& a, const value& b) {
+  if (a.big_unsigned()) return unsigned_operand(a);
+  if (b.big_unsigned()) return unsigned_operand(b);
   switch (e.op) {
     case op::to_float: return ok(value::floating(static_cast<double>(a.i)));
     case op::neg:
@@ -108,11 +139,25 @@ op_result apply(const expr& e, const value& a, const value& b) {
   }
 }
 
+double small_float_value(std::uint16_t bits, scalar s) {
+  const int exponent_bits = s == scalar::f16 ? 5 : 8;
+  const int mantissa_bits = 15 - exponent_bits;
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const int biased = (bits >> mantissa_bits) & ((1 << exponent_bits) - 1);
+  const unsigned mantissa = bits & ((1u << mantissa_bits) - 1);
+  double magnitude = 0;
+  if (biased == (1 << exponent_bits) - 1) magnitude = mantissa ? std::numeric_limits<double>::quiet_NaN()
+                                                                 : std::numeric_limits<double>::infinity();
+  else if (biased == 0) magnitude = std::ldexp(mantissa, 1 - bias - mantissa_bits);
+  else magnitude = std::ldexp(mantissa | (1u << mantissa_bits), biased - bias - mantissa_bits);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
 converted convert(const value& v, type target, check c) {
   converted out;
   out.size = size_of(target);
   auto store = [&](auto x) { std::memcpy(out.bytes.data(), &x, sizeof x); };
-  if (target.k == type::kind::pointer || target.k == type::kind::void_pointer) {
+  if (target.is_pointer()) {
     store(v.bits);
     return out;
   }
@@ -131,12 +176,21 @@ converted convert(const value& v, type target, check c) {
       if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
         out.error = fmt::format("value {} does not fit f32", format_value(v));
       store(static_cast<float>(d));
+    } else if (target.s == scalar::f16 || target.s == scalar::bf16) {
+      auto bits = small_float_bits(d, target.s == scalar::f16 ? 5 : 8);
+      if (!bits) out.error = fmt::format("value {} does not fit {}", format_value(v), to_string(target));
+      else store(*bits);
     } else {
       store(d);
     }
     return out;
   }
   // integer targets
+  if (v.big_unsigned()) {
+    if (target.s == scalar::u64) store(v.i);
+    else out.error = fmt::format("value {} does not fit {}", format_value(v), to_string(target));
+    return out;
+  }
   i64 x = v.i;
   if (c == check::positive && x <= 0) {
     out.error = fmt::format("value {} is not positive", x);
@@ -242,14 +296,15 @@ dependency_index index_dependencies(const graph& g) {
 
 std::string format_value(const value& v) {
   switch (v.k) {
-    case value::kind::integer: return fmt::format("{}", v.i);
+    case value::kind::integer:
+      return v.big_unsigned() ? fmt::format("{}", static_cast<std::uint64_t>(v.i)) : fmt::format("{}", v.i);
     case value::kind::floating: {
       std::string s = fmt::format("{}", v.f);
       if (s.find_first_of(".eni") == std::string::npos) s += ".0";
       return s;
     }
     case value::kind::boolean: return v.bits ? "true" : "false";
-    case value::kind::pointer: return fmt::format("0x{:x}", v.bits);
+    case value::kind::pointer: return v.bits ? fmt::format("0x{:x}", v.bits) : "null";
     case value::kind::cond: return fmt::format("cond(0x{:x})", v.bits);
   }
   return "?";

@@ -36,6 +36,7 @@ std::string describe_value_type(ir::type t) {
   if (t.is_float()) return "float";
   if (t.is_bool()) return "bool";
   if (t.k == ir::type::kind::cond) return "cond";
+  if (t.k == ir::type::kind::null) return "null";
   return "'" + ir::to_string(t) + "'";
 }
 
@@ -122,11 +123,12 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
   struct visitor {
     expr_lowering& self;
     std::uint32_t operator()(const ast::int_literal& lit) const {
-      if (lit.too_large || lit.value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-        self.diags_.error(range_of(lit), "integer literal does not fit 64-bit signed arithmetic");
+      if (lit.too_large) {
+        self.diags_.error(range_of(lit), "integer literal does not fit 64 bits (the largest is 18446744073709551615)");
         return bad_expr;
       }
-      return self.constant(ir::value::integer(static_cast<std::int64_t>(lit.value)), integer_type, range_of(lit));
+      // Above INT64_MAX it converts to u64 only, and takes part in no arithmetic (§9).
+      return self.constant(ir::value::unsigned_integer(lit.value), integer_type, range_of(lit));
     }
     std::uint32_t operator()(const ast::float_literal& lit) const {
       if (!std::isfinite(lit.value)) {
@@ -137,6 +139,9 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
     }
     std::uint32_t operator()(const ast::bool_literal& lit) const {
       return self.constant(ir::value::boolean(lit.value), ir::type::of(ir::scalar::boolean), range_of(lit));
+    }
+    std::uint32_t operator()(const ast::null_literal& lit) const {
+      return self.constant(ir::value::pointer(0), ir::type::null(), range_of(lit));
     }
     std::uint32_t operator()(const ast::sizeof_expr& s) const {
       auto t = resolve_type(s.type, self.diags_);
@@ -213,7 +218,8 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
     if (!offset_op) return invalid(": a pointer can only be offset by an integer");
     std::uint32_t ptr = l.is_pointer() ? lhs : rhs, count = l.is_pointer() ? rhs : lhs;
     ir::type pt = graph_.exprs[ptr].result;
-    if (pt.k == ir::type::kind::void_pointer) return invalid(": 'void*' has no element size to offset by");
+    if (pt.k != ir::type::kind::pointer)
+      return invalid(fmt::format(": '{}' has no element size to offset by", ir::to_string(pt)));
     e.op = code == op::add ? op::ptr_add : op::ptr_sub;
     e.result = pt;
     e.a = ptr;
@@ -259,14 +265,21 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
                    : target.is_float() ? (from.is_integer() || from.is_float())
                                        : from.is_integer();
       break;
-    case ir::type::kind::pointer: compatible = from == target; break;
-    case ir::type::kind::void_pointer: compatible = from.is_pointer(); break;
+    // `null` converts to every pointer; a pointer may gain const, never lose it (§9).
+    case ir::type::kind::pointer:
+      compatible = from.k == ir::type::kind::null ||
+                   (from.k == ir::type::kind::pointer && from.s == target.s && (!from.is_const || target.is_const));
+      break;
+    case ir::type::kind::void_pointer: compatible = from.is_pointer() && (!from.is_const || target.is_const); break;
     case ir::type::kind::cond: compatible = from.k == ir::type::kind::cond; break;
+    case ir::type::kind::null: break;  // nothing is declared with the type of `null`
   }
   if (!compatible) {
     std::string hint;
     if (from.k == ir::type::kind::cond) hint = "; a cond can only be passed to a 'cond' parameter";
     else if (target.k == ir::type::kind::cond) hint = "; pass a name declared with 'cond'";
+    else if (from.is_const && target.is_pointer() && !target.is_const)
+      hint = "; a pointer to const cannot be written through";
     else if (from.k == ir::type::kind::void_pointer && target.k == ir::type::kind::pointer)
       hint = "; 'void*' does not convert to a typed pointer";
     diags_.error(range, fmt::format("cannot convert {} to '{}' for {}{}", describe_value_type(from),

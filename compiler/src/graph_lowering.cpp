@@ -1,5 +1,7 @@
 #include "graph_lowering.hpp"
 
+#include <cgraph/compiler/eval.hpp>
+
 #include "launch_limits.hpp"
 
 #include <cgraph/dsl/suggest.hpp>
@@ -413,18 +415,19 @@ private:
     std::uint32_t dst = exprs_.lower(s.args[0]);
     std::uint32_t second = exprs_.lower(s.args[1]);
     std::uint32_t third = exprs_.lower(s.args[2]);
-    auto pointer_arg = [&](std::uint32_t e, const ast::expression& x, const char* role) {
+    // A destination is written, so it is never a pointer to const (§9); a source may be.
+    auto pointer_arg = [&](std::uint32_t e, const ast::expression& x, const char* role, bool to_const) {
       if (e != bad_expr && !exprs_.at(e).result.is_pointer()) {
         diags_.error(range_of(x), fmt::format("the {} of {} must be a pointer, got {}", role, name,
                                               describe_value_type(exprs_.at(e).result)));
-        return ir::argument{bad_expr, ir::type::void_pointer(), ir::check::any, range_of(x)};
+        return ir::argument{bad_expr, ir::type::void_pointer(to_const), ir::check::any, range_of(x)};
       }
-      return exprs_.convert(e, ir::type::void_pointer(), ir::check::any, range_of(x),
+      return exprs_.convert(e, ir::type::void_pointer(to_const), ir::check::any, range_of(x),
                             [&] { return fmt::format("the {} of {}", role, name); });
     };
-    n.args.push_back(pointer_arg(dst, s.args[0], "destination"));
+    n.args.push_back(pointer_arg(dst, s.args[0], "destination", false));
     if (is_memcpy) {
-      n.args.push_back(pointer_arg(second, s.args[1], "source"));
+      n.args.push_back(pointer_arg(second, s.args[1], "source", true));
       n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the byte count of memcpy"));
     } else {
       // The element type comes from the destination: 1, 2 or 4 bytes; void* means bytes.
@@ -432,15 +435,44 @@ private:
       if (dst != bad_expr && exprs_.at(dst).result.k == ir::type::kind::pointer)
         element = ir::type::of(exprs_.at(dst).result.s);
       n.element_size = ir::size_of(element);
-      if (dst != bad_expr && n.element_size != 1 && n.element_size != 2 && n.element_size != 4)
-        diags_.error(range_of(s.args[0]),
-                     fmt::format("memset writes 1-, 2- or 4-byte elements; '{}' has {}-byte elements",
-                                 ir::to_string(exprs_.at(dst).result), n.element_size));
-      n.args.push_back(exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
-                                      [&] { return fmt::format("the value of memset (element type '{}')", ir::to_string(element)); }));
-      n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset"));
+      auto value = exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
+                                  [&] { return fmt::format("the value of memset (element type '{}')", ir::to_string(element)); });
+      auto count = exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset");
+      if (n.element_size == 8 && dst != bad_expr) split_wide_memset(n, value, count, s);
+      n.args.push_back(value);
+      n.args.push_back(count);
     }
     return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  // CUDA's memset nodes write 1-, 2- or 4-byte elements. An 8-byte element whose value is a
+  // constant of two equal 4-byte halves (zero in particular) is the same bytes as twice as
+  // many 4-byte elements of one half, so it becomes that (§9); any other is an error saying why.
+  void split_wide_memset(ir::node& n, ir::argument& value, ir::argument& count, const ast::builtin_stmt& s) {
+    const std::string pointer = ir::to_string(exprs_.at(n.args[0].expr).result);
+    if (value.expr == bad_expr) return;
+    if (!exprs_.at(value.expr).is_constant()) {
+      diags_.error(range_of(s.args[1]),
+                   fmt::format("memset of 8-byte elements ('{}') needs a constant value: CUDA writes elements of at most "
+                               "4 bytes, so the value must be two equal 4-byte halves (0 is)", pointer));
+      return;
+    }
+    std::uint64_t bits = ir::convert(exprs_.at(value.expr).constant, value.target).as_u64();
+    auto low = static_cast<std::uint32_t>(bits), high = static_cast<std::uint32_t>(bits >> 32);
+    if (low != high) {
+      diags_.error(range_of(s.args[1]),
+                   fmt::format("memset of 8-byte elements ('{}'): the value's bytes 0x{:016x} are not two equal 4-byte "
+                               "halves, and CUDA writes elements of at most 4 bytes (0 works; otherwise use a kernel)",
+                               pointer, bits));
+      return;
+    }
+    n.element_size = 4;
+    const ir::type integer = ir::type::of(ir::scalar::i64);
+    value = {exprs_.constant(ir::value::integer(low), integer, value.range), u32_type, ir::check::any, value.range};
+    if (count.expr != bad_expr) {
+      std::uint32_t two = exprs_.constant(ir::value::integer(2), integer, count.range);
+      count.expr = exprs_.binary(dsl::binary_op::mul, count.expr, two, count.range);
+    }
   }
 
   frontier lower_host(const ast::host_stmt& s, const frontier& in) {

@@ -12,9 +12,9 @@ struct scalar_info {
   std::string_view name;
   std::uint32_t size;
 };
-constexpr std::array<scalar_info, 11> scalars = {{{"i8", 1}, {"i16", 2}, {"i32", 4}, {"i64", 8}, {"u8", 1},
+constexpr std::array<scalar_info, 13> scalars = {{{"i8", 1}, {"i16", 2}, {"i32", 4}, {"i64", 8}, {"u8", 1},
                                                   {"u16", 2}, {"u32", 4}, {"u64", 8}, {"f32", 4}, {"f64", 8},
-                                                  {"bool", 1}}};
+                                                  {"bool", 1}, {"f16", 2}, {"bf16", 2}}};
 }  // namespace
 
 bool type::is_integer() const { return k == kind::scalar && s <= ir::scalar::u64; }
@@ -29,11 +29,13 @@ std::optional<scalar> scalar_from_name(std::string_view name) {
 }
 
 std::string to_string(type t) {
+  const char* qualifier = t.is_const ? "const " : "";
   switch (t.k) {
     case type::kind::scalar: return std::string(to_string(t.s));
-    case type::kind::pointer: return std::string(to_string(t.s)) + "*";
-    case type::kind::void_pointer: return "void*";
+    case type::kind::pointer: return qualifier + std::string(to_string(t.s)) + "*";
+    case type::kind::void_pointer: return qualifier + std::string("void*");
     case type::kind::cond: return "cond";
+    case type::kind::null: return "null";
   }
   return "?";
 }

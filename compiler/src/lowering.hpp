@@ -68,6 +68,8 @@ public:
 
   std::uint32_t lower(const ast::expression& e);
   std::uint32_t constant(ir::value v, ir::type t, source_range range);
+  // `lhs o rhs`, type-checked (an error at op_range) and folded when both are constants.
+  std::uint32_t binary(dsl::binary_op o, std::uint32_t lhs, std::uint32_t rhs, source_range op_range);
   // Appends e, folding it when its operands are constants; reports folding errors.
   std::uint32_t add(ir::expr e);
 
@@ -84,7 +86,6 @@ private:
   std::uint32_t lower_operand(const ast::operand& o);
   std::uint32_t lower_identifier(const ast::identifier& id);
   std::uint32_t lower_call(const ast::function_call& call);
-  std::uint32_t binary(dsl::binary_op o, std::uint32_t lhs, std::uint32_t rhs, source_range op_range);
 
   ir::graph& graph_;
   diagnostics& diags_;

@@ -22,12 +22,21 @@ std::vector<std::string_view> names_of(const global_table& globals, global_symbo
 }
 
 std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags) {
+  if (t.is_const && !t.pointer) {
+    diags.error(range_of(t), fmt::format("'const' applies to pointers only: write 'const {}*', or '{}' for a value "
+                                         "(values are passed by copy)", t.base, t.base));
+    return std::nullopt;
+  }
   if (t.base == "void") {
-    if (t.pointer) return ir::type::void_pointer();
+    if (t.pointer) return ir::type::void_pointer(t.is_const);
     diags.error(range_of(t), "'void' is only a type as 'void*'");
     return std::nullopt;
   }
   if (t.base == "cond") {
+    if (t.is_const) {
+      diags.error(range_of(t), "'const cond*' is not a type; conds are passed by value");
+      return std::nullopt;
+    }
     if (!t.pointer) return ir::type::cond();
     diags.error(range_of(t), "'cond*' is not a type; conds are passed by value");
     return std::nullopt;
@@ -37,7 +46,7 @@ std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags
     diags.error(range_of(t), fmt::format("unknown type '{}'", t.base));
     return std::nullopt;
   }
-  return t.pointer ? ir::type::pointer_to(*s) : ir::type::of(*s);
+  return t.pointer ? ir::type::pointer_to(*s, t.is_const) : ir::type::of(*s);
 }
 
 }  // namespace cgraph::compiler::detail

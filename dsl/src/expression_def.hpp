@@ -31,7 +31,7 @@ const auto expression_def = unary >> *operation;
 const auto operation_def = binary_op_parser{} > unary;
 const auto unary_def = negations_parser{} >> operand;
 // A name not followed by '(' is tried before a call: names are common, calls are rare.
-const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | sizeof_expr | (identifier >> !x3::lit('(')) |
+const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr | (identifier >> !x3::lit('(')) |
                          function_call | parenthesized;
 const auto function_call_def = identifier >> '(' > (expression % ',') > ')';
 const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';

@@ -98,6 +98,7 @@ private:
   void operand(const ast::int_literal& x) { out_ += text(x); }
   void operand(const ast::float_literal& x) { out_ += text(x); }
   void operand(const ast::bool_literal& x) { out_ += x.value ? "true" : "false"; }
+  void operand(const ast::null_literal&) { out_ += "null"; }
   void operand(const ast::identifier& x) { out_ += x.name; }
   void operand(const ast::sizeof_expr& x) { out_ += "sizeof(" + type(x.type) + ")"; }
   void operand(const ast::parenthesized& x) {
@@ -124,7 +125,9 @@ private:
     else list(d);
   }
 
-  static std::string type(const ast::type_name& t) { return t.base + (t.pointer ? "*" : ""); }
+  static std::string type(const ast::type_name& t) {
+    return (t.is_const ? "const " : "") + t.base + (t.pointer ? "*" : "");
+  }
 
   // ---- statements ----------------------------------------------------------------------------
 

@@ -11,15 +11,15 @@ bool is_keyword(std::string_view word) {
   if (word.size() < 2 || word.size() > 8) return false;
   switch (word[0]) {
     case 'a': case 'c': case 'e': case 'f': case 'g': case 'h': case 'i': case 'k':
-    case 'l': case 'm': case 'p': case 'r': case 's': case 't': case 'w':
+    case 'l': case 'm': case 'n': case 'p': case 'r': case 's': case 't': case 'w':
       break;
     default:
       return false;
   }
-  static constexpr std::array<std::string_view, 24> keywords = {  // sorted
-      "after", "as",     "call",   "case",   "cond",     "else",   "false",  "from",
-      "graph", "host",   "if",     "include", "kernel",  "let",    "memcpy", "memset",
-      "module", "parallel", "repeat", "sizeof", "source", "switch", "true",   "while"};
+  static constexpr std::array<std::string_view, 26> keywords = {  // sorted
+      "after",  "as",     "call",     "case",   "cond",   "const",  "else",   "false",  "from",
+      "graph",  "host",   "if",       "include", "kernel", "let",   "memcpy", "memset", "module",
+      "null",   "parallel", "repeat", "sizeof", "source", "switch", "true",   "while"};
   return std::binary_search(keywords.begin(), keywords.end(), word);
 }
 

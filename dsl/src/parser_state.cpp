@@ -60,7 +60,8 @@ std::string_view cgraph_type_for(std::string_view c) {
       {"float", "f32"},    {"double", "f64"},   {"int", "i32"},      {"unsigned", "u32"}, {"long", "i64"},
       {"short", "i16"},    {"char", "i8"},      {"size_t", "u64"},   {"int8_t", "i8"},    {"int16_t", "i16"},
       {"int32_t", "i32"},  {"int64_t", "i64"},  {"uint8_t", "u8"},   {"uint16_t", "u16"}, {"uint32_t", "u32"},
-      {"uint64_t", "u64"}, {"float32", "f32"},  {"float64", "f64"},  {"uint", "u32"},     {"_Bool", "bool"}};
+      {"uint64_t", "u64"}, {"float32", "f32"},  {"float64", "f64"},  {"uint", "u32"},     {"_Bool", "bool"},
+      {"half", "f16"},     {"__half", "f16"},   {"__nv_bfloat16", "bf16"}, {"nv_bfloat16", "bf16"}, {"bfloat16", "bf16"}};
   for (const auto& [from, to] : types)
     if (from == c) return to;
   return {};
@@ -77,7 +78,8 @@ std::string syntax_hint(const std::string& expected, const char* begin, const ch
   if (at != last && lexical::is_ident_char(*at)) found = {at, static_cast<std::size_t>(lexical::scan_word(at, last) - at)};
   if (expected == "type" && !found.empty()) {
     if (auto t = cgraph_type_for(found); !t.empty()) return "; did you mean '" + std::string(t) + "'?";
-    return "; the types are i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, void* and cond";
+    return "; the types are i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, bool, void* and cond, and "
+           "'const' before a pointer type";
   }
   if (found == "default") return "; a switch has no 'default': a value with no 'case' runs nothing";
   // A keyword where a name goes: `kernel while(…)`, `let if = 1`, and a parameter list

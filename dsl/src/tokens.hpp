@@ -200,6 +200,20 @@ struct float_parser : detail::token_parser<float_parser, ast::float_literal> {
   }
 };
 
+struct null_parser : detail::token_parser<null_parser, ast::null_literal> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    const char* start = first;
+    x3::unused_type none;
+    if (!kw("null").parse(first, last, ctx, rctx, none)) return false;
+    ast::null_literal lit;
+    detail::tag(lit, start, first);
+    x3::traits::move_to(std::move(lit), attr);
+    return true;
+  }
+};
+
 struct bool_parser : detail::token_parser<bool_parser, ast::bool_literal> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
@@ -250,23 +264,33 @@ struct string_parser : detail::token_parser<string_parser, ast::string_literal> 
   }
 };
 
-// i8 … f64, bool, void, cond, optionally followed by '*'.
+// i8 … f64, f16, bf16, bool, void, cond, optionally followed by '*', and optionally preceded
+// by `const` (which the checker allows on pointers only).
 struct type_parser : detail::token_parser<type_parser, ast::type_name> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     x3::skip_over(first, last, ctx);
     if (first == last || !lexical::is_alpha(*first)) return false;
-    const char* end = lexical::scan_word(first, last);
-    std::string_view word(first, static_cast<std::size_t>(end - first));
-    static constexpr std::string_view names[] = {"i8", "i16", "i32", "i64", "u8",   "u16", "u32",
-                                                 "u64", "f32", "f64", "bool", "void", "cond"};
-    if (std::find(std::begin(names), std::end(names), word) == std::end(names)) return false;
     ast::type_name type;
+    const char* start = first;
+    const char* end = lexical::scan_word(first, last);
+    std::string_view word(start, static_cast<std::size_t>(end - start));
+    if (word == "const") {
+      type.is_const = true;
+      const char* p = end;
+      x3::skip_over(p, last, ctx);
+      if (p == last || !lexical::is_alpha(*p)) return false;
+      end = lexical::scan_word(p, last);
+      word = std::string_view(p, static_cast<std::size_t>(end - p));
+    }
+    static constexpr std::string_view names[] = {"i8",  "i16", "i32", "i64", "u8",   "u16",  "u32", "u64",
+                                                 "f32", "f64", "f16", "bf16", "bool", "void", "cond"};
+    if (std::find(std::begin(names), std::end(names), word) == std::end(names)) return false;
     type.base.assign(word);
     const char* p = end;
     x3::skip_over(p, last, ctx);
     if (p != last && *p == '*') { type.pointer = true; end = p + 1; }
-    detail::tag(type, first, end);
+    detail::tag(type, start, end);
     x3::traits::move_to(std::move(type), attr);
     first = end;
     return true;

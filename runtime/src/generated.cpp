@@ -61,6 +61,14 @@ void conversion_failed(ir::value v, ir::type target, bool positive, const site& 
   value_failed(at, what, c.error.empty() ? "value does not fit" : c.error);
 }
 
+std::uint16_t small_float_bits(double v, ir::scalar s, bool positive, const site& at, const char* what) {
+  auto c = ir::convert(ir::value::floating(v), ir::type::of(s), positive ? ir::check::positive : ir::check::any);
+  if (!c.error.empty()) value_failed(at, what, c.error);
+  return static_cast<std::uint16_t>(c.as_u64());
+}
+
+double small_float_value(std::uint16_t bits, ir::scalar s) { return ir::small_float_value(bits, s); }
+
 std::size_t root_node_count(const graph_state& g) {
   std::size_t n = 0;
   CGRAPH_CUDA(cudaGraphGetNodes(g.graph, nullptr, &n), g.graph_site);

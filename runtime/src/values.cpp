@@ -19,7 +19,7 @@ namespace {
 std::optional<std::string> fit(ir::value& v, ir::type t) {
   using kind = ir::value::kind;
   if (t.is_float()) {
-    if (v.k == kind::integer) v = ir::value::floating(static_cast<double>(v.i));
+    if (v.k == kind::integer) v = ir::value::floating(v.as<double>());
     if (v.k != kind::floating) return "a number";
   } else if (t.is_integer()) {
     if (v.k != kind::integer) return "an integer";
@@ -78,9 +78,6 @@ void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param
                 std::optional<ir::value>& out) {
   const ir::parameter& x = p.program.graphs[index].params[param];
   ir::value v = a.value();
-  if (a.too_large())
-    throw build_error(p.source.position(x.range.begin),
-                      fmt::format("parameter '{}': the value does not fit 64-bit signed arithmetic", x.name));
   if (auto problem = fit(v, x.t))
     throw build_error(p.source.position(x.range.begin),
                       fmt::format("parameter '{}' of type '{}': {}", x.name, ir::to_string(x.t),

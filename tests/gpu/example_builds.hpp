@@ -34,6 +34,21 @@ generated_stress make_stress_capture(float* a, float* b, float s, int n);
 generated_stress make_long_chain_explicit(float* a, float* b, float s, int n);
 generated_stress make_long_chain_capture(float* a, float* b, float s, int n);
 
+// tests/gpu/types.cgraph's graph `mixed` as generated C++ in one mode, built, instantiated and
+// launched on `stream` with a and s at their defaults (the pointers are __half, __nv_bfloat16
+// and so on; void here so C++ sources need no CUDA headers).
+struct mixed_types_inputs {
+  const void* x;
+  void* y;
+  void* b;
+  float* xf;
+  double* out;
+  unsigned long long* tag;
+  int n;
+};
+void run_mixed_types_explicit(const mixed_types_inputs& in, cudaStream_t stream);
+void run_mixed_types_capture(const mixed_types_inputs& in, cudaStream_t stream);
+
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);
 

@@ -2,4 +2,5 @@
 #define GENERATED_EXAMPLES generated_examples_capture
 #define MAKE_STRESS make_stress_capture
 #define MAKE_LONG_CHAIN make_long_chain_capture
+#define RUN_MIXED_TYPES run_mixed_types_capture
 #include "generated_examples.inc"

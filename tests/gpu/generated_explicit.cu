@@ -2,4 +2,5 @@
 #define GENERATED_EXAMPLES generated_examples_explicit
 #define MAKE_STRESS make_stress_explicit
 #define MAKE_LONG_CHAIN make_long_chain_explicit
+#define RUN_MIXED_TYPES run_mixed_types_explicit
 #include "generated_examples.inc"

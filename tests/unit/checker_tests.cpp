@@ -125,8 +125,17 @@ TEST_CASE("checker.memset_element_size_comes_from_the_destination") {
   CHECK(root.nodes[0].element_size == 2);
   CHECK(root.nodes[1].element_size == 1);
   CHECK(root.nodes[2].element_size == 4);
-  CHECK(compile_text("graph g(a: f64*) { memset(a, 0, 4); }").first_error() ==
-        "memset writes 1-, 2- or 4-byte elements; 'f64*' has 8-byte elements");
+  // 8-byte elements: a value of two equal 4-byte halves becomes twice as many 4-byte elements.
+  auto wide = compile_text("graph g(a: f64*, u: u64*) { memset(a, 0, 4); memset(u, 0x1234_5678_1234_5678, 3); }");
+  REQUIRE_MESSAGE(wide.ok(), wide.errors());
+  for (const auto& node : wide.graph().root.nodes) CHECK(node.element_size == 4);
+  CHECK(wide.graph().exprs[wide.graph().root.nodes[1].args[1].expr].constant.i == 0x12345678);
+  CHECK(wide.graph().exprs[wide.graph().root.nodes[1].args[2].expr].constant.i == 6);
+  CHECK(compile_text("graph g(a: f64*) { memset(a, 1.0, 4); }").first_error() ==
+        "memset of 8-byte elements ('f64*'): the value's bytes 0x3ff0000000000000 are not two equal 4-byte halves, "
+        "and CUDA writes elements of at most 4 bytes (0 works; otherwise use a kernel)");
+  CHECK(compile_text("graph g(a: i64*, v: i64) { memset(a, v, 4); }").first_error().starts_with(
+        "memset of 8-byte elements ('i64*') needs a constant value"));
   CHECK(compile_text("graph g(a: u8*) { memset(a, 256, 4); }").first_error() ==
         "the value of memset (element type 'u8'): value 256 does not fit u8");
 }

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -80,4 +81,48 @@ TEST_CASE("eval.pointer_offsets_scale_by_the_element_size") {
   CHECK(apply(e, value::pointer(0x1000), value::integer(3)).v.bits == 0x1018);
   e.op = op::ptr_sub;
   CHECK(apply(e, value::pointer(0x1000), value::integer(1)).v.bits == 0xff8);
+}
+
+TEST_CASE("eval.two_byte_floats_round_to_nearest_even_from_the_double") {
+  auto bits = [](double v, scalar s) {
+    auto c = convert(value::floating(v), type::of(s));
+    REQUIRE_MESSAGE(c.error.empty(), c.error);
+    CHECK(c.size == 2);
+    return c.as_u64();
+  };
+  CHECK(bits(1.0, scalar::f16) == 0x3c00);
+  CHECK(bits(-2.0, scalar::f16) == 0xc000);
+  CHECK(bits(0.1, scalar::f16) == 0x2e66);
+  CHECK(bits(65504, scalar::f16) == 0x7bff);
+  CHECK(bits(65519, scalar::f16) == 0x7bff);         // below the midpoint to infinity
+  CHECK(bits(std::ldexp(1.0, -24), scalar::f16) == 0x0001);  // the smallest subnormal
+  CHECK(bits(std::ldexp(1.0, -25), scalar::f16) == 0x0000);  // a tie: to even, zero
+  CHECK(bits(std::ldexp(3.0, -25), scalar::f16) == 0x0002);  // a tie: to even, two
+  CHECK(bits(1.0 + std::ldexp(1.0, -11), scalar::f16) == 0x3c00);  // a tie between 1 and its successor
+  CHECK(bits(1.0, scalar::bf16) == 0x3f80);
+  CHECK(bits(3.0e38, scalar::bf16) == 0x7f62);
+  CHECK(bits(-0.0, scalar::bf16) == 0x8000);
+  // Rounding straight from the double: through float, 1 + 2^-8 + 2^-30 would first round to
+  // the tie 1 + 2^-8 and then to even (1.0).
+  CHECK(bits(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30), scalar::bf16) == 0x3f81);
+  CHECK(convert(value::floating(65520), type::of(scalar::f16)).error == "value 65520.0 does not fit f16");
+  CHECK(convert(value::floating(3.4e38), type::of(scalar::bf16)).error == "value 3.4e+38 does not fit bf16");
+  for (double v : {0.5, -3.25, 1024.0, std::ldexp(1.0, -20)}) {
+    CHECK(small_float_value(static_cast<std::uint16_t>(bits(v, scalar::f16)), scalar::f16) == v);
+    CHECK(small_float_value(static_cast<std::uint16_t>(bits(v, scalar::bf16)), scalar::bf16) == v);
+  }
+}
+
+TEST_CASE("eval.unsigned_values_above_int64_max_convert_to_u64_only") {
+  const value big = value::unsigned_integer(0xFFFF'FFFF'FFFF'FFF0ull);
+  CHECK(big.big_unsigned());
+  CHECK_FALSE(value::unsigned_integer(5).big_unsigned());
+  CHECK(convert(big, type::of(scalar::u64)).as_u64() == 0xFFFF'FFFF'FFFF'FFF0ull);
+  CHECK(convert(big, type::of(scalar::i64)).error == "value 18446744073709551600 does not fit i64");
+  CHECK(convert(big, type::of(scalar::f64)).error.empty());
+  CHECK(big.as<double>() == 18446744073709551600.0);
+  expr e;
+  e.op = op::add;
+  e.result = type::of(scalar::i64);
+  CHECK(apply(e, big, value::integer(1)).error == "value 18446744073709551600 does not fit 64-bit signed arithmetic");
 }

@@ -65,6 +65,9 @@ struct dependency_index {
 };
 dependency_index index_dependencies(const graph& g);
 
+// The value of f16 or bf16 bits (`s` is scalar::f16 or scalar::bf16), exactly.
+double small_float_value(std::uint16_t bits, scalar s);
+
 // Human-readable form of a value of type t, for the IR dump and messages.
 std::string format_value(const value& v);
 

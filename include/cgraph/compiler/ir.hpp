@@ -19,22 +19,30 @@ namespace cgraph::ir {
 
 inline constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
 
-enum class scalar : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, boolean };
+// f16 and bf16 are CUDA's 2-byte floats (__half, __nv_bfloat16); they come last so the
+// older scalars keep their numbers.
+enum class scalar : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, boolean, f16, bf16 };
 
+// `null` has a type of its own (kind::null): it converts to every pointer type, and no
+// pointer converts to it.
 struct type {
-  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond };
+  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null };
   kind k = kind::scalar;
   ir::scalar s = ir::scalar::i64;  // the scalar, or a pointer's element type
+  bool is_const = false;           // a pointer to const: `const f32*`, `const void*`
 
   static constexpr type of(ir::scalar s) { return {kind::scalar, s}; }
-  static constexpr type pointer_to(ir::scalar s) { return {kind::pointer, s}; }
-  static constexpr type void_pointer() { return {kind::void_pointer, ir::scalar::u8}; }
+  static constexpr type pointer_to(ir::scalar s, bool to_const = false) { return {kind::pointer, s, to_const}; }
+  static constexpr type void_pointer(bool to_const = false) { return {kind::void_pointer, ir::scalar::u8, to_const}; }
   static constexpr type cond() { return {kind::cond, ir::scalar::u64}; }
+  static constexpr type null() { return {kind::null, ir::scalar::u8}; }
 
   bool is_integer() const;
-  bool is_float() const { return k == kind::scalar && (s == ir::scalar::f32 || s == ir::scalar::f64); }
+  bool is_float() const {
+    return k == kind::scalar && (s == ir::scalar::f32 || s == ir::scalar::f64 || s == ir::scalar::f16 || s == ir::scalar::bf16);
+  }
   bool is_bool() const { return k == kind::scalar && s == ir::scalar::boolean; }
-  bool is_pointer() const { return k == kind::pointer || k == kind::void_pointer; }
+  bool is_pointer() const { return k == kind::pointer || k == kind::void_pointer || k == kind::null; }
 
   friend bool operator==(type, type) = default;
 };

@@ -14,9 +14,16 @@ struct value {
   kind k = kind::integer;
   std::int64_t i = 0;       // integer
   double f = 0;             // floating
-  std::uint64_t bits = 0;   // boolean (0/1), pointer address, or cond handle
+  std::uint64_t bits = 0;   // boolean (0/1), pointer address, or cond handle; for an integer,
+                            // 1 when `i` holds a u64 above INT64_MAX (see big_unsigned)
 
   static constexpr value integer(std::int64_t v) { return {kind::integer, v, 0, 0}; }
+  // An unsigned 64-bit integer. Arithmetic is signed 64-bit, so one above INT64_MAX can only
+  // be converted to u64 (or a float); any operation on it is an error.
+  static constexpr value unsigned_integer(std::uint64_t v) {
+    return {kind::integer, static_cast<std::int64_t>(v), 0, v > static_cast<std::uint64_t>(INT64_MAX) ? 1u : 0u};
+  }
+  constexpr bool big_unsigned() const { return k == kind::integer && bits != 0; }
   static constexpr value floating(double v) { return {kind::floating, 0, v, 0}; }
   static constexpr value boolean(bool v) { return {kind::boolean, 0, 0, v ? 1u : 0u}; }
   static constexpr value pointer(std::uint64_t address) { return {kind::pointer, 0, 0, address}; }
@@ -29,7 +36,8 @@ struct value {
     using U = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<U, bool>) return bits != 0;
     else if constexpr (std::is_integral_v<U>) return static_cast<U>(i);
-    else if constexpr (std::is_floating_point_v<U>) return static_cast<U>(k == kind::floating ? f : static_cast<double>(i));
+    else if constexpr (std::is_floating_point_v<U>)
+      return static_cast<U>(k == kind::floating ? f : big_unsigned() ? static_cast<double>(static_cast<std::uint64_t>(i)) : static_cast<double>(i));
     else {
       static_assert(std::is_pointer_v<U>, "value::as<T>: T is a bool, an integer, a floating-point type or a pointer");
       return reinterpret_cast<U>(bits);

@@ -12,7 +12,7 @@
 
 namespace cgraph {
 
-// One parameter value: an integer, a float, a bool or a device pointer.
+// One parameter value: an integer, a float (f16 and bf16 included), a bool or a device pointer.
 class arg {
 public:
   template <std::integral T>
@@ -20,8 +20,7 @@ public:
     if constexpr (std::is_same_v<T, bool>) {
       value_ = cgraph::value::boolean(v);
     } else if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
-      too_large_ = v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-      value_ = cgraph::value::integer(static_cast<std::int64_t>(v));
+      value_ = cgraph::value::unsigned_integer(v);  // above INT64_MAX only a u64 parameter takes it
     } else {
       value_ = cgraph::value::integer(static_cast<std::int64_t>(v));
     }
@@ -31,14 +30,16 @@ public:
   template <typename T>
   arg(T* p) : value_(cgraph::value::pointer(reinterpret_cast<std::uint64_t>(p))) {}  // NOLINT
   arg(std::nullptr_t) : value_(cgraph::value::pointer(0)) {}  // NOLINT
+  // CUDA's 2-byte floats (__half, __nv_bfloat16) and any other class that converts to float,
+  // without this header including cuda_fp16.h: an f16 or bf16 parameter rounds it back.
+  template <typename T>
+    requires(std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>)
+  arg(T v) : value_(cgraph::value::floating(static_cast<double>(static_cast<float>(v)))) {}  // NOLINT
 
   const cgraph::value& value() const noexcept { return value_; }
-  // An unsigned 64-bit value above INT64_MAX: cgraph's integer arithmetic is signed 64-bit.
-  bool too_large() const noexcept { return too_large_; }
 
 private:
   cgraph::value value_;
-  bool too_large_ = false;
 };
 
 using args = std::vector<std::pair<std::string, arg>>;

@@ -120,6 +120,30 @@ P to(std::uint64_t address, bool, const site&, const char*) {
   return reinterpret_cast<P>(address);
 }
 
+// CUDA's 2-byte floats (__half, __nv_bfloat16) by their bits, so neither this header nor the
+// generated code depends on cuda_fp16.h's conversions (which -D__CUDA_NO_HALF_CONVERSIONS__,
+// common in large code bases, removes). Rounding and range are cgraph::ir::convert's.
+std::uint16_t small_float_bits(double v, ir::scalar s, bool positive, const site& at, const char* what);
+double small_float_value(std::uint16_t bits, ir::scalar s);
+
+template <typename T>
+T from_bits(std::uint16_t bits) {
+  static_assert(sizeof(T) == 2 && std::is_trivially_copyable_v<T>, "a 2-byte float type");
+  T out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+template <typename T, ir::scalar S>
+T to_small_float(double v, bool positive, const site& at, const char* what) {
+  return from_bits<T>(small_float_bits(v, S, positive, at, what));
+}
+template <ir::scalar S, typename T>
+double small_float_to_double(const T& v) {
+  std::uint16_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  return gen::small_float_value(bits, S);
+}
+
 // Whether a parameter changed, comparing bits (a NaN equals itself; 0.0 differs from -0.0).
 template <typename T>
 bool differs(const T& a, const T& b) {
@@ -128,26 +152,53 @@ bool differs(const T& a, const T& b) {
 
 // ---- kernel signatures --------------------------------------------------------------------------
 
-// A kernel's C++ parameter P matches a declared .cgraph type D when they are the same type,
-// or pointers to the same type up to const/volatile (a `f32*` may be a `const float*`).
+// A kernel's C++ parameter P matches a declared .cgraph type D by ABI, as the run-time path
+// checks by size: the same type; integers of the same size and signedness (`long long` for an
+// `i64`); pointers to same-size pointees, or either side `void*`, where a declared `const T*`
+// needs a pointer to const (a declared `T*` may be a kernel's `const T*`). f16 and bf16 are
+// declared as __half and __nv_bfloat16, so they match those types only.
 template <typename P, typename D>
 constexpr bool parameter_matches() {
   using p = std::remove_cv_t<P>;
-  if constexpr (std::is_same_v<p, D>) return true;
-  else if constexpr (std::is_pointer_v<p> && std::is_pointer_v<D>)
-    return std::is_same_v<std::remove_cv_t<std::remove_pointer_t<p>>, std::remove_pointer_t<D>>;
-  else return false;
+  using d = std::remove_cv_t<D>;
+  if constexpr (std::is_same_v<p, d>) {
+    return true;
+  } else if constexpr (std::is_integral_v<p> && std::is_integral_v<d> && !std::is_same_v<p, bool> &&
+                       !std::is_same_v<d, bool>) {
+    return sizeof(p) == sizeof(d) && std::is_signed_v<p> == std::is_signed_v<d>;
+  } else if constexpr (std::is_pointer_v<p> && std::is_pointer_v<d>) {
+    using pe = std::remove_pointer_t<p>;
+    using de = std::remove_pointer_t<d>;
+    constexpr bool const_ok = !std::is_const_v<de> || std::is_const_v<pe>;
+    if constexpr (std::is_void_v<pe> || std::is_void_v<de>) return const_ok;
+    else return const_ok && sizeof(pe) == sizeof(de);
+  } else {
+    return false;
+  }
 }
 
-template <typename... Declared>
-struct declared {};
+template <typename Function>
+struct kernel_signature;
+template <typename... P>
+struct kernel_signature<void (*)(P...)> {
+  static constexpr std::size_t count = sizeof...(P);
+  using types = std::tuple<P...>;
+};
 
-template <typename Function, typename Declared>
-struct signature_matches : std::false_type {};
+// How many parameters the kernel `Function` takes.
+template <typename Function>
+constexpr std::size_t parameter_count() {
+  return kernel_signature<Function>::count;
+}
 
-template <typename... P, typename... D>
-  requires(sizeof...(P) == sizeof...(D))
-struct signature_matches<void (*)(P...), declared<D...>> : std::bool_constant<(parameter_matches<P, D>() && ...)> {};
+// Whether parameter I of the kernel matches D; true when the kernel has no parameter I (the
+// count's own static_assert reports that), so each mismatch is reported once, at its parameter.
+template <typename Function, std::size_t I, typename D>
+constexpr bool parameter_at_matches() {
+  using signature = kernel_signature<Function>;
+  if constexpr (I >= signature::count) return true;
+  else return parameter_matches<std::tuple_element_t<I, typename signature::types>, D>();
+}
 
 // ---- the state one build makes ----------------------------------------------------------------
 

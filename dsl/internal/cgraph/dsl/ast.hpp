@@ -32,8 +32,9 @@ struct identifier : tagged {
 // ---- types -------------------------------------------------------------------------------
 
 struct type_name : tagged {
-  std::string base;  // i8 … f64, bool, void, cond
+  std::string base;  // i8 … f64, f16, bf16, bool, void, cond
   bool pointer = false;
+  bool is_const = false;  // `const T*`
 };
 
 // ---- expressions -------------------------------------------------------------------------
@@ -48,6 +49,7 @@ struct float_literal : tagged {
 struct bool_literal : tagged {
   bool value = false;
 };
+struct null_literal : tagged {};
 
 struct expression;
 
@@ -63,7 +65,7 @@ struct parenthesized : tagged {
   x3::forward_ast<expression> inner;
 };
 
-struct operand : x3::variant<int_literal, float_literal, bool_literal, sizeof_expr, function_call,
+struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr, function_call,
                              identifier, parenthesized> {
   using base_type::base_type;
   using base_type::operator=;

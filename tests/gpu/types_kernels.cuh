@@ -1,0 +1,13 @@
+#pragma once
+// The kernels of tests/gpu/types.cgraph (defined in types_kernels.cu). The i64 parameters are
+// `long long`, which is not std::int64_t (long) on Linux: generated C++ checks them by ABI.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+__global__ void axpy_half(const __half* x, __half* y, __half a, int n);
+__global__ void scale_bf16(__nv_bfloat16* y, __nv_bfloat16 s, long long n);
+__global__ void accumulate(const float* x, double* out, const double* bias, long long n);
+__global__ void mark(unsigned long long* out, unsigned long long value);
