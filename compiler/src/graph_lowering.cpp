@@ -28,6 +28,7 @@ public:
         exprs_(graph_, ctx.diags, scope_, ctx.globals, ctx.limits) {}
 
   void run() {
+    const std::size_t errors_before = diags_.error_count();
     graph_.name = decl_.name.name;
     graph_.range = range_of(decl_);
     scope_.push();
@@ -39,6 +40,35 @@ public:
       if (conds_[i].uses == 0 && !graph_.conds[i].synthetic)
         diags_.error(graph_.conds[i].range,
                      fmt::format("cond '{}' is not used by any if, while or switch", graph_.conds[i].name));
+    // A cond passed with a wrong type no longer reaches its kernel: rule 8 speaks of clean graphs.
+    if (diags_.error_count() == errors_before) report_endless_whiles();
+  }
+
+  // §13 rule 8: a `while` whose cond is reset to a non-zero constant at every launch, and that
+  // no kernel receives, runs forever: only a kernel (cudaGraphSetConditional) can clear it.
+  void report_endless_whiles() {
+    std::vector<bool> received(graph_.conds.size(), false);
+    ir::for_each_node(graph_.root, [&](const ir::node& n) {
+      if (n.kind != ir::node_kind::kernel) return;
+      for (const auto& a : n.args)
+        if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref &&
+            graph_.exprs[a.expr].index < received.size())
+          received[graph_.exprs[a.expr].index] = true;
+    });
+    ir::for_each_node(graph_.root, [&](const ir::node& n) {
+      if (n.kind != ir::node_kind::conditional || n.cond_kind != ir::cond_kind::while_loop || n.from_repeat ||
+          n.cond >= graph_.conds.size() || received[n.cond])
+        return;
+      const ir::cond_handle& c = graph_.conds[n.cond];
+      if (c.default_expr == ir::none || c.default_expr >= graph_.exprs.size()) return;
+      const ir::expr& init = graph_.exprs[c.default_expr];
+      if (!init.is_constant() || ir::convert(init.constant, u32_type).as_u64() == 0) return;
+      auto& d = diags_.error(n.range, fmt::format("this 'while' can never end: cond '{}' is set to {} at every launch "
+                                                  "and no kernel receives '{}' to clear it",
+                                                  c.name, ir::format_value(init.constant), c.name));
+      d.notes.push_back({c.range, fmt::format("'{}' is declared here; pass it to a kernel that calls "
+                                              "cudaGraphSetConditional", c.name)});
+    });
   }
 
 private:
