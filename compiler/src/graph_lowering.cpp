@@ -1,8 +1,8 @@
 #include "graph_lowering.hpp"
 
 #include <cgraph/compiler/eval.hpp>
+#include <cgraph/compiler/launch_limits.hpp>
 
-#include "launch_limits.hpp"
 
 #include <cgraph/dsl/suggest.hpp>
 
@@ -401,34 +401,29 @@ private:
 
   // Rule 7 where the values are constants; the others are checked at build and update.
   void check_launch_limits(const ir::node& n, const ast::launch_stmt& s) {
-    static constexpr const char* axis[] = {"x", "y", "z"};
+    using ir::launch_limit;
+    using ir::launch_limits;
     auto value = [&](const ir::argument& a) { return exprs_.constant_integer(a.expr); };
     auto where = [&](const std::vector<ast::expression>& dims, std::size_t i) {
       return i < dims.size() ? range_of(dims[i]) : range_of(s.kernel);
     };
     std::optional<std::int64_t> threads = 1;
     bool axis_too_large = false;  // then the block's total is not reported: it says nothing new
-    for (std::size_t i = 0; i < 3; ++i) {
+    for (int i = 0; i < 3; ++i) {
       auto b = value(n.block[i]);
       if (b && *b > launch_limits::block[i]) {
         axis_too_large = true;
-        diags_.error(where(s.block, i), fmt::format("block dimension {} is {}, more than CUDA's limit of {}", axis[i], *b,
-                                                    launch_limits::block[i]));
+        diags_.error(where(s.block, i), ir::launch_limit_message(launch_limit::block, i, *b));
       }
       // Each factor is at most 1024 here, so the product cannot overflow.
       threads = b && threads && !axis_too_large ? std::optional<std::int64_t>(*threads * *b) : std::nullopt;
       auto g = value(n.grid[i]);
-      if (g && *g > launch_limits::grid[i])
-        diags_.error(where(s.grid, i), fmt::format("grid dimension {} is {}, more than CUDA's limit of {}", axis[i], *g,
-                                                   launch_limits::grid[i]));
+      if (g && *g > launch_limits::grid[i]) diags_.error(where(s.grid, i), ir::launch_limit_message(launch_limit::grid, i, *g));
     }
     if (threads && *threads > launch_limits::threads_per_block && !s.block.empty())
-      diags_.error(range_of(s.block.front()), fmt::format("a block of {} threads (x·y·z), more than CUDA's limit of {}",
-                                                          *threads, launch_limits::threads_per_block));
+      diags_.error(range_of(s.block.front()), ir::launch_limit_message(launch_limit::threads, 0, *threads));
     if (auto bytes = value(n.shared_bytes); bytes && *bytes > launch_limits::shared_bytes && s.shared_bytes)
-      diags_.error(range_of(*s.shared_bytes),
-                   fmt::format("{} bytes of dynamic shared memory, more than any GPU offers per block ({} bytes, 227 KiB)",
-                               *bytes, launch_limits::shared_bytes));
+      diags_.error(range_of(*s.shared_bytes), ir::launch_limit_message(launch_limit::shared_bytes, 0, *bytes));
   }
 
   frontier lower_builtin(const ast::builtin_stmt& s, const frontier& in) {

@@ -48,6 +48,9 @@ struct mixed_types_inputs {
 };
 void run_mixed_types_explicit(const mixed_types_inputs& in, cudaStream_t stream);
 void run_mixed_types_capture(const mixed_types_inputs& in, cudaStream_t stream);
+// The same for `big_shared` (100 KiB of dynamic shared memory).
+void run_big_shared_explicit(const float* in, float* out, int n, cudaStream_t stream);
+void run_big_shared_capture(const float* in, float* out, int n, cudaStream_t stream);
 
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);

@@ -3,4 +3,5 @@
 #define MAKE_STRESS make_stress_capture
 #define MAKE_LONG_CHAIN make_long_chain_capture
 #define RUN_MIXED_TYPES run_mixed_types_capture
+#define RUN_BIG_SHARED run_big_shared_capture
 #include "generated_examples.inc"

@@ -16,3 +16,24 @@ __global__ void accumulate(const float* x, double* out, const double* bias, long
 }
 
 __global__ void mark(unsigned long long* out, unsigned long long value) { *out = value; }
+
+__global__ void reverse_in_shared(const float* in, float* out, int n) {
+  extern __shared__ float staged[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) staged[i] = in[i];
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = staged[n - 1 - i];
+}
+
+__global__ void __launch_bounds__(128) bounded_scale(float* p, float s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] *= s;
+}
+
+__global__ void static_and_dynamic(float* out) {
+  __shared__ float fixed[256];
+  extern __shared__ float extra[];
+  fixed[threadIdx.x] = static_cast<float>(threadIdx.x);
+  extra[0] = 0.0f;
+  __syncthreads();
+  if (threadIdx.x == 0) out[200] = fixed[31] + extra[0];
+}

@@ -4,7 +4,7 @@
 
 #include "example_builds.hpp"
 #include "gpu_support.hpp"
-#include "types_kernels.cuh"
+#include "types_registry.hpp"
 
 #include <filesystem>
 
@@ -62,12 +62,6 @@ void check_against_cpu(device_run& run, const inputs& in, float a = 0.5f, float 
   }
   CHECK(wrong == 0);
   CHECK(run.tag.read()[0] == 0xFFFF'FFFF'FFFF'FFF0ull);
-}
-
-cgraph::registry types_registry() {
-  cgraph::registry reg;
-  reg.kernel("axpy_half", axpy_half).kernel("scale_bf16", scale_bf16).kernel("accumulate", accumulate).kernel("mark", mark);
-  return reg;
 }
 
 cgraph::program types_program() {

@@ -1,5 +1,7 @@
 // How each owned kind is destroyed, and sites as text.
 
+#include "launch_check.hpp"
+
 #include <cgraph/runtime/backend/handle.hpp>
 #include <cgraph/runtime/backend/site.hpp>
 
@@ -14,7 +16,10 @@ void event_kind::destroy(cudaEvent_t e) noexcept {
   cudaEventDestroy(e);
 }
 void device_memory_kind::destroy(void* p) noexcept { cudaFree(p); }
-void library_kind::destroy(cudaLibrary_t l) noexcept { cudaLibraryUnload(l); }
+void library_kind::destroy(cudaLibrary_t l) noexcept {
+  cudaLibraryUnload(l);
+  kernels_unloaded();  // a later library's kernel may take an unloaded one's address
+}
 
 std::string site::str() const {
   if (source) return source->position(offset);

@@ -1,5 +1,6 @@
 // The node operations tables (node_ops.hpp): every add-node, capture and exec-setter call.
 
+#include "launch_check.hpp"
 #include "seam.hpp"
 
 #include "../compat.hpp"
@@ -20,18 +21,24 @@ void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = 
 
 // ---- kernel ----------------------------------------------------------------------------------
 
+// Launch limits are checked before CUDA sees the node, so a bad value is a build error at its
+// .cgraph line rather than a failed launch. An update that breaks them is refused here, and
+// the rebuild it falls back to reports it where the node is added.
 void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
   mark(g, step, at);
+  if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
   CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
 }
 
 void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
   mark(c.state(), step, at);
+  if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
   CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
   c.captured(k, step, at);
 }
 
 bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
+  if (!check_launch(p, {}).empty()) return false;
   return CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec, node, &p)) == cudaSuccess;
 }
 

@@ -1,0 +1,39 @@
+#include <cgraph/compiler/launch_limits.hpp>
+
+#include <fmt/format.h>
+
+namespace cgraph::ir {
+
+std::string launch_limit_message(launch_limit which, int axis, std::int64_t value) {
+  static constexpr const char* axes[] = {"x", "y", "z"};
+  switch (which) {
+    case launch_limit::block:
+      return fmt::format("block dimension {} is {}, more than CUDA's limit of {}", axes[axis], value,
+                         launch_limits::block[axis]);
+    case launch_limit::grid:
+      return fmt::format("grid dimension {} is {}, more than CUDA's limit of {}", axes[axis], value,
+                         launch_limits::grid[axis]);
+    case launch_limit::threads:
+      return fmt::format("a block of {} threads (x·y·z), more than CUDA's limit of {}", value,
+                         launch_limits::threads_per_block);
+    case launch_limit::shared_bytes:
+      return fmt::format("{} bytes of dynamic shared memory, more than any GPU offers per block ({} bytes, 227 KiB)",
+                         value, launch_limits::shared_bytes);
+  }
+  return {};
+}
+
+std::string check_launch_limits(const std::array<std::int64_t, 3>& grid, const std::array<std::int64_t, 3>& block,
+                                std::int64_t shared_bytes) {
+  for (int i = 0; i < 3; ++i) {
+    if (block[i] > launch_limits::block[i]) return launch_limit_message(launch_limit::block, i, block[i]);
+    if (grid[i] > launch_limits::grid[i]) return launch_limit_message(launch_limit::grid, i, grid[i]);
+  }
+  // Each factor is at most 1024 here, so the product cannot overflow.
+  std::int64_t threads = block[0] * block[1] * block[2];
+  if (threads > launch_limits::threads_per_block) return launch_limit_message(launch_limit::threads, 0, threads);
+  if (shared_bytes > launch_limits::shared_bytes) return launch_limit_message(launch_limit::shared_bytes, 0, shared_bytes);
+  return {};
+}
+
+}  // namespace cgraph::ir

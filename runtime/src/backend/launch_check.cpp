@@ -1,0 +1,77 @@
+#include "launch_check.hpp"
+
+#include "seam.hpp"
+
+#include <cgraph/compiler/launch_limits.hpp>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+namespace cgraph::backend {
+
+namespace {
+
+// Bumped when a library is unloaded, which makes every cached limit stale.
+std::atomic<std::uint64_t> unload_generation{0};
+
+// A kernel's maxThreadsPerBlock (its registers and __launch_bounds__ decide it), by function,
+// in a small direct-mapped cache per thread: build and update look it up once per kernel node.
+struct thread_limit {
+  const void* function = nullptr;
+  std::uint64_t generation = 0;
+  int max_threads = 0;
+};
+
+int max_threads_of(const void* function, const site& at) {
+  thread_local std::array<thread_limit, 64> cache{};
+  auto& slot = cache[(reinterpret_cast<std::uintptr_t>(function) >> 4) % cache.size()];
+  const std::uint64_t generation = unload_generation.load(std::memory_order_relaxed);
+  if (slot.function != function || slot.generation != generation) {
+    cudaFuncAttributes attributes{};
+    CGRAPH_CUDA(cudaFuncGetAttributes(&attributes, function), at);
+    slot = {function, generation, attributes.maxThreadsPerBlock};
+  }
+  return slot.max_threads;
+}
+
+// Above 48 KiB a kernel needs cudaFuncAttributeMaxDynamicSharedMemorySize, up to what the device
+// offers per block with that opt-in, less the kernel's static shared memory.
+std::string opt_in_shared_memory(const cudaKernelNodeParams& p, const site& at) {
+  cudaFuncAttributes attributes{};
+  CGRAPH_CUDA(cudaFuncGetAttributes(&attributes, p.func), at);
+  int device = 0, opt_in = 0;
+  CGRAPH_CUDA(cudaGetDevice(&device), at);
+  CGRAPH_CUDA(cudaDeviceGetAttribute(&opt_in, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), at);
+  const std::size_t available = static_cast<std::size_t>(opt_in) - std::min<std::size_t>(attributes.sharedSizeBytes, opt_in);
+  if (p.sharedMemBytes > available)
+    return fmt::format("{} bytes of dynamic shared memory, more than this device offers the kernel: {} bytes per block "
+                       "(cudaDevAttrMaxSharedMemoryPerBlockOptin) less its {} bytes of static shared memory",
+                       p.sharedMemBytes, opt_in, attributes.sharedSizeBytes);
+  if (static_cast<std::size_t>(attributes.maxDynamicSharedSizeBytes) < p.sharedMemBytes)
+    CGRAPH_CUDA(cudaFuncSetAttribute(p.func, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(p.sharedMemBytes)),
+                at);
+  return {};
+}
+
+}  // namespace
+
+void kernels_unloaded() noexcept { unload_generation.fetch_add(1, std::memory_order_relaxed); }
+
+std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
+  const dim3 g = p.gridDim, b = p.blockDim;
+  std::string why = ir::check_launch_limits({g.x, g.y, g.z}, {b.x, b.y, b.z}, p.sharedMemBytes);
+  if (!why.empty()) return why;
+  const int threads = static_cast<int>(b.x * b.y * b.z);  // at most 1024 here
+  if (int most = max_threads_of(p.func, at); threads > most)
+    return fmt::format("a block of {} threads, more than this kernel can run: {} (its maxThreadsPerBlock, set by its "
+                       "registers or __launch_bounds__)",
+                       threads, most);
+  if (p.sharedMemBytes > ir::launch_limits::shared_bytes_without_opt_in) return opt_in_shared_memory(p, at);
+  return {};
+}
+
+}  // namespace cgraph::backend
