@@ -72,9 +72,14 @@ struct report_syntax_error : annotate_position {
     const char* at = lexical::skip_trivia(failure.where(), last);
     if (expected == "';'")
       while (at != state.begin && lexical::is_space(at[-1])) --at;
-    if (!state.has_error_in(at, at))
-      state.error(at, at == last ? at : at + 1,
-                  "expected " + expected + ", found " + describe_token(at, last) + syntax_hint(expected, state.begin, at, last));
+    // One syntax error per line: a later one on the line of an earlier one (`#include "k.cuh"`
+    // then "expected ';'") is almost always a consequence of it.
+    if (!state.line_has_error(at)) {
+      diagnostic& d = state.error(at, at == last ? at : at + 1, "expected " + expected + ", found " +
+                                                                     describe_token(at, last) +
+                                                                     syntax_hint(expected, state.begin, at, last));
+      if (expected == "'}'" && lexical::skip_trivia(at, last) == last) state.note_unclosed_braces(d);
+    }
     state.failure_reported = true;
     return x3::error_handler_result::fail;
   }

@@ -18,11 +18,17 @@ parse_result parse(const source_file& source, diagnostics& sink, const parse_lim
                                    limits.max_file_bytes));
     return result;
   }
+  const std::size_t diagnostics_before = sink.all().size();
   auto scan = detail::prescan(text, sink, limits.max_nesting);
   result.comments = std::move(scan.comments);
   if (scan.fatal) return result;
 
-  parser::parser_state state{text.data(), text.data() + text.size(), &sink, {}};
+  parser::parser_state state;
+  state.begin = text.data();
+  state.end = text.data() + text.size();
+  state.sink = &sink;
+  for (std::size_t i = diagnostics_before; i < sink.all().size(); ++i)
+    state.prescan_errors.push_back(sink.all()[i].range.begin);
   parser::parser_state_scope scope(state);
   const char* first = state.begin;
   bool parsed = boost::spirit::x3::phrase_parse(first, state.end, file(), parser::skipper{}, result.file);

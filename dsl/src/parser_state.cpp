@@ -24,6 +24,70 @@ bool parser_state::has_error_in(const char* from, const char* to) const {
   return false;
 }
 
+bool parser_state::line_has_error(const char* at) const {
+  const char* line_start = at;
+  while (line_start != begin && line_start[-1] != '\n') --line_start;
+  const std::uint32_t lo = offset(line_start), hi = offset(at);
+  auto on_line = [&](std::uint32_t o) { return o >= lo && o <= hi; };
+  return has_error_in(line_start, at) || std::any_of(prescan_errors.begin(), prescan_errors.end(), on_line);
+}
+
+namespace {
+
+// The indentation (leading spaces and tabs) of the line holding p, and whether p is the line's
+// first token.
+struct line_shape {
+  std::size_t indent = 0;
+  bool first_on_line = false;
+};
+line_shape shape_of(const char* begin, const char* p) {
+  const char* start = p;
+  while (start != begin && start[-1] != '\n') --start;
+  const char* q = start;
+  while (q != p && (*q == ' ' || *q == '\t')) ++q;
+  return {static_cast<std::size_t>(q - start), q == p};
+}
+
+}  // namespace
+
+void parser_state::note_unclosed_braces(diagnostic& d) const {
+  std::vector<const char*> open;
+  const char* misplaced_close = nullptr;  // the first '}' whose indentation differs from its '{'
+  const char* its_open = nullptr;
+  for (const char* p = begin; p < end;) {
+    if (*p == '"') {
+      const char* q = lexical::skip_string(p, end);
+      p = q ? q : end;
+    } else if (*p == '/' && end - p >= 2 && (p[1] == '/' || p[1] == '*')) {
+      const char* q = p[1] == '/' ? lexical::skip_line_comment(p, end) : lexical::skip_block_comment(p, end);
+      p = q ? q : end;
+    } else {
+      if (*p == '{') open.push_back(p);
+      if (*p == '}' && !open.empty()) {
+        line_shape close = shape_of(begin, p), opening = shape_of(begin, open.back());
+        if (!misplaced_close && close.first_on_line && close.indent != opening.indent) {
+          misplaced_close = p;
+          its_open = open.back();
+        }
+        open.pop_back();
+      }
+      ++p;
+    }
+  }
+  if (open.empty()) return;
+  const char* unclosed = open.back();
+  d.notes.push_back({{offset(unclosed), offset(unclosed) + 1}, "this '{' is never closed"});
+  if (misplaced_close) {
+    const auto line = 1 + std::count(begin, its_open, '\n');
+    const char* line_start = its_open;
+    while (line_start != begin && line_start[-1] != '\n') --line_start;
+    d.notes.push_back({{offset(misplaced_close), offset(misplaced_close) + 1},
+                       "this '}' closes the '{' at " + std::to_string(line) + ":" +
+                           std::to_string(its_open - line_start + 1) +
+                           ", on a line indented differently; a '}' may be missing before it"});
+  }
+}
+
 std::string describe_token(const char* p, const char* end) {
   p = lexical::skip_trivia(p, end);
   if (p == end) return "end of file";

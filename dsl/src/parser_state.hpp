@@ -22,10 +22,16 @@ struct parser_state {
   // between Boost versions, so positions alone cannot tell.)
   bool failure_reported = false;
 
-  void error(const char* from, const char* to, std::string message) {
-    sink->error({offset(from), offset(to)}, std::move(message));
+  diagnostic& error(const char* from, const char* to, std::string message) {
     syntax_errors.push_back(offset(from));
+    return sink->error({offset(from), offset(to)}, std::move(message));
   }
+  // Notes for "expected '}', found end of file": the '{' left open, and a '}' whose
+  // indentation differs from its '{' line's (where a '}' is probably missing).
+  void note_unclosed_braces(diagnostic& d) const;
+  std::vector<std::uint32_t> prescan_errors;  // offsets of the pre-scan's errors (stray bytes)
+  // Whether any error, the pre-scan's included, was reported on the line of `at` before it.
+  bool line_has_error(const char* at) const;
   // Whether a syntax error was already reported in [from, to]: recovery then adds none.
   // (The pre-scan's stray-byte errors do not count: the skipper steps over those bytes.)
   bool has_error_in(const char* from, const char* to) const;

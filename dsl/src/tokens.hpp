@@ -341,6 +341,7 @@ struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
     x3::skip_over(first, last, ctx);
     if (first == last || (!top_level && *first == '}')) return false;
     const char* p = skip_to_sync(first, last, ctx);
+    if (top_level) p = std::min(p, next_declaration(first, p));
     auto& state = *parser_state::current();
     if (!state.failure_reported && !state.has_error_in(first, p)) {
       const char* token_end = lexical::is_ident_char(*first) ? lexical::scan_word(first, last) : first + 1;
@@ -351,6 +352,19 @@ struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
     state.failure_reported = false;
     first = p;
     return true;
+  }
+
+  // The first declaration keyword at the start of a line in (from, to), or `to`: a top-level
+  // declaration that lost its ';' (or its '}') does not take the declarations after it along,
+  // so their errors are reported too.
+  static const char* next_declaration(const char* from, const char* to) {
+    static constexpr std::string_view keywords[] = {"kernel", "host", "graph", "include", "module", "source"};
+    for (const char* p = from + 1; p < to; ++p) {
+      if (p[-1] != '\n' || !lexical::is_alpha(*p)) continue;
+      std::string_view word(p, static_cast<std::size_t>(lexical::scan_word(p, to) - p));
+      if (std::find(std::begin(keywords), std::end(keywords), word) != std::end(keywords)) return p;
+    }
+    return to;
   }
 
   template <typename Ctx>
