@@ -26,6 +26,8 @@ const x3::rule<operand_class, ast::operand> operand = "expression";
 const x3::rule<function_call_class, ast::function_call> function_call = "function call";
 const x3::rule<sizeof_class, ast::sizeof_expr> sizeof_expr = "sizeof";
 const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenthesized expression";
+struct argument_list_class;
+const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list = "an argument";
 
 const auto expression_def = unary >> *operation;
 const auto operation_def = binary_op_parser{} > unary;
@@ -33,7 +35,8 @@ const auto unary_def = negations_parser{} >> operand;
 // A name not followed by '(' is tried before a call: names are common, calls are rare.
 const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr | (identifier >> !x3::lit('(')) |
                          function_call | parenthesized;
-const auto function_call_def = identifier >> '(' > (expression % ',') > ')';
+const auto function_call_def = identifier >> '(' > argument_list > ')';
+const auto argument_list_def = expression % ',';
 const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';
 // Single-member structs get their member through an action: X3 would try to assign the
 // member's type to the whole struct.
@@ -56,7 +59,7 @@ const auto take_single = [](auto& ctx) { x3::_val(ctx) = {std::move(x3::_attr(ct
 const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
 
 BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, unary, operation, operand, function_call, sizeof_expr,
-                    parenthesized)
+                    parenthesized, argument_list)
 
 }  // namespace cgraph::dsl::parser
 

@@ -78,14 +78,132 @@ private:
     out_ += '\n';
   }
 
+  // ---- comments inside a line ---------------------------------------------------------------
+
+  std::string_view comment_text(std::size_t i) const {
+    return src_.text().substr(comments_[i].begin, comments_[i].end - comments_[i].begin);
+  }
+  std::size_t column() const {
+    auto nl = out_.rfind('\n');
+    return nl == std::string::npos ? out_.size() : out_.size() - nl - 1;
+  }
+  void trim_spaces() {
+    while (!out_.empty() && out_.back() == ' ') out_.pop_back();
+  }
+  void break_line() {
+    trim_spaces();
+    out_ += '\n';
+    out_.append(continuation_, ' ');
+  }
+  // Whether the current line holds nothing but indentation.
+  bool at_fresh_line() const {
+    auto nl = out_.rfind('\n');
+    return nl != std::string::npos && out_.find_first_not_of(' ', nl + 1) == std::string::npos;
+  }
+
+  // Comments before `offset` that sit inside a declaration or statement stay where they are,
+  // between the same tokens: a block comment inline, a line comment at the end of its line
+  // (the text goes on below, at the continuation column).
+  void inline_comments(std::uint32_t offset) {
+    while (next_ < comments_.size() && comments_[next_].begin < offset) {
+      std::string_view c = comment_text(next_);
+      bool line_comment = c.substr(0, 2) == "//";
+      if (!out_.empty() && out_.back() != ' ' && out_.back() != '(' && out_.back() != '\n') out_ += line_comment ? "  " : " ";
+      out_ += c;
+      last_end_ = comments_[next_].end;
+      ++next_;
+      if (line_comment) break_line();
+      else out_ += ' ';
+    }
+  }
+  bool comment_before(std::uint32_t offset) const { return next_ < comments_.size() && comments_[next_].begin < offset; }
+
+  // Where the ')' closing a list whose last item ends at `from` stands (comments skipped).
+  std::uint32_t closing_paren(std::uint32_t from) const {
+    std::string_view t = src_.text();
+    for (std::uint32_t p = from; p < t.size();) {
+      if (t[p] == ')') return p;
+      if (t[p] == '/' && p + 1 < t.size() && (t[p + 1] == '/' || t[p + 1] == '*')) {
+        const bool line = t[p + 1] == '/';
+        auto q = t.find(line ? "\n" : "*/", p + 2);
+        p = q == std::string_view::npos ? static_cast<std::uint32_t>(t.size()) : static_cast<std::uint32_t>(q) + (line ? 0 : 2);
+        continue;
+      }
+      if (t[p] != ' ' && t[p] != '\t' && t[p] != '\n' && t[p] != '\r') return from;
+      ++p;
+    }
+    return from;
+  }
+
+  // "(a, b, c)" on one line; when the line would pass 100 columns, as many items per line as
+  // fit, aligned after the '('; when a comment sits inside the list, one item per line. `item(i)` writes item i; `bounds(i)`
+  // gives its source range.
+  static constexpr std::size_t max_width = 100;
+  template <typename Item, typename Bounds>
+  void comma_list(std::size_t count, Item item, Bounds bounds, std::size_t reserve_after = 1) {
+    out_ += '(';
+    if (count == 0) {
+      out_ += ')';
+      return;
+    }
+    const std::uint32_t close = closing_paren(bounds(count - 1).second);
+    const std::size_t saved_size = out_.size(), saved_next = next_;
+    const std::uint32_t saved_end = last_end_;
+    if (!comment_before(close)) {
+      for (std::size_t i = 0; i < count; ++i) {
+        if (i) out_ += ", ";
+        item(i);
+      }
+      out_ += ')';
+      if (column() + reserve_after <= max_width && out_.find('\n', saved_size) == std::string::npos) return;
+      out_.resize(saved_size);
+      next_ = saved_next;
+      last_end_ = saved_end;
+    }
+    const std::size_t saved_continuation = continuation_;
+    const std::size_t opening_indent = out_.find_first_not_of(' ', out_.rfind('\n') + 1) - (out_.rfind('\n') + 1);
+    continuation_ = column();
+    const bool has_comment = comment_before(close);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!has_comment) {  // too long only: items fill each line up to the limit
+        if (i) out_ += ' ';
+        const std::size_t before = out_.size();
+        item(i);
+        const std::size_t reserve = i + 1 == count ? reserve_after + 1 : 1;  // ')' and what follows, or ','
+        if (i && column() + reserve > max_width) {
+          std::string moved = out_.substr(before);
+          out_.resize(before);
+          break_line();
+          out_ += moved;
+        }
+        if (i + 1 < count) out_ += ',';
+        continue;
+      }
+      inline_comments(bounds(i).first);
+      item(i);
+      if (i + 1 == count) break;
+      out_ += ',';
+      // Comments after the item (on its line or below) come before the next item's line.
+      inline_comments(bounds(i + 1).first);
+      if (!at_fresh_line()) break_line();
+    }
+    inline_comments(close);
+    trim_spaces();
+    if (out_.back() == '\n') out_.append(opening_indent, ' ');  // after a line comment: ')' at the opening line's indentation
+    out_ += ')';
+    continuation_ = saved_continuation;
+  }
+
   // ---- expressions ---------------------------------------------------------------------------
 
   void expression(const ast::expression& e) {
     unary(e.first);
     for (const auto& o : e.rest) {
-      out_ += ' ';
+      inline_comments(o.begin);
+      if (out_.back() != ' ') out_ += ' ';
       out_ += dsl::info(o.op).spelling;
       out_ += ' ';
+      inline_comments(o.rhs.begin);
       unary(o.rhs);
     }
   }
@@ -111,13 +229,10 @@ private:
     list(x.args);
   }
 
-  void list(const std::vector<ast::expression>& xs) {
-    out_ += '(';
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (i) out_ += ", ";
-      expression(xs[i]);
-    }
-    out_ += ')';
+  void list(const std::vector<ast::expression>& xs, std::size_t reserve_after = 1) {
+    comma_list(
+        xs.size(), [&](std::size_t i) { expression(xs[i]); },
+        [&](std::size_t i) { return std::pair{xs[i].begin, xs[i].end}; }, reserve_after);
   }
 
   void dims(const std::vector<ast::expression>& d) {
@@ -140,6 +255,7 @@ private:
     for (const auto* l : {&p.after, &suffix})
       for (const auto& name : *l) {
         out_ += first ? " after " : ", ";
+        inline_comments(name.begin);
         out_ += name.name;
         first = false;
       }
@@ -165,6 +281,7 @@ private:
     const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return unwrap(x); }, s);
     leading(t.begin, false);
     indent();
+    continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
     boost::apply_visitor([&](const auto& x) { stmt(unwrap(x)); }, s);
     trailing(t.end);
   }
@@ -277,30 +394,30 @@ private:
   static std::string_view kind_of(const ast::library_decl&) { return "library"; }
   static std::string_view kind_of(const ast::graph_decl&) { return "graph"; }
 
-  void params(const std::vector<ast::parameter>& ps) {
-    out_ += '(';
-    for (std::size_t i = 0; i < ps.size(); ++i) {
-      if (i) out_ += ", ";
-      out_ += ps[i].name.name + ": " + type(ps[i].type);
-      if (ps[i].default_value) {
-        out_ += " = ";
-        expression(*ps[i].default_value);
-      }
-    }
-    out_ += ')';
+  void params(const std::vector<ast::parameter>& ps, std::size_t reserve_after) {
+    comma_list(
+        ps.size(),
+        [&](std::size_t i) {
+          out_ += ps[i].name.name + ": " + type(ps[i].type);
+          if (ps[i].default_value) {
+            out_ += " = ";
+            expression(*ps[i].default_value);
+          }
+        },
+        [&](std::size_t i) { return std::pair{ps[i].begin, ps[i].end}; }, reserve_after);
   }
 
   void declaration(const ast::include_decl& d) { out_ += "include " + std::string(text(d.path)) + ";"; }
   void declaration(const ast::kernel_decl& d) {
     out_ += "kernel " + d.name.name;
-    params(d.params);
+    params(d.params, 1);
     if (d.symbol) out_ += " as " + std::string(text(*d.symbol));
     if (d.library) out_ += " from " + d.library->name;
     out_ += ';';
   }
   void declaration(const ast::host_decl& d) {
     out_ += "host " + d.name.name;
-    params(d.params);
+    params(d.params, 1);
     out_ += ';';
   }
   void declaration(const ast::library_decl& d) {
@@ -309,7 +426,7 @@ private:
   }
   void declaration(const ast::graph_decl& d) {
     out_ += "graph " + d.name.name;
-    params(d.params);
+    params(d.params, 2);
     out_ += ' ';
     block(d.body);
   }
@@ -319,6 +436,7 @@ private:
   std::size_t next_ = 0;
   std::uint32_t last_end_ = 0;
   int depth_ = 0;
+  std::size_t continuation_ = 4;  // where a line broken by a comment goes on
   std::string out_;
 };
 

@@ -100,6 +100,8 @@ std::string describe_token(const char* p, const char* end) {
 }
 
 std::string readable_expectation(std::string which) {
+  // An unnamed composite parser is described by its mangled C++ type: never show that.
+  if (which.find("boost") != std::string::npos) return "more input";
   if (which.size() >= 2 && which.front() == '"' && which.back() == '"') {
     which.front() = '\'';
     which.back() = '\'';

@@ -31,6 +31,8 @@ const block_type block = "'{'";
 const x3::rule<statement_class, ast::statement> statement = "statement";
 const x3::rule<node_prefix_class, ast::node_prefix> node_prefix = "label";
 const x3::rule<after_clause_class, std::vector<ast::identifier>> after_clause = "after";
+struct label_list_class;
+const x3::rule<label_list_class, std::vector<ast::identifier>> label_list = "a label";
 const x3::rule<args_class, std::vector<ast::expression>> arguments = "arguments";
 const x3::rule<launch_class, ast::launch_stmt> launch_stmt = "kernel launch";
 const x3::rule<builtin_class, ast::builtin_stmt> builtin_stmt = "memcpy or memset";
@@ -54,7 +56,8 @@ const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(s
 const auto block_def = mark_begin >> '{' > *(x3::omit[x3::eps >> statement[push_statement]] | recover_parser(false)) > '}' > mark_end;
 
 const auto node_prefix_def = -label_parser{} >> after_clause;
-const auto after_clause_def = -(kw("after") > (identifier % ','));
+const auto after_clause_def = -(kw("after") > label_list);
+const auto label_list_def = identifier % ',';
 // After a ',' another argument must follow, so a bad one is reported where it stands.
 const auto arguments_def = '(' > -(expression() > *(',' > expression())) > ')';
 
@@ -81,7 +84,7 @@ const auto statement_def = launch_stmt | builtin_stmt | let_stmt | cond_stmt | p
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
                     host_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, while_stmt, case_clause,
-                    switch_stmt, repeat_stmt, parallel_stmt)
+                    switch_stmt, repeat_stmt, parallel_stmt, label_list)
 
 }  // namespace cgraph::dsl::parser
 
