@@ -14,6 +14,7 @@
 #include <charconv>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cgraph::dsl::parser {
 
@@ -100,6 +101,24 @@ struct keyword_parser : detail::token_parser<keyword_parser, x3::unused_type> {
 
 inline keyword_parser kw(std::string_view word) { return keyword_parser(word); }
 
+namespace detail {
+// A token that is one of a few keywords, as a tagged AST node: `choices` pairs each keyword with
+// what it sets in the node (`memcpy`/`memset`, `true`/`false`, `null`).
+template <typename Node, typename It, typename Ctx, typename RCtx, typename Attr, typename... Set>
+bool keyword_node(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr,
+                  std::pair<std::string_view, Set>... choices) {
+  x3::skip_over(first, last, ctx);
+  const char* start = first;
+  Node node;
+  x3::unused_type none;
+  bool matched = (... || (kw(choices.first).parse(first, last, ctx, rctx, none) && (choices.second(node), true)));
+  if (!matched) return false;
+  tag(node, start, first);
+  x3::traits::move_to(std::move(node), attr);
+  return true;
+}
+}  // namespace detail
+
 // A punctuation sequence such as "<<<"; unlike x3::lit it reports itself as '<<<'.
 struct punct_parser : detail::token_parser<punct_parser, x3::unused_type> {
   constexpr explicit punct_parser(std::string_view t) : text(t) {}
@@ -122,16 +141,11 @@ inline punct_parser punct(std::string_view text) { return punct_parser(text); }
 struct builtin_keyword_parser : detail::token_parser<builtin_keyword_parser, ast::builtin_keyword> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    x3::skip_over(first, last, ctx);
-    const char* start = first;
-    ast::builtin_keyword k;
-    x3::unused_type none;
-    if (kw("memcpy").parse(first, last, ctx, rctx, none)) k.op = ast::builtin_op::memcpy_op;
-    else if (kw("memset").parse(first, last, ctx, rctx, none)) k.op = ast::builtin_op::memset_op;
-    else return false;
-    detail::tag(k, start, first);
-    x3::traits::move_to(std::move(k), attr);
-    return true;
+    using node = ast::builtin_keyword;
+    return detail::keyword_node<node>(
+        first, last, ctx, rctx, attr,
+        std::pair{std::string_view("memcpy"), [](node& k) { k.op = ast::builtin_op::memcpy_op; }},
+        std::pair{std::string_view("memset"), [](node& k) { k.op = ast::builtin_op::memset_op; }});
   }
 };
 
@@ -203,29 +217,18 @@ struct float_parser : detail::token_parser<float_parser, ast::float_literal> {
 struct null_parser : detail::token_parser<null_parser, ast::null_literal> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    x3::skip_over(first, last, ctx);
-    const char* start = first;
-    x3::unused_type none;
-    if (!kw("null").parse(first, last, ctx, rctx, none)) return false;
-    ast::null_literal lit;
-    detail::tag(lit, start, first);
-    x3::traits::move_to(std::move(lit), attr);
-    return true;
+    return detail::keyword_node<ast::null_literal>(first, last, ctx, rctx, attr,
+                                                   std::pair{std::string_view("null"), [](ast::null_literal&) {}});
   }
 };
 
 struct bool_parser : detail::token_parser<bool_parser, ast::bool_literal> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    x3::skip_over(first, last, ctx);
-    const char* start = first;
-    ast::bool_literal lit;
-    x3::unused_type none;
-    if (kw("true").parse(first, last, ctx, rctx, none)) lit.value = true;
-    else if (!kw("false").parse(first, last, ctx, rctx, none)) return false;
-    detail::tag(lit, start, first);
-    x3::traits::move_to(std::move(lit), attr);
-    return true;
+    using node = ast::bool_literal;
+    return detail::keyword_node<node>(first, last, ctx, rctx, attr,
+                                      std::pair{std::string_view("true"), [](node& b) { b.value = true; }},
+                                      std::pair{std::string_view("false"), [](node& b) { b.value = false; }});
   }
 };
 
