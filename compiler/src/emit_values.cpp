@@ -151,8 +151,7 @@ std::string value_printer::literal(const ir::value& v, ir::type target) const {
     return fmt::format("cg::from_bits<{}>(0x{:04x}) /* {} */", cpp_type(target), c.as_u64(), ir::format_value(v));
   }
   if (target.is_float()) {
-    double d = v.k == ir::value::kind::floating ? v.f : static_cast<double>(v.i);
-    return float_literal(d, target.s == ir::scalar::f32);
+    return float_literal(v.as<double>(), target.s == ir::scalar::f32);
   }
   if (target.is_bool()) return v.bits ? "true" : "false";
   if (target.is_pointer() && v.bits == 0) return "nullptr";
