@@ -25,10 +25,14 @@ public:
   void run() {
     register_names();
     for (const auto& d : file_.declarations) boost::apply_visitor([&](const auto& x) { lower(x); }, d);
-    program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_};
+    program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_, constants_};
     for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) lower_graph(ctx, i);
     check_call_graph(program_, calls_, diags_, limits_);
-    if (!diags_.has_errors()) warn_unused_declarations();
+    constants_.finish(false);  // each constant's errors, also of one no graph uses
+    if (!diags_.has_errors()) {
+      constants_.finish(true);
+      warn_unused_declarations();
+    }
   }
 
   // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called.
@@ -59,6 +63,11 @@ private:
             else if constexpr (std::is_same_v<T, dsl::ast::library_decl>) add_global(x.name, global_symbol::kind::library, program_.libraries);
             else if constexpr (std::is_same_v<T, dsl::ast::graph_decl>) {
               if (add_global(x.name, global_symbol::kind::graph, program_.graphs)) graph_decls_.push_back(&x);
+            } else if constexpr (std::is_same_v<T, dsl::ast::const_decl>) {
+              if (add_global(x.name, global_symbol::kind::constant, const_decls_)) {
+                const_decls_.back() = &x;
+                constants_.add(x);
+              }
             }
           },
           d);
@@ -153,12 +162,15 @@ private:
   }
 
   void lower(const dsl::ast::graph_decl&) {}  // after all declarations, in lower_graph
+  void lower(const dsl::ast::const_decl&) {}  // on first use, through constants_
 
   const dsl::ast::file& file_;
   ir::program& program_;
   diagnostics& diags_;
   const compile_limits& limits_;
   global_table globals_;
+  constant_table constants_{globals_, diags_, limits_};
+  std::vector<const dsl::ast::const_decl*> const_decls_;  // by constant index
   std::vector<const dsl::ast::graph_decl*> graph_decls_;
   std::vector<call_site> calls_;
   std::unordered_set<const dsl::ast::identifier*> duplicates_;

@@ -173,11 +173,16 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
     }
   }
   if (auto it = globals_.find(id.name); it != globals_.end()) {
+    if (it->second.k == global_symbol::kind::constant && constants_) {
+      auto c = constants_->resolve(it->second.index, range_of(id));
+      return c ? constant(c->first, c->second, range_of(id)) : bad_expr;
+    }
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
     d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
   } else {
-    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name,
-                                           dsl::did_you_mean(id.name, scope_.names([](const symbol&) { return true; }))));
+    auto candidates = scope_.names([](const symbol&) { return true; });
+    for (auto name : names_of(globals_, global_symbol::kind::constant)) candidates.push_back(name);
+    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name, dsl::did_you_mean(id.name, candidates)));
   }
   return bad_expr;
 }

@@ -25,7 +25,7 @@ public:
   graph_lowering(const program_context& ctx, std::uint32_t index)
       : ctx_(ctx), decl_(*ctx.graph_decls[index]), index_(index), program_(ctx.program),
         graph_(ctx.program.graphs[index]), globals_(ctx.globals), diags_(ctx.diags), limits_(ctx.limits),
-        exprs_(graph_, ctx.diags, scope_, ctx.globals, ctx.limits) {}
+        exprs_(graph_, ctx.diags, scope_, ctx.globals, ctx.limits, &ctx.constants) {}
 
   void run() {
     const std::size_t errors_before = diags_.error_count();

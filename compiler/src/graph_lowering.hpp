@@ -24,6 +24,7 @@ struct program_context {
   diagnostics& diags;
   const compile_limits& limits;
   std::vector<call_site>& calls;  // appended to
+  constant_table& constants;
 };
 
 // Lowers graph `index` (program.graphs[index] exists and is empty).

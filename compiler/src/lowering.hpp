@@ -23,7 +23,7 @@ inline source_range range_of(const ast::tagged& node) { return {node.begin, node
 
 // What a top-level name was declared as.
 struct global_symbol {
-  enum class kind : std::uint8_t { kernel, host, library, graph };
+  enum class kind : std::uint8_t { kernel, host, library, graph, constant };
   kind k = kind::kernel;
   std::uint32_t index = 0;
   source_range range;
@@ -59,12 +59,14 @@ private:
   std::string (*make_)(const void*) = nullptr;
 };
 
+class constant_table;
+
 // Lowers expressions into a graph's pool: resolves names, checks types, folds constants.
 class expr_lowering {
 public:
   expr_lowering(ir::graph& g, diagnostics& diags, const scope_stack& scope, const global_table& globals,
-                const compile_limits& limits)
-      : graph_(g), diags_(diags), scope_(scope), globals_(globals), limits_(limits) {}
+                const compile_limits& limits, constant_table* constants = nullptr)
+      : graph_(g), diags_(diags), scope_(scope), globals_(globals), limits_(limits), constants_(constants) {}
 
   std::uint32_t lower(const ast::expression& e);
   std::uint32_t constant(ir::value v, ir::type t, source_range range);
@@ -92,6 +94,41 @@ private:
   const scope_stack& scope_;
   const global_table& globals_;
   const compile_limits& limits_;
+  constant_table* constants_;
+};
+
+// The top-level `const NAME = EXPR;` declarations (LANGUAGE.md §10): each evaluated once, on
+// its first use (they may use one another in any order; a cycle is an error), folded wherever
+// they are used, so nothing of them reaches the IR.
+class constant_table {
+public:
+  constant_table(const global_table& globals, diagnostics& diags, const compile_limits& limits)
+      : globals_(globals), diags_(diags), limits_(limits) {}
+
+  // Registered in declaration order; `index` of its global_symbol is its position.
+  void add(const ast::const_decl& d) {
+    entry e;
+    e.decl = &d;
+    entries_.push_back(e);
+  }
+  // The value and type of constant `index`, evaluating it first; nullopt once reported why not.
+  std::optional<std::pair<ir::value, ir::type>> resolve(std::uint32_t index, source_range use);
+  // Evaluates every constant (so each error is reported once, used or not) and warns about
+  // those never used (§13 rule 10) when `warn` is set.
+  void finish(bool warn);
+
+private:
+  struct entry {
+    const ast::const_decl* decl = nullptr;
+    enum class state : std::uint8_t { pending, evaluating, done, failed } s = state::pending;
+    ir::value value;
+    ir::type type;
+    bool used = false;
+  };
+  const global_table& globals_;
+  diagnostics& diags_;
+  const compile_limits& limits_;
+  std::vector<entry> entries_;
 };
 
 }  // namespace cgraph::compiler::detail

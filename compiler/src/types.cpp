@@ -10,6 +10,7 @@ std::string_view describe(global_symbol::kind k) {
     case global_symbol::kind::host: return "a host callback";
     case global_symbol::kind::library: return "a module or source";
     case global_symbol::kind::graph: return "a graph";
+    case global_symbol::kind::constant: return "a constant";
   }
   return "a name";
 }

@@ -19,6 +19,7 @@ struct kernel_class : annotate_position {};
 struct host_decl_class : annotate_position {};
 struct library_class : annotate_position {};
 struct graph_class : annotate_position {};
+struct const_class : annotate_position {};
 
 const file_type file = "file";
 const x3::rule<declaration_class, ast::declaration> declaration = "declaration";
@@ -29,6 +30,7 @@ const x3::rule<kernel_class, ast::kernel_decl> kernel_decl = "kernel";
 const x3::rule<host_decl_class, ast::host_decl> host_decl = "host";
 const x3::rule<library_class, ast::library_decl> library_decl = "library";
 const x3::rule<graph_class, ast::graph_decl> graph_decl = "graph";
+const x3::rule<const_class, ast::const_decl> const_decl = "const";
 
 struct library_kinds : x3::symbols<ast::library_kind> {
   library_kinds() { add("module", ast::library_kind::module)("source", ast::library_kind::source); }
@@ -47,13 +49,14 @@ const auto host_decl_def = kw("host") > identifier > parameters > ';';
 const auto library_decl_def = x3::lexeme[library_kind >> word_end_parser{}] > identifier > '=' >
                               string_literal > ';';
 const auto graph_decl_def = kw("graph") > identifier > parameters > block();
+const auto const_decl_def = kw("const") > identifier > '=' > expression() > ';';
 
-const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl;
+const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl | const_decl;
 // `eps >> …` puts the iterator back at the declaration's start when it fails (see block_def).
 const auto file_def = *(x3::omit[x3::eps >> declaration[push_declaration]] | recover_parser(true)) > x3::eoi;
 
 BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, kernel_decl, host_decl,
-                    library_decl, graph_decl)
+                    library_decl, graph_decl, const_decl)
 
 }  // namespace cgraph::dsl::parser
 

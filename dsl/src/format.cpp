@@ -393,6 +393,7 @@ private:
   static std::string_view kind_of(const ast::host_decl&) { return "host"; }
   static std::string_view kind_of(const ast::library_decl&) { return "library"; }
   static std::string_view kind_of(const ast::graph_decl&) { return "graph"; }
+  static std::string_view kind_of(const ast::const_decl&) { return "const"; }
 
   void params(const std::vector<ast::parameter>& ps, std::size_t reserve_after) {
     comma_list(
@@ -423,6 +424,12 @@ private:
   void declaration(const ast::library_decl& d) {
     out_ += (d.kind == ast::library_kind::module ? "module " : "source ") + d.name.name + " = " +
             std::string(text(d.text)) + ";";
+  }
+  void declaration(const ast::const_decl& d) {
+    continuation_ = 4;
+    out_ += "const " + d.name.name + " = ";
+    expression(d.value);
+    out_ += ';';
   }
   void declaration(const ast::graph_decl& d) {
     out_ += "graph " + d.name.name;

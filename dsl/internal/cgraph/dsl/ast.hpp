@@ -251,7 +251,13 @@ struct graph_decl : tagged {
   block body;
 };
 
-struct declaration : x3::variant<include_decl, kernel_decl, host_decl, library_decl, graph_decl> {
+// const NAME = EXPR;  (LANGUAGE.md §10)
+struct const_decl : tagged {
+  identifier name;
+  expression value;
+};
+
+struct declaration : x3::variant<include_decl, kernel_decl, host_decl, library_decl, graph_decl, const_decl> {
   using base_type::base_type;
   using base_type::operator=;
 };

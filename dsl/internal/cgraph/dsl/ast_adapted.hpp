@@ -30,3 +30,4 @@ BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::kernel_decl, name, params, symbol, l
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::host_decl, name, params)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::library_decl, kind, name, text)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::graph_decl, name, params, body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::const_decl, name, value)
