@@ -1,8 +1,9 @@
-// LANGUAGE.md §13 rule 7 at build and update time, against the real device and kernel: a
-// kernel needing 100 KiB of dynamic shared memory is opted in and runs (both strategies and
-// generated C++); a block larger than the kernel's maxThreadsPerBlock, a grid beyond CUDA's
-// limits, and more shared memory than the device offers are build errors at the launch's
-// .cgraph line, also when an update brings them.
+// LANGUAGE.md §13 rule 7 at build and update time, against the real device and kernel (the
+// graph also uses a top-level const, folded on every path): a kernel needing 100 KiB of
+// dynamic shared memory is opted in and runs (both strategies and generated C++); a block
+// larger than the kernel's maxThreadsPerBlock, a grid beyond CUDA's limits, and more shared
+// memory than the device offers are build errors at the launch's .cgraph line, also when an
+// update brings them.
 
 #include "example_builds.hpp"
 #include "gpu_support.hpp"
@@ -81,23 +82,23 @@ TEST_CASE("limits.values_beyond_the_kernel_or_device_fail_at_build_naming_the_li
 
     std::string threads = build_error_of([&] { build({{"threads", 256}}); });
     MESSAGE(threads);
-    CHECK(threads.find("types.cgraph:34:3") != std::string::npos);
+    CHECK(threads.find("types.cgraph:35:3") != std::string::npos);
     CHECK(threads.find("a block of 256 threads, more than this kernel can run: 128") != std::string::npos);
 
     std::string grid = build_error_of([&] { build({{"blocks_y", 100000}}); });
-    CHECK(grid.find("types.cgraph:34:3") != std::string::npos);
+    CHECK(grid.find("types.cgraph:35:3") != std::string::npos);
     CHECK(grid.find("grid dimension y is 100000, more than CUDA's limit of 65535") != std::string::npos);
 
     // Within what any GPU offers, but not with the kernel's 1 KiB of static shared memory.
     std::string shared = build_error_of([&] { build({{"shared", opt_in - 512}}); });
     MESSAGE(shared);
-    CHECK(shared.find("types.cgraph:35:3") != std::string::npos);
+    CHECK(shared.find("types.cgraph:36:3") != std::string::npos);
     CHECK(shared.find("more than this device offers the kernel") != std::string::npos);
 
     // An update that breaks a limit is refused by the node setter, and the rebuild it falls
     // back to names the line.
     std::string update = build_error_of([&] { ok.update({{"p", p.get()}, {"threads", 512}}); });
-    CHECK(update.find("types.cgraph:34:3") != std::string::npos);
+    CHECK(update.find("types.cgraph:35:3") != std::string::npos);
     CHECK(update.find("more than this kernel can run") != std::string::npos);
   }
 }
