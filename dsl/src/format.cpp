@@ -170,11 +170,11 @@ private:
         const std::size_t before = out_.size();
         item(i);
         const std::size_t reserve = i + 1 == count ? reserve_after + 1 : 1;  // ')' and what follows, or ','
-        if (i && column() + reserve > max_width) {
-          std::string moved = out_.substr(before);
+        // Too long, or broken inside: laid out again on the next line (nested lists align there).
+        if (i && (column() + reserve > max_width || out_.find('\n', before) != std::string::npos)) {
           out_.resize(before);
           break_line();
-          out_ += moved;
+          item(i);
         }
         if (i + 1 < count) out_ += ',';
         continue;
