@@ -1,3 +1,5 @@
+#include "lexical.hpp"
+
 #include <cgraph/dsl/format.hpp>
 #include <cgraph/dsl/parse.hpp>
 
@@ -56,7 +58,7 @@ private:
       blank(comments_[next_].begin);
       force_blank = false;
       indent();
-      out_ += src_.text().substr(comments_[next_].begin, comments_[next_].end - comments_[next_].begin);
+      out_ += comment_text(next_);
       out_ += '\n';
       last_end_ = comments_[next_].end;
       ++next_;
@@ -69,7 +71,7 @@ private:
     if (end > 0 && next_ < comments_.size() &&
         src_.location(comments_[next_].begin).line == src_.location(end - 1).line) {
       out_ += "  ";
-      out_ += src_.text().substr(comments_[next_].begin, comments_[next_].end - comments_[next_].begin);
+      out_ += comment_text(next_);
       last_end_ = comments_[next_].end;
       ++next_;
     } else {
@@ -121,23 +123,13 @@ private:
   // Where the ')' closing a list whose last item ends at `from` stands (comments skipped).
   std::uint32_t closing_paren(std::uint32_t from) const {
     std::string_view t = src_.text();
-    for (std::uint32_t p = from; p < t.size();) {
-      if (t[p] == ')') return p;
-      if (t[p] == '/' && p + 1 < t.size() && (t[p + 1] == '/' || t[p + 1] == '*')) {
-        const bool line = t[p + 1] == '/';
-        auto q = t.find(line ? "\n" : "*/", p + 2);
-        p = q == std::string_view::npos ? static_cast<std::uint32_t>(t.size()) : static_cast<std::uint32_t>(q) + (line ? 0 : 2);
-        continue;
-      }
-      if (t[p] != ' ' && t[p] != '\t' && t[p] != '\n' && t[p] != '\r') return from;
-      ++p;
-    }
-    return from;
+    const char* p = lexical::skip_trivia(t.data() + from, t.data() + t.size());
+    return p != t.data() + t.size() && *p == ')' ? static_cast<std::uint32_t>(p - t.data()) : from;
   }
 
   // "(a, b, c)" on one line; when the line would pass 100 columns, as many items per line as
-  // fit, aligned after the '('; when a comment sits inside the list, one item per line. `item(i)` writes item i; `bounds(i)`
-  // gives its source range.
+  // fit, aligned after the '('; when a comment sits inside the list, one item per line.
+  // `item(i)` writes item i; `bounds(i)` gives its source range.
   static constexpr std::size_t max_width = 100;
   template <typename Item, typename Bounds>
   void comma_list(std::size_t count, Item item, Bounds bounds, std::size_t reserve_after = 1) {

@@ -25,11 +25,10 @@ bool parser_state::has_error_in(const char* from, const char* to) const {
 }
 
 bool parser_state::line_has_error(const char* at) const {
-  const char* line_start = at;
-  while (line_start != begin && line_start[-1] != '\n') --line_start;
-  const std::uint32_t lo = offset(line_start), hi = offset(at);
+  const char* line = lexical::line_start(begin, at);
+  const std::uint32_t lo = offset(line), hi = offset(at);
   auto on_line = [&](std::uint32_t o) { return o >= lo && o <= hi; };
-  return has_error_in(line_start, at) || std::any_of(prescan_errors.begin(), prescan_errors.end(), on_line);
+  return has_error_in(line, at) || std::any_of(prescan_errors.begin(), prescan_errors.end(), on_line);
 }
 
 namespace {
@@ -41,8 +40,7 @@ struct line_shape {
   bool first_on_line = false;
 };
 line_shape shape_of(const char* begin, const char* p) {
-  const char* start = p;
-  while (start != begin && start[-1] != '\n') --start;
+  const char* start = lexical::line_start(begin, p);
   const char* q = start;
   while (q != p && (*q == ' ' || *q == '\t')) ++q;
   return {static_cast<std::size_t>(q - start), q == p};
@@ -79,11 +77,9 @@ void parser_state::note_unclosed_braces(diagnostic& d) const {
   d.notes.push_back({{offset(unclosed), offset(unclosed) + 1}, "this '{' is never closed"});
   if (misplaced_close) {
     const auto line = 1 + std::count(begin, its_open, '\n');
-    const char* line_start = its_open;
-    while (line_start != begin && line_start[-1] != '\n') --line_start;
     d.notes.push_back({{offset(misplaced_close), offset(misplaced_close) + 1},
                        "this '}' closes the '{' at " + std::to_string(line) + ":" +
-                           std::to_string(its_open - line_start + 1) +
+                           std::to_string(its_open - lexical::line_start(begin, its_open) + 1) +
                            ", on a line indented differently; a '}' may be missing before it"});
   }
 }
