@@ -56,7 +56,10 @@ std::string type_list(const std::vector<ir::parameter>& params) {
 // parameter_matches), for the static_assert's message.
 std::string abi_rule(ir::type t) {
   auto bytes = [](std::uint32_t n) { return fmt::format("{} {}-byte", n == 8 ? "an" : "a", n); };
-  if (t.is_integer()) return fmt::format("{} {} integer", bytes(ir::size_of(t)), ir::to_string(t)[0] == 'i' ? "signed" : "unsigned");
+  if (t.is_integer()) {
+    const bool is_signed = t.s == ir::scalar::i8 || t.s == ir::scalar::i16 || t.s == ir::scalar::i32 || t.s == ir::scalar::i64;
+    return fmt::format("{} {} integer", bytes(ir::size_of(t)), is_signed ? "signed" : "unsigned");
+  }
   if (t.k == ir::type::kind::void_pointer) return t.is_const ? "a pointer to const" : "a pointer";
   if (t.k == ir::type::kind::pointer)
     return fmt::format("a pointer to {}{} type", t.is_const ? "const " : "", bytes(ir::size_of(t.s)));
