@@ -24,6 +24,7 @@ public:
 
   void run() {
     register_names();
+    lower_structs(struct_decls_, globals_, program_, diags_);
     for (const auto& d : file_.declarations) boost::apply_visitor([&](const auto& x) { lower(x); }, d);
     program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_, constants_};
     for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) lower_graph(ctx, i);
@@ -35,7 +36,8 @@ public:
     }
   }
 
-  // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called.
+  // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called, a struct
+  // never named.
   void warn_unused_declarations() {
     std::vector<bool> kernels(program_.kernels.size()), hosts(program_.hosts.size());
     for (const auto& g : program_.graphs)
@@ -48,6 +50,9 @@ public:
         diags_.warning(program_.kernels[k].range, fmt::format("kernel '{}' is never launched", program_.kernels[k].name));
     for (std::size_t h = 0; h < hosts.size(); ++h)
       if (!hosts[h]) diags_.warning(program_.hosts[h].range, fmt::format("host callback '{}' is never called", program_.hosts[h].name));
+    for (const auto* d : struct_decls_)
+      if (!globals_.at(d->name.name).used)
+        diags_.warning(range_of(d->name), fmt::format("struct '{}' is never used", d->name.name));
   }
 
 private:
@@ -63,6 +68,8 @@ private:
             else if constexpr (std::is_same_v<T, dsl::ast::library_decl>) add_global(x.name, global_symbol::kind::library, program_.libraries);
             else if constexpr (std::is_same_v<T, dsl::ast::graph_decl>) {
               if (add_global(x.name, global_symbol::kind::graph, program_.graphs)) graph_decls_.push_back(&x);
+            } else if constexpr (std::is_same_v<T, dsl::ast::struct_decl>) {
+              if (add_global(x.name, global_symbol::kind::structure, program_.structs)) struct_decls_.push_back(&x);
             } else if constexpr (std::is_same_v<T, dsl::ast::const_decl>) {
               if (add_global(x.name, global_symbol::kind::constant, const_decls_)) {
                 const_decls_.back() = &x;
@@ -103,9 +110,9 @@ private:
       }
       if (p.default_value)
         diags_.error(range_of(*p.default_value), "default values are allowed only for graph parameters");
-      auto t = resolve_type(p.type, diags_);
+      auto t = resolve_type(p.type, diags_, globals_, program_.structs);
       if (t && host && t->k == ir::type::kind::cond)
-        diags_.error(range_of(p.type), "host callbacks take scalar or pointer parameters, not 'cond'");
+        diags_.error(range_of(p.type), "host callbacks take scalar, pointer or struct parameters, not 'cond'");
       out.push_back({p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
     }
     return out;
@@ -163,13 +170,15 @@ private:
 
   void lower(const dsl::ast::graph_decl&) {}  // after all declarations, in lower_graph
   void lower(const dsl::ast::const_decl&) {}  // on first use, through constants_
+  void lower(const dsl::ast::struct_decl&) {}  // before everything else, in lower_structs
 
   const dsl::ast::file& file_;
   ir::program& program_;
   diagnostics& diags_;
   const compile_limits& limits_;
   global_table globals_;
-  constant_table constants_{globals_, diags_, limits_};
+  constant_table constants_{globals_, program_.structs, diags_, limits_};
+  std::vector<const dsl::ast::struct_decl*> struct_decls_;  // by struct index
   std::vector<const dsl::ast::const_decl*> const_decls_;  // by constant index
   std::vector<const dsl::ast::graph_decl*> graph_decls_;
   std::vector<call_site> calls_;

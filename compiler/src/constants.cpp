@@ -24,7 +24,7 @@ std::optional<std::pair<ir::value, ir::type>> constant_table::resolve(std::uint3
   ir::graph scratch;
   scope_stack no_names;
   const std::size_t errors_before = diags_.error_count();
-  expr_lowering exprs(scratch, diags_, no_names, globals_, limits_, this);
+  expr_lowering exprs(scratch, diags_, no_names, globals_, structs_, limits_, this);
   std::uint32_t x = exprs.lower(e.decl->value);
   entry& after = entries_[index];  // (the vector does not grow, but keep the reference plain)
   if (x == bad_expr || diags_.error_count() != errors_before) {
@@ -32,7 +32,14 @@ std::optional<std::pair<ir::value, ir::type>> constant_table::resolve(std::uint3
     return std::nullopt;
   }
   const ir::expr& value = scratch.exprs[x];
-  if (!value.is_constant() || value.result.k == ir::type::kind::cond) {
+  // A struct constant is a literal of constants (its uses lower the expression again).
+  auto known = [&](auto& self, const ir::expr& v) -> bool {
+    if (v.op != ir::op::make_struct) return v.is_constant() && v.result.k != ir::type::kind::cond;
+    for (std::uint32_t f = v.a; f < v.a + v.b; ++f)
+      if (!self(self, scratch.exprs[scratch.struct_fields[f].expr])) return false;
+    return true;
+  };
+  if (!known(known, value)) {
     diags_.error(range_of(e.decl->value), fmt::format("constant '{}' needs a value known when compiling",
                                                       e.decl->name.name));
     after.s = entry::state::failed;

@@ -44,17 +44,17 @@ std::string file_namespace(std::string_view path) {
   return cpp_name(out);
 }
 
-std::string signature_text(const std::vector<ir::parameter>& params) {
-  return detail::join(params, ", ", [](const ir::parameter& p) { return fmt::format("{}: {}", p.name, ir::to_string(p.t)); });
+std::string signature_text(const ir::program& prog, const std::vector<ir::parameter>& params) {
+  return detail::join(params, ", ", [&](const ir::parameter& p) { return fmt::format("{}: {}", p.name, ir::to_string(p.t, prog.structs)); });
 }
 
-std::string type_list(const std::vector<ir::parameter>& params) {
-  return detail::join(params, ", ", [](const ir::parameter& p) { return cpp_type(p.t); });
+std::string type_list(const ir::program& prog, const std::vector<ir::parameter>& params) {
+  return detail::join(params, ", ", [&](const ir::parameter& p) { return cpp_type(p.t, prog.structs); });
 }
 
 // What a kernel's C++ parameter must be to take a value of .cgraph type t (generated.hpp's
 // parameter_matches), for the static_assert's message.
-std::string abi_rule(ir::type t) {
+std::string abi_rule(const ir::program& prog, ir::type t) {
   auto bytes = [](std::uint32_t n) { return fmt::format("{} {}-byte", n == 8 ? "an" : "a", n); };
   if (t.is_integer()) {
     const bool is_signed = t.s == ir::scalar::i8 || t.s == ir::scalar::i16 || t.s == ir::scalar::i32 || t.s == ir::scalar::i64;
@@ -63,18 +63,22 @@ std::string abi_rule(ir::type t) {
   if (t.k == ir::type::kind::void_pointer) return t.is_const ? "a pointer to const" : "a pointer";
   if (t.k == ir::type::kind::pointer)
     return fmt::format("a pointer to {}{} type", t.is_const ? "const " : "", bytes(ir::size_of(t.s)));
-  return cpp_type(t);
+  if (t.is_struct()) return fmt::format("a trivially copyable struct of {} bytes aligned to {}", t.bytes, t.align);
+  return cpp_type(t, prog.structs);
 }
 
-// Whether any kernel, host callback or graph declares a parameter of scalar s (or a pointer to
-// one): the generated header then includes s's CUDA header.
+// Whether any struct, kernel, host callback or graph declares a field or parameter of scalar s
+// (or a pointer to one): the generated header then includes s's CUDA header.
 bool uses_scalar(const ir::program& prog, ir::scalar s) {
+  auto is = [&](ir::type t) { return (t.k == ir::type::kind::scalar || t.k == ir::type::kind::pointer) && t.s == s; };
   auto in = [&](const std::vector<ir::parameter>& params) {
-    return std::any_of(params.begin(), params.end(), [&](const ir::parameter& p) {
-      return (p.t.k == ir::type::kind::scalar || p.t.k == ir::type::kind::pointer) && p.t.s == s;
-    });
+    return std::any_of(params.begin(), params.end(), [&](const ir::parameter& p) { return is(p.t); });
   };
-  return std::any_of(prog.kernels.begin(), prog.kernels.end(), [&](const auto& k) { return in(k.params); }) ||
+  auto in_struct = [&](const ir::structure& st) {
+    return std::any_of(st.fields.begin(), st.fields.end(), [&](const ir::field& f) { return is(f.t); });
+  };
+  return std::any_of(prog.structs.begin(), prog.structs.end(), in_struct) ||
+         std::any_of(prog.kernels.begin(), prog.kernels.end(), [&](const auto& k) { return in(k.params); }) ||
          std::any_of(prog.hosts.begin(), prog.hosts.end(), [&](const auto& h) { return in(h.params); }) ||
          std::any_of(prog.graphs.begin(), prog.graphs.end(), [&](const auto& g) { return in(g.params); });
 }
@@ -99,7 +103,7 @@ public:
   graph_emitter(const ir::program& prog, const source_file& src, std::uint32_t index, emit_mode mode,
                 const std::vector<std::vector<std::uint32_t>>& hosts_used, std::string& out)
       : prog_(prog), src_(src), g_(prog.graphs[index]), index_(index), mode_(mode), hosts_used_(hosts_used),
-        plan_(plan::lower_explicit(g_)), values_(src, g_), out_(out) {}
+        plan_(plan::lower_explicit(g_)), values_(src, prog, g_), out_(out) {}
 
   void run() {
     std::string name = cpp_name(g_.name);
@@ -187,7 +191,7 @@ private:
   void parameters() {
     line("struct parameters {{");
     for (const auto& p : g_.params)
-      line("  {} {} = {};", cpp_type(p.t), cpp_name(p.name), values_.default_value(p));
+      line("  {} {} = {};", cpp_type(p.t, prog_.structs), cpp_name(p.name), values_.default_value(p));
     line("}};");
     line("");
   }
@@ -196,8 +200,8 @@ private:
     line("struct callbacks {{");
     for (auto h : hosts_used_[index_]) {
       const ir::host_callback& host = prog_.hosts[h];
-      line("  std::function<void({})> {};  // host {}({}), {}", type_list(host.params), cpp_name(host.name), host.name,
-           signature_text(host.params), src_.position(host.range.begin));
+      line("  std::function<void({})> {};  // host {}({}), {}", type_list(prog_, host.params), cpp_name(host.name), host.name,
+           signature_text(prog_, host.params), src_.position(host.range.begin));
     }
     line("}};");
     line("");
@@ -250,7 +254,7 @@ private:
     switch (n.kind) {
       case ir::node_kind::kernel: {
         const ir::kernel& k = prog_.kernels[n.callee];
-        result = fmt::format("cg::kernel_call<{}>", type_list(k.params));
+        result = fmt::format("cg::kernel_call<{}>", type_list(prog_, k.params));
         body = fmt::format("{{{}, {}, {}, {{{}}}}}", dims(n.grid, "grid", n), dims(n.block, "block", n),
                            values_.argument(n.shared_bytes, "dynamic shared memory bytes", n.range), args_of(n));
         break;
@@ -276,7 +280,7 @@ private:
                            values_.argument(n.args[2], describe_argument(prog_, n, 2), n.range));
         break;
       case ir::node_kind::host:
-        result = fmt::format("std::tuple<{}>", type_list(prog_.hosts[n.callee].params));
+        result = fmt::format("std::tuple<{}>", type_list(prog_, prog_.hosts[n.callee].params));
         body = fmt::format("{{{}}}", args_of(n));
         break;
       case ir::node_kind::child_graph:
@@ -583,6 +587,62 @@ call_structure analyse_calls(const ir::program& prog) {
   return out;
 }
 
+// The .cgraph structs, once per file (both modes' headers may meet in one program): each is the
+// C++ struct of its name at global scope when the included headers declare one, else a
+// layout-equivalent struct, and static_asserts hold either to the .cgraph layout.
+template <typename Line>
+void emit_structs(const ir::program& prog, const source_file& src, Line& line) {
+  const std::string ns = file_namespace(src.name());
+  std::string guard = "CGRAPH_GENERATED_STRUCTS_" + ns;
+  line("#ifndef " + guard);
+  line("#define " + guard);
+  line("#include <cstddef>");
+  line("#include <type_traits>");
+  line("");
+  // Fields' structs first: a field's type must be complete.
+  std::vector<std::uint32_t> order;
+  std::vector<bool> placed(prog.structs.size());
+  auto place = [&](auto& self, std::uint32_t i) -> void {
+    if (placed[i]) return;
+    placed[i] = true;
+    for (const auto& f : prog.structs[i].fields)
+      if (f.t.is_struct()) self(self, f.t.id);
+    order.push_back(i);
+  };
+  for (std::uint32_t i = 0; i < prog.structs.size(); ++i) place(place, i);
+  line("// A .cgraph struct is the C++ struct of its name when the headers above declare one at global");
+  line("// scope; these declarations make the name exist when they do not.");
+  for (auto i : order) line(fmt::format("struct {};", cpp_name(prog.structs[i].name)));
+  line("");
+  for (auto i : order) {
+    const ir::structure& st = prog.structs[i];
+    const std::string name = cpp_name(st.name);
+    line(fmt::format("namespace cgraph_generated::{}::layout {{", ns));
+    line(fmt::format("struct {} {{  // {}", name, src.position(st.range.begin)));
+    for (const auto& f : st.fields)  // a struct field is the chosen struct, the user's or this namespace's
+      line(fmt::format("  {}{} {};", f.t.is_struct() ? "::cgraph_generated::" + ns + "::" : "", cpp_type(f.t, prog.structs),
+                       cpp_name(f.name)));
+    line("};");
+    line(fmt::format("}}  // namespace cgraph_generated::{}::layout", ns));
+    line(fmt::format("namespace cgraph_generated::{} {{", ns));
+    line(fmt::format("using {0} = cgraph::gen::complete_or<::{0}, layout::{0}>;", name));
+    const std::string where = src.position(st.range.begin);
+    line(fmt::format("static_assert(sizeof({0}) == {1} && alignof({0}) == {2} && std::is_trivially_copyable_v<{0}>,", name,
+                     st.size, st.align));
+    line(fmt::format("              {});", quoted(fmt::format("{}: the C++ struct '{}' must be trivially copyable, {} bytes, "
+                                                              "aligned to {}, as declared here",
+                                                              where, st.name, st.size, st.align))));
+    for (const auto& f : st.fields)
+      line(fmt::format("static_assert(offsetof({}, {}) == {}, {});", name, cpp_name(f.name), f.offset,
+                       quoted(fmt::format("{}: field '{}' of the C++ struct '{}' must be at byte {}", src.position(f.range.begin),
+                                          f.name, st.name, f.offset))));
+    line(fmt::format("}}  // namespace cgraph_generated::{}", ns));
+    line("");
+  }
+  line("#endif  // " + guard);
+  line("");
+}
+
 }  // namespace
 
 emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode mode) {
@@ -616,6 +676,7 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
   if (!prog.includes.empty()) line("");
   for (const auto& inc : prog.includes) line(fmt::format("#include {}", quoted(inc)));
   line("");
+  if (!prog.structs.empty()) emit_structs(prog, src, line);
   // The mode's inline namespace keeps the two forms of one file apart when a program links both.
   std::string_view mode_namespace = mode == emit_mode::explicit_nodes ? "explicit_mode" : "capture_mode";
   line(fmt::format("namespace cgraph_generated::{} {{", file_namespace(src.name())));
@@ -633,14 +694,14 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
     line(fmt::format("              {});",
                      quoted(fmt::format("{}: the C++ kernel '{}' does not take {} parameter{} as declared here: kernel {}({})",
                                         src.position(k.range.begin), k.symbol, k.params.size(),
-                                        k.params.size() == 1 ? "" : "s", k.name, signature_text(k.params)))));
+                                        k.params.size() == 1 ? "" : "s", k.name, signature_text(prog, k.params)))));
     for (const auto& [i, p] : detail::views::enumerate(k.params)) {
-      line(fmt::format("static_assert(cg::parameter_at_matches<{}, {}, {}>(),", symbol, i, cpp_type(p.t)));
+      line(fmt::format("static_assert(cg::parameter_at_matches<{}, {}, {}>(),", symbol, i, cpp_type(p.t, prog.structs)));
       line(fmt::format("              {});",
                        quoted(fmt::format("{}: parameter {} '{}' of kernel '{}' is declared {}; the C++ kernel's "
                                           "parameter {} must be {}",
-                                          src.position(p.range.begin), i + 1, p.name, k.name, ir::to_string(p.t), i + 1,
-                                          abi_rule(p.t)))));
+                                          src.position(p.range.begin), i + 1, p.name, k.name,
+                                          ir::to_string(p.t, prog.structs), i + 1, abi_rule(prog, p.t)))));
     }
   }
   line("");

@@ -64,9 +64,10 @@ std::string_view op_function(ir::op o) { return dsl::info(*ir::operator_of(o)).n
 
 }  // namespace
 
-std::string cpp_type(ir::type t) {
+std::string cpp_type(ir::type t, std::span<const ir::structure> structs) {
   const char* qualifier = t.is_const ? "const " : "";
   switch (t.k) {
+    case ir::type::kind::structure: return t.id < structs.size() ? cpp_name(structs[t.id].name) : "void";
     case ir::type::kind::scalar: return std::string(scalar_type(t.s));
     case ir::type::kind::pointer: return qualifier + std::string(scalar_type(t.s)) + "*";
     case ir::type::kind::void_pointer: return qualifier + std::string("void*");
@@ -102,6 +103,7 @@ std::string value_printer::site(std::uint32_t offset) const {
 
 std::string value_printer::domain_type(std::uint32_t index) const {
   ir::type t = g_.exprs[index].result;
+  if (t.is_struct()) return cpp_type(t, p_.structs);
   if (t.is_pointer()) return "std::uint64_t";
   if (t.k == ir::type::kind::cond) return "cudaGraphConditionalHandle";
   if (t.is_float()) return "double";
@@ -123,14 +125,21 @@ std::string value_printer::expr(std::uint32_t index) const {
       return "0";
     case ir::op::param: {
       const ir::parameter& p = g_.params[e.index];
-      std::string member = params_ + cpp_name(p.name);
-      if (p.t.is_pointer()) return "cg::address(" + member + ")";
-      if (is_small_float(p.t)) return fmt::format("cg::small_float_to_double<{}>({})", scalar_enum(p.t.s), member);
-      if (p.t.is_float()) return "double{" + member + "}";
-      if (p.t.is_bool()) return member;
-      if (p.t.s == ir::scalar::u64)
-        return fmt::format("cg::from_u64({}, {}, {})", member, site(p.range.begin), quoted(p.name));
-      return "std::int64_t{" + member + "}";
+      return domain_of(params_ + cpp_name(p.name), p.t, p.range, p.name);
+    }
+    case ir::op::field: {
+      const ir::field& f = p_.structs[g_.exprs[e.a].result.id].fields[e.index];
+      return domain_of(expr(e.a) + "." + cpp_name(f.name), f.t, e.range, f.name);
+    }
+    case ir::op::make_struct: {  // a struct default-initialized, then each field converted
+      // Named by the expression, so a nested literal's variable shadows none.
+      const std::string var = fmt::format("cg_s{}", index);
+      std::string out = fmt::format("[&] {{ {} {}{{}};", cpp_type(e.result, p_.structs), var);
+      const ir::structure& st = p_.structs[e.index];
+      for (std::uint32_t f = 0; f < e.b; ++f)
+        out += fmt::format(" {}.{} = {};", var, cpp_name(st.fields[f].name),
+                           argument(g_.struct_fields[e.a + f], fmt::format("field '{}' of struct '{}'", st.fields[f].name, st.name), e.range));
+      return out + fmt::format(" return {}; }}()", var);
     }
     case ir::op::let_ref: return "v." + cpp_name(g_.lets[e.index].name);
     case ir::op::cond_ref: return fmt::format("g.conds[{}]", e.index);
@@ -143,6 +152,15 @@ std::string value_printer::expr(std::uint32_t index) const {
     default:
       return fmt::format("cg::{}({}, {}, {})", op_function(e.op), expr(e.a), expr(e.b), site(e.range.begin));
   }
+}
+
+std::string value_printer::domain_of(const std::string& member, ir::type t, source_range at, std::string_view name) const {
+  if (t.is_struct() || t.is_bool()) return member;
+  if (t.is_pointer()) return "cg::address(" + member + ")";
+  if (is_small_float(t)) return fmt::format("cg::small_float_to_double<{}>({})", scalar_enum(t.s), member);
+  if (t.is_float()) return "double{" + member + "}";
+  if (t.s == ir::scalar::u64) return fmt::format("cg::from_u64({}, {}, {})", member, site(at.begin), quoted(name));
+  return "std::int64_t{" + member + "}";
 }
 
 std::string value_printer::literal(const ir::value& v, ir::type target) const {
@@ -170,7 +188,7 @@ std::string value_printer::argument(const ir::argument& a, std::string_view what
   if (e.is_constant() && a.target.k != ir::type::kind::cond) return literal(e.constant, a.target);  // checked when compiled
   if (e.op == ir::op::param && g_.params[e.index].t == a.target && a.check == ir::check::any)
     return params_ + cpp_name(g_.params[e.index].name);
-  if (a.target.k == ir::type::kind::cond || a.target.is_bool()) return expr(a.expr);
+  if (a.target.k == ir::type::kind::cond || a.target.is_bool() || a.target.is_struct()) return expr(a.expr);
   source_range r = a.range.end > a.range.begin ? a.range : fallback;
   if (is_small_float(a.target))
     return fmt::format("cg::to_small_float<{}, {}>({}, {}, {}, {})", cpp_type(a.target), scalar_enum(a.target.s),
@@ -180,7 +198,7 @@ std::string value_printer::argument(const ir::argument& a, std::string_view what
 }
 
 std::string value_printer::default_value(const ir::parameter& p) {
-  if (p.default_expr == ir::none) return p.t.is_pointer() ? "nullptr" : "{}";
+  if (p.default_expr == ir::none) return p.t.is_pointer() ? "nullptr" : "{}";  // a struct: zeroed
   ir::argument a{p.default_expr, p.t, ir::check::any, p.range};
   params_.clear();
   std::string out = argument(a, fmt::format("the default of parameter '{}'", p.name), p.range);

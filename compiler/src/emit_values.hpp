@@ -5,14 +5,15 @@
 #include <cgraph/compiler/ir.hpp>
 #include <cgraph/dsl/source.hpp>
 
+#include <span>
 #include <string>
 #include <string_view>
 
 namespace cgraph::emit {
 
 // The C++ type of a .cgraph type as a kernel or callback parameter: float, std::int32_t*,
-// cudaGraphConditionalHandle, …
-std::string cpp_type(ir::type t);
+// cudaGraphConditionalHandle, a struct's name (`structs`: the program's), …
+std::string cpp_type(ir::type t, std::span<const ir::structure> structs = {});
 
 // f16 or bf16: values that generated code handles by their bits.
 bool is_small_float(ir::type t);
@@ -28,7 +29,7 @@ std::string quoted(std::string_view text);
 // `g` (the graph state, for cond handles).
 class value_printer {
 public:
-  value_printer(const source_file& source, const ir::graph& g) : source_(source), g_(g) {}
+  value_printer(const source_file& source, const ir::program& p, const ir::graph& g) : source_(source), p_(p), g_(g) {}
 
   // `cg::site{file, L, C}` of a source offset.
   std::string site(std::uint32_t offset) const;
@@ -44,8 +45,11 @@ public:
 
 private:
   std::string literal(const ir::value& v, ir::type target) const;
+  // The value domain's form of C++ lvalue `member` of declared type t (a parameter or a field).
+  std::string domain_of(const std::string& member, ir::type t, source_range at, std::string_view name) const;
 
   const source_file& source_;
+  const ir::program& p_;
   const ir::graph& g_;
   std::string params_ = "p.";  // how parameters are reached: "p." in functions, "" in the struct
 };

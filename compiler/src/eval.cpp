@@ -220,7 +220,61 @@ converted convert(const value& v, type target, check c) {
   return out;
 }
 
+value load(const std::byte* bytes, type t) {
+  auto read = [&](auto sample) {
+    std::memcpy(&sample, bytes, sizeof sample);
+    return sample;
+  };
+  if (t.is_struct()) return value::structure(bytes, t.bytes);
+  if (t.is_pointer() || t.k == type::kind::cond) return t.is_pointer() ? value::pointer(read(std::uint64_t{})) : value::cond(read(std::uint64_t{}));
+  switch (t.s) {
+    case scalar::i8: return value::integer(read(std::int8_t{}));
+    case scalar::i16: return value::integer(read(std::int16_t{}));
+    case scalar::i32: return value::integer(read(std::int32_t{}));
+    case scalar::i64: return value::integer(read(std::int64_t{}));
+    case scalar::u8: return value::integer(read(std::uint8_t{}));
+    case scalar::u16: return value::integer(read(std::uint16_t{}));
+    case scalar::u32: return value::integer(read(std::uint32_t{}));
+    case scalar::u64: return value::unsigned_integer(read(std::uint64_t{}));
+    case scalar::f32: return value::floating(read(float{}));
+    case scalar::f64: return value::floating(read(double{}));
+    case scalar::boolean: return value::boolean(read(std::uint8_t{}) != 0);
+    case scalar::f16:
+    case scalar::bf16: return value::floating(small_float_value(read(std::uint16_t{}), t.s));
+  }
+  return {};
+}
+
+std::optional<eval_error> store_struct(const graph& g, std::span<const value> pool, const value& v, type t,
+                                       std::byte* out) {
+  if (v.bits != 0) {
+    std::memcpy(out, reinterpret_cast<const std::byte*>(v.bits), t.bytes);
+    return std::nullopt;
+  }
+  std::memset(out, 0, t.bytes);
+  const expr& literal = g.exprs[static_cast<std::size_t>(v.i)];
+  for (std::uint32_t i = literal.a; i < literal.a + literal.b; ++i) {
+    const argument& f = g.struct_fields[i];
+    if (f.target.is_struct()) {
+      if (auto error = store_struct(g, pool, pool[f.expr], f.target, out + f.offset)) return error;
+      continue;
+    }
+    auto c = convert(pool[f.expr], f.target, f.check);
+    if (!c.error.empty()) return eval_error{f.range, std::move(c.error)};
+    std::memcpy(out + f.offset, c.bytes.data(), c.size);
+  }
+  return std::nullopt;
+}
+
 namespace {
+
+// Field `e.index` of struct value `s`: read from its bytes, or from a literal's operand.
+value read_field(const graph& g, const expr& e, const value& s, std::span<const value> values) {
+  if (s.bits != 0) return load(reinterpret_cast<const std::byte*>(s.bits) + e.element_size, e.result);
+  const argument& f = g.struct_fields[g.exprs[static_cast<std::size_t>(s.i)].a + e.index];
+  if (f.target.is_struct()) return values[f.expr];
+  return load(convert(values[f.expr], f.target).bytes.data(), f.target);
+}
 
 // Evaluates expression i of g into values[i]; its operands are already there.
 std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vector<value>& values,
@@ -238,6 +292,17 @@ std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vecto
       break;
     case op::let_ref: out = values[e.a]; break;
     case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); break;
+    case op::make_struct:
+      // Its fields are checked now, so a value that does not fit is reported where it is written.
+      for (std::uint32_t f = e.a; f < e.a + e.b; ++f) {
+        const argument& field = g.struct_fields[f];
+        if (field.target.is_struct()) continue;
+        auto c = convert(values[field.expr], field.target, field.check);
+        if (!c.error.empty()) return eval_error{field.range, std::move(c.error)};
+      }
+      out = value{value::kind::structure, static_cast<std::int64_t>(i), 0, 0};
+      break;
+    case op::field: out = read_field(g, e, values[e.a], values); break;
     default: {
       auto r = apply(e, values[e.a], e.b == none ? value{} : values[e.b]);
       if (!r.error.empty()) return eval_error{e.range, std::move(r.error)};
@@ -284,9 +349,8 @@ dependency_index index_dependencies(const graph& g) {
       merge(d, e.a);  // its default
       d.insert(std::lower_bound(d.begin(), d.end(), e.index), e.index);
       d.erase(std::unique(d.begin(), d.end()), d.end());
-    } else if (e.op != op::constant && e.op != op::cond_ref) {
-      merge(d, e.a);
-      merge(d, e.b);
+    } else {
+      for_each_operand(g, e, [&](std::uint32_t x) { merge(d, x); });
     }
     for (auto p : d) out.exprs_by_param[p].push_back(i);
   }
@@ -306,6 +370,7 @@ std::string format_value(const value& v) {
     case value::kind::boolean: return v.bits ? "true" : "false";
     case value::kind::pointer: return v.bits ? fmt::format("0x{:x}", v.bits) : "null";
     case value::kind::cond: return fmt::format("cond(0x{:x})", v.bits);
+    case value::kind::structure: return fmt::format("struct of {} bytes", v.bits ? v.i : 0);
   }
   return "?";
 }

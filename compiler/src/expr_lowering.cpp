@@ -31,13 +31,13 @@ constexpr ir::type float_type = ir::type::of(ir::scalar::f64);
 
 }  // namespace
 
-std::string describe_value_type(ir::type t) {
+std::string describe_value_type(ir::type t, std::span<const ir::structure> structs) {
   if (t.is_integer()) return "integer";
   if (t.is_float()) return "float";
   if (t.is_bool()) return "bool";
   if (t.k == ir::type::kind::cond) return "cond";
   if (t.k == ir::type::kind::null) return "null";
-  return "'" + ir::to_string(t) + "'";
+  return "'" + ir::to_string(t, structs) + "'";
 }
 
 std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range range) {
@@ -101,12 +101,13 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
 
 std::uint32_t expr_lowering::lower_unary(const ast::unary& u) {
   std::uint32_t v = lower_operand(u.value);
+  for (const auto& f : u.fields) v = lower_field(v, f);
   // Negation repeats with period two; applying at most three keeps overflow checks exact.
   std::uint32_t count = u.negations > 2 ? 2 + u.negations % 2 : u.negations;
   for (std::uint32_t i = 0; i < count && v != bad_expr; ++i) {
     ir::type t = graph_.exprs[v].result;
     if (!t.is_integer() && !t.is_float()) {
-      diags_.error({u.begin, u.begin + 1}, fmt::format("unary '-' needs a number, got {}", describe_value_type(t)));
+      diags_.error({u.begin, u.begin + 1}, fmt::format("unary '-' needs a number, got {}", describe_value_type(t, structs_)));
       return bad_expr;
     }
     ir::expr e;
@@ -144,13 +145,14 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
       return self.constant(ir::value::pointer(0), ir::type::null(), range_of(lit));
     }
     std::uint32_t operator()(const ast::sizeof_expr& s) const {
-      auto t = resolve_type(s.type, self.diags_);
+      auto t = resolve_type(s.type, self.diags_, self.globals_, self.structs_);
       if (!t) return bad_expr;
       return self.constant(ir::value::integer(ir::size_of(*t)), integer_type, range_of(s));
     }
     std::uint32_t operator()(const ast::function_call& call) const { return self.lower_call(call); }
     std::uint32_t operator()(const ast::identifier& id) const { return self.lower_identifier(id); }
     std::uint32_t operator()(const ast::parenthesized& p) const { return self.lower(p.inner.get()); }
+    std::uint32_t operator()(const ast::struct_literal& lit) const { return self.lower_struct_literal(lit); }
   };
   return boost::apply_visitor(visitor{*this}, o);
 }
@@ -175,7 +177,12 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
   if (auto it = globals_.find(id.name); it != globals_.end()) {
     if (it->second.k == global_symbol::kind::constant && constants_) {
       auto c = constants_->resolve(it->second.index, range_of(id));
-      return c ? constant(c->first, c->second, range_of(id)) : bad_expr;
+      if (!c) return bad_expr;
+      if (!c->second.is_struct()) return constant(c->first, c->second, range_of(id));
+      // A struct constant: its literal again, here (it reads constants only, so no names).
+      scope_stack no_names;
+      return expr_lowering(graph_, diags_, no_names, globals_, structs_, limits_, constants_)
+          .lower(constants_->expression(it->second.index));
     }
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
     d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
@@ -210,8 +217,8 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
   const op code = ir::to_op(o);
   ir::type l = graph_.exprs[lhs].result, r = graph_.exprs[rhs].result;
   auto invalid = [&](std::string why) {
-    diags_.error(op_range, fmt::format("invalid operands to '{}' ({} and {}){}", spelling, describe_value_type(l),
-                                       describe_value_type(r), why));
+    diags_.error(op_range, fmt::format("invalid operands to '{}' ({} and {}){}", spelling, describe_value_type(l, structs_),
+                                       describe_value_type(r, structs_), why));
     return bad_expr;
   };
   ir::expr e;
@@ -258,6 +265,96 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
   return add(e);
 }
 
+std::uint32_t expr_lowering::lower_struct_literal(const ast::struct_literal& lit) {
+  auto it = globals_.find(lit.name.name);
+  if (it == globals_.end() || it->second.k != global_symbol::kind::structure) return bad_expr;  // a duplicate, reported
+  it->second.used = true;
+  const std::uint32_t id = it->second.index;
+  const ir::structure& st = structs_[id];
+  std::vector<ir::argument> fields(st.fields.size());
+  std::vector<source_range> written(st.fields.size());
+  bool ok = st.size != 0;  // a struct whose declaration failed is reported there
+  for (const auto& init : lit.fields) {
+    std::uint32_t f = st.find(init.name.name);
+    std::uint32_t e = lower(init.value);
+    if (f == ir::none) {
+      std::vector<std::string_view> names;
+      for (const auto& x : st.fields) names.push_back(x.name);
+      diags_.error(range_of(init.name), fmt::format("struct '{}' has no field '{}'{}", st.name, init.name.name,
+                                                    dsl::did_you_mean(init.name.name, names)));
+      ok = false;
+      continue;
+    }
+    if (written[f].end > written[f].begin) {
+      auto& d = diags_.error(range_of(init.name), fmt::format("field '{}' is given twice", init.name.name));
+      d.notes.push_back({written[f], "first given here"});
+      ok = false;
+      continue;
+    }
+    written[f] = range_of(init.name);
+    fields[f] = convert(e, st.fields[f].t, ir::check::any, range_of(init.value),
+                        [&] { return fmt::format("field '{}' of struct '{}'", init.name.name, st.name); });
+    fields[f].offset = st.fields[f].offset;
+    ok = ok && fields[f].expr != bad_expr;
+  }
+  std::vector<std::string> missing;
+  for (std::size_t f = 0; f < st.fields.size(); ++f)
+    if (written[f].end == written[f].begin) missing.push_back("'" + st.fields[f].name + "'");
+  if (!missing.empty() && st.size != 0) {
+    diags_.error(range_of(lit.name), fmt::format("struct literal '{}' does not give field{} {} (every field is given once)",
+                                                 st.name, missing.size() == 1 ? "" : "s",
+                                                 cgraph::detail::join(missing, ", ", [](const std::string& m) { return m; })));
+    ok = false;
+  }
+  if (!ok) return bad_expr;
+  ir::expr e;
+  e.op = op::make_struct;
+  e.result = st.as_type(id);
+  e.index = id;
+  e.a = static_cast<std::uint32_t>(graph_.struct_fields.size());
+  e.b = static_cast<std::uint32_t>(fields.size());
+  e.range = range_of(lit);
+  graph_.struct_fields.insert(graph_.struct_fields.end(), fields.begin(), fields.end());
+  graph_.exprs.push_back(e);
+  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+}
+
+std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier& name) {
+  if (e == bad_expr) return bad_expr;
+  const ir::expr& s = graph_.exprs[e];
+  if (!s.result.is_struct()) {
+    diags_.error(range_of(name), fmt::format("'.{}' reads a field of a struct, not of {}", name.name,
+                                             describe_value_type(s.result, structs_)));
+    return bad_expr;
+  }
+  const ir::structure& st = structs_[s.result.id];
+  std::uint32_t f = st.find(name.name);
+  if (f == ir::none) {
+    std::vector<std::string_view> names;
+    for (const auto& x : st.fields) names.push_back(x.name);
+    diags_.error(range_of(name), fmt::format("struct '{}' has no field '{}'{}", st.name, name.name,
+                                             dsl::did_you_mean(name.name, names)));
+    return bad_expr;
+  }
+  const ir::field& field = st.fields[f];
+  if (s.op == op::make_struct) {  // a literal's field: what was written, converted to the field's type
+    const ir::argument& written = graph_.struct_fields[s.a + f];
+    const ir::expr& x = graph_.exprs[written.expr];
+    if (written.target.is_struct() || x.result == field.t) return written.expr;
+    if (x.is_constant())
+      return constant(ir::load(ir::convert(x.constant, field.t).bytes.data(), field.t), field.t, range_of(name));
+  }
+  ir::expr out;
+  out.op = op::field;
+  out.result = field.t;
+  out.a = e;
+  out.index = f;
+  out.element_size = field.offset;
+  out.range = {s.range.begin, range_of(name).end};
+  graph_.exprs.push_back(out);
+  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+}
+
 ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check c, source_range range,
                                     const use_description& what) {
   ir::argument arg{e, target, c, range};
@@ -278,6 +375,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     case ir::type::kind::void_pointer: compatible = from.is_pointer() && (!from.is_const || target.is_const); break;
     case ir::type::kind::cond: compatible = from.k == ir::type::kind::cond; break;
     case ir::type::kind::null: break;  // nothing is declared with the type of `null`
+    case ir::type::kind::structure: compatible = from.is_struct() && from.id == target.id; break;
   }
   if (!compatible) {
     std::string hint;
@@ -287,8 +385,8 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
       hint = "; a pointer to const cannot be written through";
     else if (from.k == ir::type::kind::void_pointer && target.k == ir::type::kind::pointer)
       hint = "; 'void*' does not convert to a typed pointer";
-    diags_.error(range, fmt::format("cannot convert {} to '{}' for {}{}", describe_value_type(from),
-                                    ir::to_string(target), what.str(), hint));
+    diags_.error(range, fmt::format("cannot convert {} to '{}' for {}{}", describe_value_type(from, structs_),
+                                    ir::to_string(target, structs_), what.str(), hint));
     arg.expr = bad_expr;
     return arg;
   }

@@ -25,7 +25,7 @@ public:
   graph_lowering(const program_context& ctx, std::uint32_t index)
       : ctx_(ctx), decl_(*ctx.graph_decls[index]), index_(index), program_(ctx.program),
         graph_(ctx.program.graphs[index]), globals_(ctx.globals), diags_(ctx.diags), limits_(ctx.limits),
-        exprs_(graph_, ctx.diags, scope_, ctx.globals, ctx.limits, &ctx.constants) {}
+        exprs_(graph_, ctx.diags, scope_, ctx.globals, ctx.program.structs, ctx.limits, &ctx.constants) {}
 
   void run() {
     const std::size_t errors_before = diags_.error_count();
@@ -98,7 +98,7 @@ private:
 
   void lower_parameters() {
     for (const auto& p : decl_.params) {
-      auto t = resolve_type(p.type, diags_);
+      auto t = resolve_type(p.type, diags_, globals_, program_.structs);
       if (t && t->k == ir::type::kind::cond) {
         diags_.error(range_of(p.type), "graph parameters cannot be 'cond'; declare conds inside the graph body");
         t.reset();
@@ -523,7 +523,7 @@ private:
       std::vector<ir::parameter> params;
       std::size_t required = 0;
       for (const auto& p : callee.params) {
-        auto t = resolve_type_quietly(p.type);
+        auto t = resolve_type_quietly(p.type, globals_, program_.structs);
         params.push_back({p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
         if (!p.default_value) required = params.size();
       }
@@ -532,9 +532,10 @@ private:
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 
-  static std::optional<ir::type> resolve_type_quietly(const ast::type_name& t) {
+  static std::optional<ir::type> resolve_type_quietly(const ast::type_name& t, const global_table& globals,
+                                                     std::span<const ir::structure> structs) {
     diagnostics ignored;  // the callee's own lowering reports its bad types
-    return resolve_type(t, ignored);
+    return resolve_type(t, ignored, globals, structs);
   }
 
   // ---- names -------------------------------------------------------------------------------

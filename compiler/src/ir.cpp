@@ -28,9 +28,10 @@ std::optional<scalar> scalar_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-std::string to_string(type t) {
+std::string to_string(type t, std::span<const structure> structs) {
   const char* qualifier = t.is_const ? "const " : "";
   switch (t.k) {
+    case type::kind::structure: return t.id < structs.size() ? structs[t.id].name : "struct";
     case type::kind::scalar: return std::string(to_string(t.s));
     case type::kind::pointer: return qualifier + std::string(to_string(t.s)) + "*";
     case type::kind::void_pointer: return qualifier + std::string("void*");
@@ -40,7 +41,14 @@ std::string to_string(type t) {
   return "?";
 }
 
-std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : 8; }
+std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : t.is_struct() ? t.bytes : 8; }
+std::uint32_t align_of(type t) { return t.is_struct() ? t.align : size_of(t); }
+
+std::uint32_t structure::find(std::string_view n) const {
+  for (std::uint32_t i = 0; i < fields.size(); ++i)
+    if (fields[i].name == n) return i;
+  return none;
+}
 
 std::string_view to_string(node_kind k) { return detail::info(k).name; }
 

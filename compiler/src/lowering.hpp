@@ -7,6 +7,7 @@
 #include <cgraph/dsl/ast.hpp>
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -23,10 +24,11 @@ inline source_range range_of(const ast::tagged& node) { return {node.begin, node
 
 // What a top-level name was declared as.
 struct global_symbol {
-  enum class kind : std::uint8_t { kernel, host, library, graph, constant };
+  enum class kind : std::uint8_t { kernel, host, library, graph, constant, structure };
   kind k = kind::kernel;
   std::uint32_t index = 0;
   source_range range;
+  mutable bool used = false;  // structure: named by a type or a literal (for the unused warning)
 };
 using global_table = std::unordered_map<std::string_view, global_symbol>;
 
@@ -35,11 +37,19 @@ std::string_view describe(global_symbol::kind k);  // "a kernel", "a host callba
 // The top-level names of one kind (for "did you mean").
 std::vector<std::string_view> names_of(const global_table& globals, global_symbol::kind k);
 
-// The IR type a written type names, or nullopt after reporting why it is not one.
-std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags);
+// The IR type a written type names, or nullopt after reporting why it is not one. A struct's
+// name needs its layout done (program::structs).
+std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags, const global_table& globals,
+                                     std::span<const ir::structure> structs);
 
-// How an expression's type reads in messages: "integer", "float", "bool", "'f32*'", "cond".
-std::string describe_value_type(ir::type t);
+// How an expression's type reads in messages: "integer", "float", "bool", "'f32*'", "cond",
+// "'Params'".
+std::string describe_value_type(ir::type t, std::span<const ir::structure> structs = {});
+
+// Lays out the `struct` declarations into program.structs (by their global index): fields
+// resolved in C's layout, a struct that contains itself reported.
+void lower_structs(const std::vector<const ast::struct_decl*>& decls, const global_table& globals,
+                   ir::program& program, diagnostics& diags);
 
 // What a converted value is used for ("argument 2 ('x') of kernel 'k'"), formatted only when
 // a message needs it: building that text for every argument would cost more than the rest of
@@ -65,8 +75,9 @@ class constant_table;
 class expr_lowering {
 public:
   expr_lowering(ir::graph& g, diagnostics& diags, const scope_stack& scope, const global_table& globals,
-                const compile_limits& limits, constant_table* constants = nullptr)
-      : graph_(g), diags_(diags), scope_(scope), globals_(globals), limits_(limits), constants_(constants) {}
+                std::span<const ir::structure> structs, const compile_limits& limits, constant_table* constants = nullptr)
+      : graph_(g), diags_(diags), scope_(scope), globals_(globals), structs_(structs), limits_(limits),
+        constants_(constants) {}
 
   std::uint32_t lower(const ast::expression& e);
   std::uint32_t constant(ir::value v, ir::type t, source_range range);
@@ -88,11 +99,16 @@ private:
   std::uint32_t lower_operand(const ast::operand& o);
   std::uint32_t lower_identifier(const ast::identifier& id);
   std::uint32_t lower_call(const ast::function_call& call);
+  std::uint32_t lower_struct_literal(const ast::struct_literal& lit);
+  std::uint32_t lower_field(std::uint32_t e, const ast::identifier& name);
+  // Field `f` of struct literal `literal`: the expression written for it.
+  std::uint32_t literal_field(const ir::expr& literal, std::uint32_t f) const { return graph_.struct_fields[literal.a + f].expr; }
 
   ir::graph& graph_;
   diagnostics& diags_;
   const scope_stack& scope_;
   const global_table& globals_;
+  std::span<const ir::structure> structs_;
   const compile_limits& limits_;
   constant_table* constants_;
 };
@@ -102,8 +118,9 @@ private:
 // they are used, so nothing of them reaches the IR.
 class constant_table {
 public:
-  constant_table(const global_table& globals, diagnostics& diags, const compile_limits& limits)
-      : globals_(globals), diags_(diags), limits_(limits) {}
+  constant_table(const global_table& globals, const std::vector<ir::structure>& structs, diagnostics& diags,
+                 const compile_limits& limits)
+      : globals_(globals), structs_(structs), diags_(diags), limits_(limits) {}
 
   // Registered in declaration order; `index` of its global_symbol is its position.
   void add(const ast::const_decl& d) {
@@ -112,7 +129,9 @@ public:
     entries_.push_back(e);
   }
   // The value and type of constant `index`, evaluating it first; nullopt once reported why not.
+  // A struct constant's value is meaningless: lower its expression (`expression`) where it is used.
   std::optional<std::pair<ir::value, ir::type>> resolve(std::uint32_t index, source_range use);
+  const ast::expression& expression(std::uint32_t index) const { return entries_[index].decl->value; }
   // Evaluates every constant (so each error is reported once, used or not) and warns about
   // those never used (§13 rule 10) when `warn` is set.
   void finish(bool warn);
@@ -126,6 +145,7 @@ private:
     bool used = false;
   };
   const global_table& globals_;
+  const std::vector<ir::structure>& structs_;
   diagnostics& diags_;
   const compile_limits& limits_;
   std::vector<entry> entries_;

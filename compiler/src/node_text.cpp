@@ -12,20 +12,20 @@ namespace cgraph::detail {
 namespace {
 
 template <typename Arguments>
-std::string join_args(const ir::graph& g, Arguments&& args) {
-  return join(args, ", ", [&](const ir::argument& a) { return print_expr(g, a.expr); });
+std::string join_args(const ir::program& p, const ir::graph& g, Arguments&& args) {
+  return join(args, ", ", [&](const ir::argument& a) { return print_expr(g, a.expr, p.structs); });
 }
 
 // "(a, b, c)" trimmed of trailing 1s: a 1D launch reads "blocks", a 2D one "(16, 16)".
-std::string dims(const ir::graph& g, const std::array<ir::argument, 3>& d) {
+std::string dims(const ir::program& p, const ir::graph& g, const std::array<ir::argument, 3>& d) {
   std::size_t used = 3;
   auto is_one = [&](const ir::argument& a) {
     const auto& e = g.exprs[a.expr];
     return e.is_constant() && e.constant.k == ir::value::kind::integer && e.constant.i == 1;
   };
   while (used > 1 && is_one(d[used - 1])) --used;
-  if (used == 1) return print_expr(g, d[0].expr);
-  return "(" + join_args(g, d | views::take(used)) + ")";
+  if (used == 1) return print_expr(g, d[0].expr, p.structs);
+  return "(" + join_args(p, g, d | views::take(used)) + ")";
 }
 
 }  // namespace
@@ -42,21 +42,21 @@ callee_view callee_of(const ir::program& p, const ir::node& n) {
 std::string describe_node(const ir::program& p, const ir::graph& g, const ir::node& n) {
   switch (n.kind) {
     case ir::node_kind::kernel: {
-      std::string config = dims(g, n.grid) + ", " + dims(g, n.block);
+      std::string config = dims(p, g, n.grid) + ", " + dims(p, g, n.block);
       const auto& shmem = g.exprs[n.shared_bytes.expr];
-      if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, n.shared_bytes.expr);
-      return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(g, n.args));
+      if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, n.shared_bytes.expr, p.structs);
+      return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(p, g, n.args));
     }
-    case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(g, n.args));
-    case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(g, n.args), n.element_size);
+    case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(p, g, n.args));
+    case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(p, g, n.args), n.element_size);
     case ir::node_kind::host:
     case ir::node_kind::child_graph:
-      return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(g, n.args));
+      return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(p, g, n.args));
     case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
     case ir::node_kind::repeat_counter:
-      return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr));
+      return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr, p.structs));
     case ir::node_kind::conditional: {
-      if (n.from_repeat) return fmt::format("repeat {} [cond {}]", print_expr(g, n.args[0].expr), g.conds[n.cond].name);
+      if (n.from_repeat) return fmt::format("repeat {} [cond {}]", print_expr(g, n.args[0].expr, p.structs), g.conds[n.cond].name);
       std::string_view kind = n.cond_kind == ir::cond_kind::while_loop     ? "while"
                               : n.cond_kind == ir::cond_kind::switch_cases ? "switch"
                                                                            : "if";

@@ -10,20 +10,24 @@ namespace {
 // Binding strength while printing: the table's for infix operators, then unary minus, then
 // atoms and function calls, which never need parentheses.
 int precedence(ir::op o) {
+  if (o == ir::op::field) return 9;
   if (auto b = ir::operator_of(o); b && !dsl::info(*b).is_function()) return dsl::info(*b).precedence;
   return o == ir::op::neg ? 7 : 8;
 }
 
 std::string_view spelling(ir::op o) { return dsl::info(*ir::operator_of(o)).spelling; }
 
-void print(const ir::graph& g, std::uint32_t index, std::string& out) {
+void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<const ir::structure> structs) {
   const ir::expr& e = g.exprs[index];
   auto operand = [&](std::uint32_t child, bool right) {
     int mine = precedence(e.op), theirs = precedence(g.exprs[child].op);
     bool parens = theirs < mine || (right && theirs == mine && mine < 7);
     if (parens) out += '(';
-    print(g, child, out);
+    print(g, child, out, structs);
     if (parens) out += ')';
+  };
+  auto field_name = [&](std::uint32_t id, std::uint32_t f) {
+    return id < structs.size() ? structs[id].fields[f].name : fmt::format("field{}", f);
   };
   switch (e.op) {
     case ir::op::constant: out += ir::format_value(e.constant); return;
@@ -32,8 +36,26 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out) {
     case ir::op::cond_ref: out += g.conds[e.index].name; return;
     case ir::op::to_float:
       out += "f64(";
-      print(g, e.a, out);
+      print(g, e.a, out, structs);
       out += ')';
+      return;
+    case ir::op::make_struct:
+      out += ir::to_string(e.result, structs) + " { ";
+      for (std::uint32_t f = 0; f < e.b; ++f) {
+        out += (f ? ", " : "") + field_name(e.index, f) + ": ";
+        print(g, g.struct_fields[e.a + f].expr, out, structs);
+      }
+      out += " }";
+      return;
+    case ir::op::field:
+      if (precedence(g.exprs[e.a].op) < 8) {
+        out += '(';
+        print(g, e.a, out, structs);
+        out += ')';
+      } else {
+        print(g, e.a, out, structs);
+      }
+      out += '.' + field_name(g.exprs[e.a].result.id, e.index);
       return;
     case ir::op::neg:
       out += '-';
@@ -45,9 +67,9 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out) {
   if (dsl::info(*ir::operator_of(e.op)).is_function()) {
     out += spelling(e.op);
     out += '(';
-    print(g, e.a, out);
+    print(g, e.a, out, structs);
     out += ", ";
-    print(g, e.b, out);
+    print(g, e.b, out, structs);
     out += ')';
     return;
   }
@@ -58,10 +80,10 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out) {
 
 }  // namespace
 
-std::string print_expr(const ir::graph& g, std::uint32_t e) {
+std::string print_expr(const ir::graph& g, std::uint32_t e, std::span<const ir::structure> structs) {
   std::string out;
   if (e >= g.exprs.size()) return "<error>";
-  print(g, e, out);
+  print(g, e, out, structs);
   return out;
 }
 

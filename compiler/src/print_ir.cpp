@@ -16,6 +16,12 @@ public:
   ir_printer(const ir::program& p, const source_file& src, const ir_print_options& o) : p_(p), src_(src), o_(o) {}
 
   std::string run() {
+    for (const auto& st : p_.structs) {
+      out_ += fmt::format("struct {} [{} bytes, align {}] {{ {} }}\n", st.name, st.size, st.align,
+                          detail::join(st.fields, "; ", [&](const ir::field& f) {
+                            return fmt::format("{}: {} @{}", f.name, ir::to_string(f.t, p_.structs), f.offset);
+                          }));
+    }
     for (const auto& k : p_.kernels) {
       out_ += fmt::format("kernel {}({})", k.name, params(k.params));
       if (k.symbol != k.name) out_ += fmt::format(" as \"{}\"", k.symbol);
@@ -32,8 +38,8 @@ public:
 private:
   std::string params(const std::vector<ir::parameter>& ps, const ir::graph* g = nullptr) {
     return detail::join(ps, ", ", [&](const ir::parameter& p) {
-      std::string out = fmt::format("{}: {}", p.name, ir::to_string(p.t));
-      if (g && p.default_expr != ir::none) out += " = " + print_expr(*g, p.default_expr);
+      std::string out = fmt::format("{}: {}", p.name, ir::to_string(p.t, p_.structs));
+      if (g && p.default_expr != ir::none) out += " = " + print_expr(*g, p.default_expr, p_.structs);
       return out;
     });
   }
@@ -46,10 +52,10 @@ private:
 
   void graph(const ir::graph& g) {
     out_ += fmt::format("\ngraph {}({}){}\n", g.name, params(g.params, &g), location(g.range));
-    for (const auto& l : g.lets) out_ += fmt::format("  let {} = {}\n", l.name, print_expr(g, l.expr));
+    for (const auto& l : g.lets) out_ += fmt::format("  let {} = {}\n", l.name, print_expr(g, l.expr, p_.structs));
     for (const auto& c : g.conds) {
       out_ += fmt::format("  cond {}", c.name);
-      if (c.default_expr != ir::none) out_ += " = " + print_expr(g, c.default_expr);
+      if (c.default_expr != ir::none) out_ += " = " + print_expr(g, c.default_expr, p_.structs);
       out_ += '\n';
     }
     body(g, g.root, 1);

@@ -1,6 +1,7 @@
 #pragma once
-// Expressions: literals, names, min/max/ceil_div, sizeof(T), parentheses, unary minus and a
-// flat list of binary operators (precedence is applied by the checker).
+// Expressions: literals, names, min/max/ceil_div, sizeof(T), parentheses, struct literals,
+// field access, unary minus and a flat list of binary operators (precedence is applied by the
+// checker).
 
 #include "common.hpp"
 #include "expression.hpp"
@@ -17,6 +18,8 @@ struct operand_class : annotate_position {};
 struct function_call_class : annotate_position {};
 struct sizeof_class : annotate_position {};
 struct parenthesized_class : annotate_position {};
+struct struct_literal_class : annotate_position {};
+struct field_init_class : annotate_position {};
 
 const expression_type expression = "expression";
 const launch_dims_type launch_dims = "launch dimension";
@@ -26,15 +29,20 @@ const x3::rule<operand_class, ast::operand> operand = "expression";
 const x3::rule<function_call_class, ast::function_call> function_call = "function call";
 const x3::rule<sizeof_class, ast::sizeof_expr> sizeof_expr = "sizeof";
 const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenthesized expression";
+const x3::rule<struct_literal_class, ast::struct_literal> struct_literal = "struct literal";
+const x3::rule<field_init_class, ast::field_init> field_init = "a field";
 struct argument_list_class;
 const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list = "an argument";
 
 const auto expression_def = unary >> *operation;
 const auto operation_def = binary_op_parser{} > unary;
-const auto unary_def = negations_parser{} >> operand;
-// A name not followed by '(' is tried before a call: names are common, calls are rare.
-const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr | (identifier >> !x3::lit('(')) |
-                         function_call | parenthesized;
+const auto unary_def = negations_parser{} >> operand >> *('.' > identifier);
+// A name not followed by '(' is tried before a call: names are common, calls are rare. A
+// struct's name followed by '{' is a literal.
+const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr |
+                         struct_literal | (identifier >> !x3::lit('(')) | function_call | parenthesized;
+const auto struct_literal_def = struct_name_parser{} >> '{' > -(field_init % ',') > -x3::lit(',') > '}';
+const auto field_init_def = identifier > ':' > expression;
 const auto function_call_def = identifier >> '(' > argument_list > ')';
 const auto argument_list_def = expression % ',';
 const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';
@@ -59,7 +67,7 @@ const auto take_single = [](auto& ctx) { x3::_val(ctx) = {std::move(x3::_attr(ct
 const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
 
 BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, unary, operation, operand, function_call, sizeof_expr,
-                    parenthesized, argument_list)
+                    parenthesized, argument_list, struct_literal, field_init)
 
 }  // namespace cgraph::dsl::parser
 

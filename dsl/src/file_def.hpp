@@ -20,6 +20,8 @@ struct host_decl_class : annotate_position {};
 struct library_class : annotate_position {};
 struct graph_class : annotate_position {};
 struct const_class : annotate_position {};
+struct struct_decl_class : annotate_position {};
+struct field_decl_class : annotate_position {};
 
 const file_type file = "file";
 const x3::rule<declaration_class, ast::declaration> declaration = "declaration";
@@ -31,6 +33,8 @@ const x3::rule<host_decl_class, ast::host_decl> host_decl = "host";
 const x3::rule<library_class, ast::library_decl> library_decl = "library";
 const x3::rule<graph_class, ast::graph_decl> graph_decl = "graph";
 const x3::rule<const_class, ast::const_decl> const_decl = "const";
+const x3::rule<struct_decl_class, ast::struct_decl> struct_decl = "struct";
+const x3::rule<field_decl_class, ast::field_decl> field_decl = "a field";
 
 struct library_kinds : x3::symbols<ast::library_kind> {
   library_kinds() { add("module", ast::library_kind::module)("source", ast::library_kind::source); }
@@ -51,12 +55,16 @@ const auto library_decl_def = x3::lexeme[library_kind >> word_end_parser{}] > id
 const auto graph_decl_def = kw("graph") > identifier > parameters > block();
 const auto const_decl_def = kw("const") > identifier > '=' > expression() > ';';
 
-const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl | const_decl;
+// A ';' after the '}' is accepted (and dropped by fmt): C++ writes one there.
+const auto struct_decl_def = kw("struct") > identifier > '{' > *field_decl > '}' > -x3::lit(';');
+const auto field_decl_def = identifier > ':' > type > ';';
+
+const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl | const_decl | struct_decl;
 // `eps >> …` puts the iterator back at the declaration's start when it fails (see block_def).
 const auto file_def = *(x3::omit[x3::eps >> declaration[push_declaration]] | recover_parser(true)) > x3::eoi;
 
 BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, kernel_decl, host_decl,
-                    library_decl, graph_decl, const_decl)
+                    library_decl, graph_decl, const_decl, struct_decl, field_decl)
 
 }  // namespace cgraph::dsl::parser
 

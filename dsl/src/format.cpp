@@ -16,8 +16,8 @@ public:
     for (const auto& d : file.declarations) {
       std::string_view kind = boost::apply_visitor([](const auto& x) { return kind_of(x); }, d);
       const auto& tagged = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return x; }, d);
-      // A blank line between groups of declarations and around every graph.
-      bool separate = !previous_kind.empty() && (kind != previous_kind || kind == "graph");
+      // A blank line between groups of declarations and around every graph and struct.
+      bool separate = !previous_kind.empty() && (kind != previous_kind || kind == "graph" || kind == "struct");
       leading(tagged.begin, separate);
       boost::apply_visitor([&](const auto& x) { declaration(x); }, d);
       trailing(tagged.end);
@@ -120,11 +120,14 @@ private:
   }
   bool comment_before(std::uint32_t offset) const { return next_ < comments_.size() && comments_[next_].begin < offset; }
 
-  // Where the ')' closing a list whose last item ends at `from` stands (comments skipped).
-  std::uint32_t closing_paren(std::uint32_t from) const {
+  // Where the ')' (or `closer`) closing a list whose last item ends at `from` stands (comments
+  // and a trailing ',' skipped).
+  std::uint32_t closing_paren(std::uint32_t from, char closer = ')') const {
     std::string_view t = src_.text();
-    const char* p = lexical::skip_trivia(t.data() + from, t.data() + t.size());
-    return p != t.data() + t.size() && *p == ')' ? static_cast<std::uint32_t>(p - t.data()) : from;
+    const char* end = t.data() + t.size();
+    const char* p = lexical::skip_trivia(t.data() + from, end);
+    if (p != end && *p == ',' && closer == '}') p = lexical::skip_trivia(p + 1, end);
+    return p != end && *p == closer ? static_cast<std::uint32_t>(p - t.data()) : from;
   }
 
   // "(a, b, c)" on one line; when the line would pass 100 columns, as many items per line as
@@ -132,13 +135,15 @@ private:
   // `item(i)` writes item i; `bounds(i)` gives its source range.
   static constexpr std::size_t max_width = 100;
   template <typename Item, typename Bounds>
-  void comma_list(std::size_t count, Item item, Bounds bounds, std::size_t reserve_after = 1) {
-    out_ += '(';
+  void comma_list(std::size_t count, Item item, Bounds bounds, std::size_t reserve_after = 1,
+                  std::string_view opener = "(", std::string_view closer = ")") {
     if (count == 0) {
-      out_ += ')';
+      out_ += opener.front();
+      out_ += closer.back();
       return;
     }
-    const std::uint32_t close = closing_paren(bounds(count - 1).second);
+    out_ += opener;
+    const std::uint32_t close = closing_paren(bounds(count - 1).second, closer.back());
     const std::size_t saved_size = out_.size(), saved_next = next_;
     const std::uint32_t saved_end = last_end_;
     if (!comment_before(close)) {
@@ -146,7 +151,7 @@ private:
         if (i) out_ += ", ";
         item(i);
       }
-      out_ += ')';
+      out_ += closer;
       if (column() + reserve_after <= max_width && out_.find('\n', saved_size) == std::string::npos) return;
       out_.resize(saved_size);
       next_ = saved_next;
@@ -182,7 +187,7 @@ private:
     inline_comments(close);
     trim_spaces();
     if (out_.back() == '\n') out_.append(opening_indent, ' ');  // after a line comment: ')' at the opening line's indentation
-    out_ += ')';
+    out_ += at_fresh_line() ? closer.substr(closer.size() - 1) : closer;
     continuation_ = saved_continuation;
   }
 
@@ -203,6 +208,10 @@ private:
   void unary(const ast::unary& u) {
     out_.append(u.negations, '-');
     boost::apply_visitor([&](const auto& x) { operand(x); }, u.value);
+    for (const auto& f : u.fields) {
+      inline_comments(f.begin);
+      out_ += '.' + f.name;
+    }
   }
 
   void operand(const ast::int_literal& x) { out_ += text(x); }
@@ -219,6 +228,17 @@ private:
   void operand(const ast::function_call& x) {
     out_ += x.function.name;
     list(x.args);
+  }
+  // `P { x: 1, y: 2 }`: the fields as a list (wrapped and commented like arguments), in braces.
+  void operand(const ast::struct_literal& x) {
+    out_ += x.name.name + ' ';
+    comma_list(
+        x.fields.size(),
+        [&](std::size_t i) {
+          out_ += x.fields[i].name.name + ": ";
+          expression(x.fields[i].value);
+        },
+        [&](std::size_t i) { return std::pair{x.fields[i].begin, x.fields[i].end}; }, 1, "{ ", " }");
   }
 
   void list(const std::vector<ast::expression>& xs, std::size_t reserve_after = 1) {
@@ -386,6 +406,7 @@ private:
   static std::string_view kind_of(const ast::library_decl&) { return "library"; }
   static std::string_view kind_of(const ast::graph_decl&) { return "graph"; }
   static std::string_view kind_of(const ast::const_decl&) { return "const"; }
+  static std::string_view kind_of(const ast::struct_decl&) { return "struct"; }
 
   void params(const std::vector<ast::parameter>& ps, std::size_t reserve_after) {
     comma_list(
@@ -422,6 +443,26 @@ private:
     out_ += "const " + d.name.name + " = ";
     expression(d.value);
     out_ += ';';
+  }
+  // One field per line, like a block's statements, with the comments between them.
+  void declaration(const ast::struct_decl& d) {
+    out_ += "struct " + d.name.name + " {";
+    // A comment on the '{' line stays there unless it follows the first field.
+    if (d.fields.empty() || comment_before(d.fields[0].begin)) trailing(d.name.end);
+    else out_ += '\n';
+    ++depth_;
+    for (const auto& f : d.fields) {
+      leading(f.begin, false);
+      indent();
+      continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
+      out_ += f.name.name + ": ";
+      inline_comments(f.type.begin);
+      out_ += type(f.type) + ';';
+      trailing(f.end);
+    }
+    leading(d.end - 1, false);
+    --depth_;
+    out_ += '}';
   }
   void declaration(const ast::graph_decl& d) {
     out_ += "graph " + d.name.name;

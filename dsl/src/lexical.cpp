@@ -16,10 +16,10 @@ bool is_keyword(std::string_view word) {
     default:
       return false;
   }
-  static constexpr std::array<std::string_view, 26> keywords = {  // sorted
+  static constexpr std::array<std::string_view, 27> keywords = {  // sorted
       "after",  "as",     "call",     "case",   "cond",   "const",  "else",   "false",  "from",
       "graph",  "host",   "if",       "include", "kernel", "let",   "memcpy", "memset", "module",
-      "null",   "parallel", "repeat", "sizeof", "source", "switch", "true",   "while"};
+      "null",   "parallel", "repeat", "sizeof", "source", "struct", "switch", "true",   "while"};
   return std::binary_search(keywords.begin(), keywords.end(), word);
 }
 

@@ -17,14 +17,14 @@ constexpr const char* scan_word(const char* p, const char* end) {
   return p;
 }
 
-// Bytes that can begin a token of the language. Anything else outside strings and comments
-// is an error at its position (LANGUAGE.md §2).
 // The start of the line holding p (`begin` is the start of the text).
 constexpr const char* line_start(const char* begin, const char* p) {
   while (p != begin && p[-1] != '\n') --p;
   return p;
 }
 
+// Bytes that can begin a token of the language. Anything else outside strings and comments
+// is an error at its position (LANGUAGE.md §2).
 constexpr bool starts_token(char c) {
   if (is_ident_char(c)) return true;
   switch (c) {

@@ -27,6 +27,7 @@ parse_result parse(const source_file& source, diagnostics& sink, const parse_lim
   state.begin = text.data();
   state.end = text.data() + text.size();
   state.sink = &sink;
+  state.struct_names = std::move(scan.struct_names);
   for (std::size_t i = diagnostics_before; i < sink.all().size(); ++i)
     state.prescan_errors.push_back(sink.all()[i].range.begin);
   parser::parser_state_scope scope(state);

@@ -4,7 +4,9 @@
 
 #include <cgraph/dsl/diagnostic.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,12 @@ struct parser_state {
   // Whether a syntax error was already reported in [from, to]: recovery then adds none.
   // (The pre-scan's stray-byte errors do not count: the skipper steps over those bytes.)
   bool has_error_in(const char* from, const char* to) const;
+
+  // The names declared with `struct` (from the pre-scan), which name types and start literals.
+  std::vector<std::string_view> struct_names;
+  bool is_struct_name(std::string_view word) const {
+    return std::find(struct_names.begin(), struct_names.end(), word) != struct_names.end();
+  }
 
   static parser_state*& current();  // thread-local
 };

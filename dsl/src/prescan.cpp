@@ -105,6 +105,14 @@ public:
       } else if (c == ')' || c == '}') {
         if (depth > 0) --depth;
         ++p;
+      } else if (lexical::is_alpha(c)) {
+        const char* word_end = lexical::scan_word(p, end_);
+        if (std::string_view(p, static_cast<std::size_t>(word_end - p)) == "struct") {
+          const char* name = lexical::skip_trivia(word_end, end_);
+          if (name != end_ && lexical::is_alpha(*name))
+            result.struct_names.emplace_back(name, static_cast<std::size_t>(lexical::scan_word(name, end_) - name));
+        }
+        p = word_end;
       } else if (lexical::is_space(c) || lexical::starts_token(c)) {
         ++p;
       } else {

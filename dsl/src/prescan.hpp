@@ -6,12 +6,16 @@
 #include <cgraph/dsl/source.hpp>
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 namespace cgraph::dsl::detail {
 
 struct prescan_result {
   std::vector<source_range> comments;
+  // The NAME of every `struct NAME` outside comments and strings: the grammar needs them to
+  // tell a struct type or literal (`P { x: 1 }`) from a name before a block (`repeat n { … }`).
+  std::vector<std::string_view> struct_names;
   bool fatal = false;  // parsing would not be meaningful (unterminated text, nesting too deep)
 };
 

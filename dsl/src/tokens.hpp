@@ -65,6 +65,23 @@ struct identifier_parser : detail::token_parser<identifier_parser, ast::identifi
   }
 };
 
+// The name of a struct (declared anywhere in the file) followed by '{': the start of a struct
+// literal. Other names never start one, so `repeat n { … }` stays a count and a block.
+struct struct_name_parser : detail::token_parser<struct_name_parser, ast::identifier> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    It p = first;
+    ast::identifier id;
+    if (!identifier_parser{}.parse(p, last, ctx, rctx, id) || !parser_state::current()->is_struct_name(id.name))
+      return false;
+    x3::skip_over(p, last, ctx);
+    if (p == last || *p != '{') return false;
+    x3::traits::move_to(std::move(id), attr);
+    first = p;
+    return true;
+  }
+};
+
 // `NAME:` before a node statement. One primitive, so a name that turns out not to be a label
 // leaves nothing behind in the attribute when the parser backtracks.
 struct label_parser : detail::token_parser<label_parser, ast::identifier> {
@@ -267,8 +284,8 @@ struct string_parser : detail::token_parser<string_parser, ast::string_literal> 
   }
 };
 
-// i8 … f64, f16, bf16, bool, void, cond, optionally followed by '*', and optionally preceded
-// by `const` (which the checker allows on pointers only).
+// i8 … f64, f16, bf16, bool, void, cond or a struct's name, optionally followed by '*', and
+// optionally preceded by `const` (which the checker allows on pointers only).
 struct type_parser : detail::token_parser<type_parser, ast::type_name> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
@@ -288,7 +305,9 @@ struct type_parser : detail::token_parser<type_parser, ast::type_name> {
     }
     static constexpr std::string_view names[] = {"i8",  "i16", "i32", "i64", "u8",   "u16",  "u32", "u64",
                                                  "f32", "f64", "f16", "bf16", "bool", "void", "cond"};
-    if (std::find(std::begin(names), std::end(names), word) == std::end(names)) return false;
+    if (std::find(std::begin(names), std::end(names), word) == std::end(names) &&
+        !parser_state::current()->is_struct_name(word))
+      return false;
     type.base.assign(word);
     const char* p = end;
     x3::skip_over(p, last, ctx);
@@ -361,7 +380,8 @@ struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
   // declaration that lost its ';' (or its '}') does not take the declarations after it along,
   // so their errors are reported too.
   static const char* next_declaration(const char* from, const char* to) {
-    static constexpr std::string_view keywords[] = {"kernel", "host", "graph", "include", "module", "source", "const"};
+    static constexpr std::string_view keywords[] = {"kernel", "host",  "graph", "include",
+                                                    "module", "source", "const", "struct"};
     for (const char* p = from + 1; p < to; ++p) {
       if (p[-1] != '\n' || !lexical::is_alpha(*p)) continue;
       std::string_view word(p, static_cast<std::size_t>(lexical::scan_word(p, to) - p));

@@ -9,7 +9,7 @@
 namespace cgraph::detail {
 
 built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s,
-                         std::uint32_t index, std::vector<std::optional<ir::value>> parameters)
+                         std::uint32_t index, param_values parameters)
     : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size()),
       program(std::move(p)), symbols(std::move(s)), graph_index(index), params(std::move(parameters)) {
   graph_site = at(ir().range);
@@ -48,7 +48,7 @@ std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& 
     throw build_error(at.str(), fmt::format("host callback '{}' is declared with parameters of kinds ({}) but the "
                                             "registered callable takes ({}) (i integer, f float, b bool, p pointer)",
                                             h.name, declared, entry.param_kinds));
-  return std::make_unique<host_slot>(entry.function, v.values);
+  return std::make_unique<host_slot>(entry.function, v.values, v.struct_bytes);
 }
 
 cudaHostNodeParams step_builder::host_params(std::uint32_t step, cudaGraph_t owner) {
@@ -61,8 +61,8 @@ cudaHostNodeParams step_builder::host_params(std::uint32_t step, cudaGraph_t own
 }
 
 std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v) {
-  std::vector<std::optional<ir::value>> params(v.values.begin(), v.values.end());
-  params.resize(g.program->program.graphs[n.callee].params.size());  // the rest take their defaults
+  param_values params(g.program->program.graphs[n.callee].params.size());  // the rest take their defaults
+  for (std::size_t i = 0; i < v.values.size(); ++i) params.set(i, v.values[i]);
   return build_graph(g.program, g.symbols, n.callee, std::move(params));
 }
 

@@ -73,7 +73,7 @@ private:
 
 std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,
                                          std::shared_ptr<const resolved_symbols> symbols, std::uint32_t index,
-                                         std::vector<std::optional<ir::value>> params) {
+                                         param_values params) {
   auto g = std::make_shared<built_graph>(std::move(p), std::move(symbols), index, std::move(params));
   // On a throw, the graph state destroys whatever was made.
   if (g->symbols->how == strategy::stream_capture) capture_graph(*g);

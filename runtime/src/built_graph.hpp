@@ -20,6 +20,8 @@
 #include <mutex>
 #include <memory_resource>
 #include <optional>
+#include <span>
+#include <cstring>
 #include <vector>
 
 namespace cgraph::detail {
@@ -65,28 +67,73 @@ struct resolved_symbols {
 // parameter count and sizes against the real kernel's (cudaFuncGetParamInfo, driver 12.4+).
 const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel, const where& at);
 
+// Graph parameter values by index. A struct's bytes are copied into a buffer of its own, shared
+// by copies and never written: copying is cheap, and one address is one content (an update
+// compares parameters by value).
+class param_values {
+public:
+  param_values() = default;
+  explicit param_values(std::size_t n) : values_(n), bytes_(n) {}
+
+  std::size_t size() const { return values_.size(); }
+  const std::optional<ir::value>& operator[](std::size_t i) const { return values_[i]; }
+  std::span<const std::optional<ir::value>> view() const { return values_; }
+  // Sets parameter i (a struct's bytes are copied).
+  void set(std::size_t i, const ir::value& v) {
+    bytes_[i].reset();
+    values_[i] = v;
+    if (v.k != ir::value::kind::structure || v.bits == 0) return;
+    auto size = static_cast<std::size_t>(v.i);
+    auto copy = std::make_shared<std::byte[]>(size);
+    std::memcpy(copy.get(), reinterpret_cast<const void*>(v.bits), size);
+    values_[i] = ir::value::structure(copy.get(), static_cast<std::uint32_t>(size));
+    bytes_[i] = std::move(copy);
+  }
+
+private:
+  std::vector<std::optional<ir::value>> values_;
+  std::vector<std::shared_ptr<const std::byte[]>> bytes_;  // by parameter: a struct's bytes
+};
+
 // A host node's user data: the callable and its arguments (backend::host_slot), run through
 // backend::run_host_slot like generated code's slots. A built graph's slots are owned by CUDA
-// user objects retained by the graph; an update makes a new one, kept by the exec.
+// user objects retained by the graph; an update makes a new one, kept by the exec. A struct
+// argument's bytes are copied into the slot.
 struct host_slot final : backend::host_slot {
-  host_slot(std::shared_ptr<const host_function> f, std::vector<ir::value> a) : function(std::move(f)), args(std::move(a)) {}
+  host_slot(std::shared_ptr<const host_function> f, std::span<const ir::value> a, std::span<const std::byte> struct_bytes)
+      : function(std::move(f)), args(a.begin(), a.end()), bytes(struct_bytes.begin(), struct_bytes.end()) {
+    const auto base = reinterpret_cast<std::uint64_t>(struct_bytes.data());
+    for (auto& v : args)
+      if (v.k == ir::value::kind::structure) v.bits = reinterpret_cast<std::uint64_t>(bytes.data()) + (v.bits - base);
+  }
   void run() override { (*function)(args); }
 
   std::shared_ptr<const host_function> function;
   std::vector<ir::value> args;
+  std::vector<std::byte> bytes;
 };
 
 // The values of one node, converted as CUDA wants them. A built graph's nodes keep their
 // arguments in the graph's arena (no heap allocation per node); an update's fresh values use
 // the default heap.
 struct node_values {
-  explicit node_values(std::pmr::memory_resource* memory = std::pmr::get_default_resource()) : args(memory) {}
+  explicit node_values(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+      : args(memory), struct_bytes(memory) {}
 
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   unsigned shared_bytes = 0;
   std::pmr::vector<ir::converted> args;  // kernel and host arguments; memcpy/memset operands
   std::vector<ir::value> values;    // host and child-graph arguments as values of their types
+  // Struct arguments' bytes: such an argument's `args` entry is `indirect`, its as_u64() the
+  // offset here, and its value in `values` points here.
+  std::pmr::vector<std::byte> struct_bytes;
+
+  // The address CUDA reads argument i from.
+  void* argument_address(std::size_t i) {
+    ir::converted& a = args[i];
+    return a.indirect ? static_cast<void*>(struct_bytes.data() + a.as_u64()) : static_cast<void*>(a.bytes.data());
+  }
 
   // Whether CUDA would be handed the same thing: launch dimensions and every argument's bytes
   // (`values` repeat what `args` hold). How update() tells which nodes changed.
@@ -94,7 +141,8 @@ struct node_values {
     auto same = [](const ir::converted& x, const ir::converted& y) { return x.size == y.size && x.bytes == y.bytes; };
     return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z && a.block.x == b.block.x &&
            a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes &&
-           std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same);
+           std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same) &&
+           std::equal(a.struct_bytes.begin(), a.struct_bytes.end(), b.struct_bytes.begin(), b.struct_bytes.end());
   }
 };
 
@@ -108,7 +156,7 @@ struct node_record {
 // conds, counters, children) plus the values each node was built with.
 struct built_graph final : backend::graph_state {
   built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s, std::uint32_t index,
-              std::vector<std::optional<ir::value>> parameters);
+              param_values parameters);
 
   std::shared_ptr<const program_state> program;
   std::shared_ptr<const resolved_symbols> symbols;
@@ -116,7 +164,7 @@ struct built_graph final : backend::graph_state {
   std::pmr::monotonic_buffer_resource arena;         // the records' arguments, freed with the graph
   std::vector<node_record> records;                  // by plan step
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
-  std::vector<std::optional<ir::value>> params;      // by parameter index
+  param_values params;                               // by parameter index
   std::vector<ir::value> values;                     // the evaluated expression pool
 
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
@@ -127,22 +175,23 @@ struct built_graph final : backend::graph_state {
 };
 
 // A type's kind as registered callables and parameter handles name it: i integer, f float,
-// b bool, p pointer.
-inline char kind_of(ir::type t) { return t.is_pointer() ? 'p' : t.is_float() ? 'f' : t.is_bool() ? 'b' : 'i'; }
+// b bool, p pointer, s struct.
+inline char kind_of(ir::type t) {
+  return t.is_pointer() ? 'p' : t.is_float() ? 'f' : t.is_bool() ? 'b' : t.is_struct() ? 's' : 'i';
+}
 
 // Checks and converts user-supplied parameter values for graph `index`; unknown names, kinds
 // that do not fit, and missing values without defaults are build_errors.
-std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values);
+param_values bind_params(const program_state& p, std::uint32_t index, const args& values);
 // The index of parameter `name` of graph `index` (a build_error when it has none).
 std::uint32_t find_param(const program_state& p, std::uint32_t index, std::string_view name);
 // Checks and converts `a` for parameter `param` of graph `index` into `out`.
-void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a,
-                std::optional<ir::value>& out);
+void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a, param_values& out);
 
 // Evaluates every expression of the graph with `params`; a failure is a build_error at the
 // offending expression.
 std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,
-                                     const std::vector<std::optional<ir::value>>& params);
+                                     const param_values& params);
 
 // The values of node `n` into `out` (whose memory it reuses), from an evaluated pool and the
 // cond handles. `kernel_values`: also fill `values` for a kernel node (a captured routine
@@ -156,7 +205,7 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
 // Builds graph `index` with the explicit node API.
 std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,
                                          std::shared_ptr<const resolved_symbols> symbols, std::uint32_t index,
-                                         std::vector<std::optional<ir::value>> params);
+                                         param_values params);
 
 std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, const build_options& options);
 

@@ -75,7 +75,7 @@ update_result update(exec_state& s, const args& values) {
   try {
     for (const auto& [name, a] : values) {
       std::uint32_t param = find_param(*cur.program, cur.graph_index, name);
-      bind_param(*cur.program, cur.graph_index, param, a, s.staged[param]);
+      bind_param(*cur.program, cur.graph_index, param, a, s.staged);
     }
   } catch (...) {
     s.staged = s.params;
@@ -122,7 +122,7 @@ update_result apply(exec_state& s) {
   };
   bool defaults_changed = false;
   try {
-    if (auto error = ir::reevaluate(g, params, t.exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
+    if (auto error = ir::reevaluate(g, params.view(), t.exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
     for (auto i : t.touched) {
       const ir::node& n = *steps[i].node;
       bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];

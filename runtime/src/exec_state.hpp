@@ -16,14 +16,14 @@ struct exec_state {
   explicit exec_state(backend::exec_core c) : core(std::move(c)) {}
 
   backend::exec_core core;
-  std::vector<std::optional<ir::value>> params;  // the parameter values last applied
+  param_values params;  // the parameter values last applied
   std::vector<ir::value> pool;                   // the expression pool evaluated with them
   // Values a per-node update applied since the current graph was built, by plan step. Any other
   // step holds the values that graph was built with. Copied only when changed: copying every
   // node's values at instantiation cost 10% on top of CUDA's own instantiate.
   std::unordered_map<std::uint32_t, node_values> updated_values;
   // The values the next apply() gives: params, plus what update() or parameter handles set.
-  std::vector<std::optional<ir::value>> staged;
+  param_values staged;
   // What an update computes, kept between updates so that a warm one allocates nothing.
   struct scratch {
     std::vector<std::uint32_t> exprs, touched, changed;

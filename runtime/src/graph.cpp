@@ -151,7 +151,7 @@ std::uint32_t graph_exec::parameter_index(std::string_view name, char kind) cons
 namespace detail {
 void stage(exec_state& s, std::uint32_t index, const arg& value) {
   const built_graph& g = s.current();
-  bind_param(*g.program, g.graph_index, index, value, s.staged[index]);
+  bind_param(*g.program, g.graph_index, index, value, s.staged);
 }
 }  // namespace detail
 

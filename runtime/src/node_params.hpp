@@ -16,7 +16,7 @@ inline void* as_pointer(const ir::converted& c) { return reinterpret_cast<void*>
 // `pointers` receives the address of each argument; keep it and `v` alive until CUDA has read them.
 inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
   pointers.clear();
-  for (auto& a : v.args) pointers.push_back(a.bytes.data());
+  for (std::size_t i = 0; i < v.args.size(); ++i) pointers.push_back(v.argument_address(i));
   cudaKernelNodeParams p{};
   p.func = const_cast<void*>(function);
   p.gridDim = v.grid;

@@ -27,6 +27,11 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
     if (v.k != kind::boolean) return "a bool";
   } else if (t.is_pointer()) {
     if (v.k != kind::pointer) return "a pointer";
+  } else if (t.is_struct()) {
+    if (v.k != kind::structure || v.bits == 0) return fmt::format("a struct of {} bytes", t.bytes);
+    if (static_cast<std::uint64_t>(v.i) != t.bytes)
+      return fmt::format("a struct of {} bytes, not one of {}", t.bytes, v.i);
+    return std::nullopt;
   }
   auto c = ir::convert(v, t);
   if (!c.error.empty()) return c.error;
@@ -74,23 +79,22 @@ std::uint32_t find_param(const program_state& p, std::uint32_t index, std::strin
   return static_cast<std::uint32_t>(it - g.params.begin());
 }
 
-void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a,
-                std::optional<ir::value>& out) {
+void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a, param_values& out) {
   const ir::parameter& x = p.program.graphs[index].params[param];
   ir::value v = a.value();
   if (auto problem = fit(v, x.t))
     throw build_error(p.source.position(x.range.begin),
-                      fmt::format("parameter '{}' of type '{}': {}", x.name, ir::to_string(x.t),
+                      fmt::format("parameter '{}' of type '{}': {}", x.name, ir::to_string(x.t, p.program.structs),
                                   problem->rfind("value", 0) == 0 ? *problem : "expects " + *problem));
-  out = v;
+  out.set(param, v);
 }
 
-std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::uint32_t index, const args& values) {
+param_values bind_params(const program_state& p, std::uint32_t index, const args& values) {
   const ir::graph& g = p.program.graphs[index];
-  std::vector<std::optional<ir::value>> out(g.params.size());
+  param_values out(g.params.size());
   for (const auto& [name, a] : values) {
     std::uint32_t param = find_param(p, index, name);
-    bind_param(p, index, param, a, out[param]);
+    bind_param(p, index, param, a, out);
   }
   for (std::size_t i = 0; i < g.params.size(); ++i)
     if (!out[i] && g.params[i].default_expr == ir::none)
@@ -100,9 +104,9 @@ std::vector<std::optional<ir::value>> bind_params(const program_state& p, std::u
 }
 
 std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,
-                                     const std::vector<std::optional<ir::value>>& params) {
+                                     const param_values& params) {
   const ir::graph& g = p.program.graphs[index];
-  auto r = ir::evaluate(g, params);
+  auto r = ir::evaluate(g, params.view());
   if (r.error) throw build_error(p.source.position(r.error->range.begin), r.error->message);
   // A defaulted parameter takes its type's form (an integer default of an f32 parameter is a float).
   for (std::size_t i = 0; i < g.exprs.size(); ++i)
@@ -117,17 +121,34 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
   const ir::graph& g = p.program.graphs[index];
   out.args.clear();
   out.values.clear();
+  out.struct_bytes.clear();
   out.args.reserve(n.args.size());
   auto value_of = [&](const ir::argument& a) {
     const ir::expr& e = g.exprs[a.expr];
     return e.op == ir::op::cond_ref ? ir::value::cond(conds[e.index]) : pool[a.expr];
   };
+  auto fail = [&](const ir::argument& a, std::size_t i, const char* part, source_range at, const std::string& error) {
+    source_range r = at.end > at.begin ? at : a.range.end > a.range.begin ? a.range : n.range;
+    throw build_error(p.source.position(r.begin), fmt::format("{}: {}", part ? std::string(part) : describe_argument(p.program, n, i), error));
+  };
+  // A struct's bytes go to struct_bytes, reserved first: the values point into it.
+  std::size_t struct_size = 0;
+  for (const auto& a : n.args) struct_size += a.target.is_struct() ? a.target.bytes : 0;
+  out.struct_bytes.reserve(struct_size);
   auto convert = [&](const ir::argument& a, std::size_t i, const char* part) {
-    auto c = ir::convert(value_of(a), a.target, a.check);
-    if (!c.error.empty()) {
-      source_range r = a.range.end > a.range.begin ? a.range : n.range;
-      throw build_error(p.source.position(r.begin), fmt::format("{}: {}", part ? std::string(part) : describe_argument(p.program, n, i), c.error));
+    if (a.target.is_struct()) {
+      ir::converted c;
+      c.size = a.target.bytes;
+      c.indirect = true;
+      const std::uint64_t offset = out.struct_bytes.size();
+      std::memcpy(c.bytes.data(), &offset, sizeof offset);
+      out.struct_bytes.resize(offset + a.target.bytes);
+      if (auto error = ir::store_struct(g, pool, value_of(a), a.target, out.struct_bytes.data() + offset))
+        fail(a, i, part, error->range, error->message);
+      return c;
     }
+    auto c = ir::convert(value_of(a), a.target, a.check);
+    if (!c.error.empty()) fail(a, i, part, {}, c.error);
     return c;
   };
   if (n.kind == ir::node_kind::kernel) {
@@ -150,6 +171,8 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
         (kernel_values && n.kind == ir::node_kind::kernel)) {
       ir::value v = value_of(a);
       if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
+      if (a.target.is_struct())
+        v = ir::value::structure(out.struct_bytes.data() + out.args.back().as_u64(), a.target.bytes);
       out.values.push_back(v);
     }
   }

@@ -26,6 +26,7 @@ op_result apply(const expr& e, const value& a, const value& b);
 struct converted {
   std::array<std::byte, 8> bytes{};
   std::uint32_t size = 0;
+  bool indirect = false;  // a struct's: its bytes are kept by the holder, as_u64() is where
   std::string error;
 
   // The bytes past `size` are zero, so reading all eight is the value (one load, where copying
@@ -37,6 +38,10 @@ struct converted {
   }
 };
 converted convert(const value& v, type target, check c = check::any);
+
+// The value of type t (a scalar, a pointer or a struct) whose bytes are at `bytes`, as the GPU
+// reads them; a struct's value points at them.
+value load(const std::byte* bytes, type t);
 
 struct eval_error {
   source_range range;
@@ -64,6 +69,12 @@ struct dependency_index {
   std::vector<std::vector<std::uint32_t>> expr_params;     // per expression, the parameters it reads
 };
 dependency_index index_dependencies(const graph& g);
+
+// The bytes of struct value `v` (of struct type t: t.bytes of them, padding zero) into `out`,
+// each field converted to its type. A struct literal's fields are read from `pool`, the
+// evaluated expressions of g.
+std::optional<eval_error> store_struct(const graph& g, std::span<const value> pool, const value& v, type t,
+                                       std::byte* out);
 
 // The value of f16 or bf16 bits (`s` is scalar::f16 or scalar::bf16), exactly.
 double small_float_value(std::uint16_t bits, scalar s);

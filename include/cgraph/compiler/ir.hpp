@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,18 +25,26 @@ inline constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
 enum class scalar : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, boolean, f16, bf16 };
 
 // `null` has a type of its own (kind::null): it converts to every pointer type, and no
-// pointer converts to it.
+// pointer converts to it. A struct type names its declaration (program::structs) and carries
+// its size and alignment, so sizes need no table.
 struct type {
-  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null };
+  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure };
   kind k = kind::scalar;
   ir::scalar s = ir::scalar::i64;  // the scalar, or a pointer's element type
   bool is_const = false;           // a pointer to const: `const f32*`, `const void*`
+  std::uint8_t align = 0;          // structure: its alignment
+  std::uint32_t id = 0;            // structure: index into program::structs
+  std::uint32_t bytes = 0;         // structure: its size
 
   static constexpr type of(ir::scalar s) { return {kind::scalar, s}; }
   static constexpr type pointer_to(ir::scalar s, bool to_const = false) { return {kind::pointer, s, to_const}; }
   static constexpr type void_pointer(bool to_const = false) { return {kind::void_pointer, ir::scalar::u8, to_const}; }
   static constexpr type cond() { return {kind::cond, ir::scalar::u64}; }
   static constexpr type null() { return {kind::null, ir::scalar::u8}; }
+  static constexpr type structure(std::uint32_t id, std::uint32_t size, std::uint8_t align) {
+    return {kind::structure, ir::scalar::u8, false, align, id, size};
+  }
+  bool is_struct() const { return k == kind::structure; }
 
   bool is_integer() const;
   bool is_float() const {
@@ -47,11 +56,35 @@ struct type {
   friend bool operator==(type, type) = default;
 };
 
-std::string to_string(type t);
+struct structure;
+
+// A struct type reads as its name when `structs` (the program's) is given.
+std::string to_string(type t, std::span<const structure> structs = {});
 std::string_view to_string(scalar s);
 std::optional<scalar> scalar_from_name(std::string_view name);
 std::uint32_t size_of(scalar s);
-std::uint32_t size_of(type t);  // bytes a kernel parameter of this type occupies
+std::uint32_t size_of(type t);   // bytes a kernel parameter of this type occupies
+std::uint32_t align_of(type t);  // its alignment (C's: scalars and pointers their size)
+
+// struct NAME { FIELD: T; … }: C's layout (each field at the next multiple of its alignment,
+// the size rounded up to the largest alignment), so it matches a C++ struct of those members.
+struct field {
+  std::string name;
+  type t;
+  std::uint32_t offset = 0;
+  source_range range;
+};
+struct structure {
+  std::string name;
+  std::vector<field> fields;
+  std::uint32_t size = 0;
+  std::uint8_t align = 1;
+  source_range range;
+
+  type as_type(std::uint32_t id) const { return type::structure(id, size, align); }
+  // The index of field `name`, or none.
+  std::uint32_t find(std::string_view name) const;
+};
 
 // ---- values and expressions ---------------------------------------------------------------
 
@@ -73,6 +106,12 @@ enum class op : std::uint8_t {
 #undef CGRAPH_IR_OP
   ptr_add,   // pointer `a` plus integer `b` elements of `element_size` bytes
   ptr_sub,
+  // A struct value: fields graph::struct_fields[a … a + b) in declaration order (each an
+  // argument converted to the field's type); `index` is the struct.
+  make_struct,
+  // Field `index` of struct value `a`, at byte `element_size`. Fields of a make_struct are
+  // folded while lowering, so `a` is a parameter or another field of one.
+  field,
 };
 
 inline constexpr auto first_binary_op = static_cast<std::uint8_t>(op::neg) + 1;
@@ -114,7 +153,20 @@ struct argument {
   type target;
   ir::check check = check::any;
   source_range range;
+  std::uint32_t offset = 0;  // a struct field's byte offset (graph::struct_fields)
 };
+
+// Calls f(operand) for each expression e reads: `a` and `b`, or a make_struct's fields.
+template <typename Graph, typename F>
+void for_each_operand(const Graph& g, const expr& e, F&& f) {
+  if (e.op == op::make_struct) {
+    for (std::uint32_t i = e.a; i < e.a + e.b; ++i) f(g.struct_fields[i].expr);
+    return;
+  }
+  if (e.op == op::constant || e.op == op::cond_ref) return;
+  if (e.a != none) f(e.a);  // a parameter's default, a let's expression, an operand
+  if (e.b != none) f(e.b);
+}
 
 // ---- nodes ----------------------------------------------------------------------------------
 
@@ -194,6 +246,7 @@ struct graph {
   source_range range;
   std::vector<parameter> params;
   std::vector<expr> exprs;  // the expression pool
+  std::vector<argument> struct_fields;  // the fields of make_struct expressions
   std::vector<let_value> lets;
   std::vector<cond_handle> conds;
   body root;
@@ -227,6 +280,7 @@ struct library {
 struct program {
   std::string file;
   std::vector<std::string> includes;
+  std::vector<structure> structs;
   std::vector<kernel> kernels;
   std::vector<host_callback> hosts;
   std::vector<library> libraries;

@@ -19,7 +19,7 @@ std::string print_ir(const ir::program& program, const source_file& source, cons
 std::string print_dot(const ir::program& program, const source_file& source, std::string_view graph_name = {});
 
 // An expression of graph `g` as text, with the fewest parentheses.
-std::string print_expr(const ir::graph& g, std::uint32_t e);
+std::string print_expr(const ir::graph& g, std::uint32_t e, std::span<const ir::structure> structs = {});
 
 // What argument `arg` of node `n` is, for messages: "argument 2 ('x') of kernel 'saxpy'",
 // "the byte count of memcpy".

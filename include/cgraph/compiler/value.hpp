@@ -5,12 +5,14 @@
 // so handing arguments to user code copies nothing.
 
 #include <cstdint>
+#include <cstring>
+#include <stdexcept>
 #include <type_traits>
 
 namespace cgraph {
 
 struct value {
-  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond };
+  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond, structure };
   kind k = kind::integer;
   std::int64_t i = 0;       // integer
   double f = 0;             // floating
@@ -28,13 +30,28 @@ struct value {
   static constexpr value boolean(bool v) { return {kind::boolean, 0, 0, v ? 1u : 0u}; }
   static constexpr value pointer(std::uint64_t address) { return {kind::pointer, 0, 0, address}; }
   static constexpr value cond(std::uint64_t handle) { return {kind::cond, 0, 0, handle}; }
+  // A struct: `bits` is the address of its bytes (C layout), `i` their count. The bytes belong
+  // to whoever handed the value over and live as long as it is used. (While a graph's
+  // expressions are evaluated, a struct literal's value has `bits` 0 and `i` the index of its
+  // expression: its fields are the values of the expression's operands.)
+  static value structure(const void* bytes, std::uint32_t size) {
+    return {kind::structure, static_cast<std::int64_t>(size), 0, reinterpret_cast<std::uint64_t>(bytes)};
+  }
 
   // The value as a C++ type: a bool, an integer, a floating-point type (an integer value is
-  // converted) or a pointer: `v[0].as<const float*>()`, `v[3].as<int>()`.
+  // converted), a pointer, or a trivially copyable class of a struct's size (its bytes):
+  // `v[0].as<const float*>()`, `v[3].as<int>()`, `v[1].as<Params>()`.
   template <typename T>
   T as() const {
     using U = std::remove_cvref_t<T>;
-    if constexpr (std::is_same_v<U, bool>) return bits != 0;
+    if constexpr (std::is_class_v<U>) {
+      static_assert(std::is_trivially_copyable_v<U>, "value::as<T>: a struct is read into a trivially copyable class");
+      if (k != kind::structure || bits == 0 || static_cast<std::uint64_t>(i) != sizeof(U))
+        throw std::invalid_argument("value::as<T>: the value is not a struct of sizeof(T) bytes");
+      U out;
+      std::memcpy(static_cast<void*>(&out), reinterpret_cast<const void*>(bits), sizeof(U));
+      return out;
+    } else if constexpr (std::is_same_v<U, bool>) return bits != 0;
     else if constexpr (std::is_integral_v<U>) return static_cast<U>(i);
     else if constexpr (std::is_floating_point_v<U>)
       return static_cast<U>(k == kind::floating ? f : big_unsigned() ? static_cast<double>(static_cast<std::uint64_t>(i)) : static_cast<double>(i));

@@ -4,7 +4,10 @@
 #include <cgraph/compiler/value.hpp>
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <limits>
 #include <string>
 #include <utility>
@@ -12,7 +15,8 @@
 
 namespace cgraph {
 
-// One parameter value: an integer, a float (f16 and bf16 included), a bool or a device pointer.
+// One parameter value: an integer, a float (f16 and bf16 included), a bool, a device pointer or
+// a struct.
 class arg {
 public:
   template <std::integral T>
@@ -36,10 +40,21 @@ public:
     requires(std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>)
   arg(T v) : value_(cgraph::value::floating(static_cast<double>(static_cast<float>(v)))) {}  // NOLINT
 
+  // A struct parameter's value: any trivially copyable class of the struct's size (checked
+  // when it is bound), copied here.
+  template <typename T>
+    requires(std::is_class_v<T> && std::is_trivially_copyable_v<T> &&
+             !(sizeof(T) == 2 && std::is_convertible_v<T, float>))
+  arg(const T& v) : bytes_(std::make_shared<std::byte[]>(sizeof(T))) {  // NOLINT
+    std::memcpy(bytes_.get(), static_cast<const void*>(&v), sizeof(T));
+    value_ = cgraph::value::structure(bytes_.get(), sizeof(T));
+  }
+
   const cgraph::value& value() const noexcept { return value_; }
 
 private:
   cgraph::value value_;
+  std::shared_ptr<std::byte[]> bytes_;  // a struct's bytes, which value_ points at
 };
 
 using args = std::vector<std::pair<std::string, arg>>;

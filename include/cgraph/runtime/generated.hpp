@@ -150,13 +150,26 @@ bool differs(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) != 0;
 }
 
+// ---- structs ------------------------------------------------------------------------------------
+
+// A .cgraph struct in generated C++ is the C++ struct of its name at global scope when one is
+// declared there (the kernels' own type), else `Fallback`, a struct of the same layout.
+// (Generated code declares `struct NAME;` first, so the name always exists.)
+template <typename T, typename = void>
+struct is_complete : std::false_type {};
+template <typename T>
+struct is_complete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+template <typename T, typename Fallback>
+using complete_or = std::conditional_t<is_complete<T>::value, T, Fallback>;
+
 // ---- kernel signatures --------------------------------------------------------------------------
 
 // A kernel's C++ parameter P matches a declared .cgraph type D by ABI, as the run-time path
 // checks by size: the same type; integers of the same size and signedness (`long long` for an
 // `i64`); pointers to same-size pointees, or either side `void*`, where a declared `const T*`
 // needs a pointer to const (a declared `T*` may be a kernel's `const T*`). f16 and bf16 are
-// declared as __half and __nv_bfloat16, so they match those types only.
+// declared as __half and __nv_bfloat16, so they match those types only. A struct matches a
+// trivially copyable class of the same size and alignment.
 template <typename P, typename D>
 constexpr bool parameter_matches() {
   using p = std::remove_cv_t<P>;
@@ -172,6 +185,8 @@ constexpr bool parameter_matches() {
     constexpr bool const_ok = !std::is_const_v<de> || std::is_const_v<pe>;
     if constexpr (std::is_void_v<pe> || std::is_void_v<de>) return const_ok;
     else return const_ok && sizeof(pe) == sizeof(de);
+  } else if constexpr (std::is_class_v<p> && std::is_class_v<d>) {  // a struct by value: its layout's size
+    return sizeof(p) == sizeof(d) && alignof(p) == alignof(d) && std::is_trivially_copyable_v<p>;
   } else {
     return false;
   }

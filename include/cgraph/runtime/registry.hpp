@@ -42,7 +42,8 @@ struct callable_args<R (C::*)(A...) const> { using type = std::tuple<A...>; };
 template <typename C, typename R, typename... A>
 struct callable_args<R (C::*)(A...)> { using type = std::tuple<A...>; };
 
-// The kind a C++ parameter type accepts: 'i' integer, 'f' float, 'b' bool, 'p' pointer.
+// The kind a C++ parameter type accepts: 'i' integer, 'f' float, 'b' bool, 'p' pointer,
+// 's' struct (a trivially copyable class of the struct's size).
 template <typename T>
 constexpr char kind_of() {
   using U = std::remove_cvref_t<T>;
@@ -50,7 +51,8 @@ constexpr char kind_of() {
   else if constexpr (std::is_integral_v<U>) return 'i';
   else if constexpr (std::is_floating_point_v<U>) return 'f';
   else if constexpr (std::is_pointer_v<U>) return 'p';
-  else static_assert(std::is_pointer_v<U>, "host callback parameters must be scalars or pointers");
+  else if constexpr (std::is_class_v<U> && std::is_trivially_copyable_v<U>) return 's';
+  else static_assert(std::is_pointer_v<U>, "host callback parameters must be scalars, pointers or trivially copyable structs");
 }
 
 }  // namespace detail
@@ -63,7 +65,7 @@ public:
   };
   struct host_entry {
     std::shared_ptr<const host_function> function;
-    std::string param_kinds;  // one of i f b p per parameter
+    std::string param_kinds;  // one of i f b p s per parameter
   };
 
   // A `__global__` function: registry.kernel("saxpy", saxpy).

@@ -32,7 +32,7 @@ struct identifier : tagged {
 // ---- types -------------------------------------------------------------------------------
 
 struct type_name : tagged {
-  std::string base;  // i8 … f64, f16, bf16, bool, void, cond
+  std::string base;  // i8 … f64, f16, bf16, bool, void, cond, or the name of a struct
   bool pointer = false;
   bool is_const = false;  // `const T*`
 };
@@ -64,17 +64,25 @@ struct sizeof_expr : tagged {
 struct parenthesized : tagged {
   x3::forward_ast<expression> inner;
 };
+struct field_init;
+// NAME { FIELD: EXPR, … }
+struct struct_literal : tagged {
+  identifier name;
+  std::vector<field_init> fields;
+};
 
 struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr, function_call,
-                             identifier, parenthesized> {
+                             identifier, parenthesized, struct_literal> {
   using base_type::base_type;
   using base_type::operator=;
 };
 
 // Unary minus signs are counted, not nested, so "- - - x" needs no recursion.
+// `.FIELD` accesses bind tighter than the signs: `-p.x` is `-(p.x)`.
 struct unary : tagged {
   std::uint32_t negations = 0;
   operand value;
+  std::vector<identifier> fields;
 };
 
 // An infix operator of the one table (cgraph/dsl/operators.hpp); functions are function_calls.
@@ -90,6 +98,12 @@ struct operation : tagged {
 struct expression : tagged {
   unary first;
   std::vector<operation> rest;
+};
+
+// FIELD: EXPR in a struct literal.
+struct field_init : tagged {
+  identifier name;
+  expression value;
 };
 
 // A launch dimension written as a tuple: (x, y [, z]).
@@ -257,7 +271,18 @@ struct const_decl : tagged {
   expression value;
 };
 
-struct declaration : x3::variant<include_decl, kernel_decl, host_decl, library_decl, graph_decl, const_decl> {
+// struct NAME { FIELD: T; … }  (LANGUAGE.md §9)
+struct field_decl : tagged {
+  identifier name;
+  type_name type;
+};
+struct struct_decl : tagged {
+  identifier name;
+  std::vector<field_decl> fields;
+};
+
+struct declaration
+    : x3::variant<include_decl, kernel_decl, host_decl, library_decl, graph_decl, const_decl, struct_decl> {
   using base_type::base_type;
   using base_type::operator=;
 };
