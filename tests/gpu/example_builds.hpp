@@ -52,6 +52,27 @@ void run_mixed_types_capture(const mixed_types_inputs& in, cudaStream_t stream);
 void run_big_shared_explicit(const float* in, float* out, int n, cudaStream_t stream);
 void run_big_shared_capture(const float* in, float* out, int n, cudaStream_t stream);
 
+// tests/gpu/structs.cgraph's graph `sim` as generated C++ in one mode, built, instantiated and
+// launched on `stream` with p = {dt, 0.5, [0, split), bias, 2, false}; `seen` receives what the
+// host callback `record` was given.
+struct structs_inputs {
+  float* pos;
+  float* vel;
+  int* marks;
+  const float* bias;
+  int n;
+  int split;
+  float dt;
+};
+struct structs_seen {
+  int calls = 0;
+  float dt = 0;
+  long long lo = 0;
+  int width = 0;
+};
+void run_structs_explicit(const structs_inputs& in, structs_seen& seen, cudaStream_t stream);
+void run_structs_capture(const structs_inputs& in, structs_seen& seen, cudaStream_t stream);
+
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);
 

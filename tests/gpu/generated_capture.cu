@@ -4,4 +4,5 @@
 #define MAKE_LONG_CHAIN make_long_chain_capture
 #define RUN_MIXED_TYPES run_mixed_types_capture
 #define RUN_BIG_SHARED run_big_shared_capture
+#define RUN_STRUCTS run_structs_capture
 #include "generated_examples.inc"

@@ -1,0 +1,13 @@
+#include "structs_kernels.cuh"
+
+__global__ void advance(SimParams p, float* pos, float* vel) {
+  int i = p.range.begin + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= p.range.end) return;
+  float v = static_cast<float>(static_cast<double>(vel[i]) * p.damping) + p.dt * (p.bias[i] * __half2float(p.gain));
+  vel[i] = v;
+  if (p.move) pos[i] += p.dt * v;
+}
+
+__global__ void fill_window(WindowC w, int* out, int value) {
+  for (int t = static_cast<int>(threadIdx.x); t < w.width; t += static_cast<int>(blockDim.x)) out[w.lo + t] = value;
+}

@@ -1,0 +1,31 @@
+#pragma once
+// The kernels of tests/gpu/structs.cgraph (defined in structs_kernels.cu). Range and SimParams
+// are the C++ twins of the .cgraph structs of those names, so generated C++ uses them; no C++
+// struct is named Window, so generated C++ makes a layout-equivalent one, which fill_window
+// takes as its own WindowC (matched by size and alignment).
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+struct Range {
+  int begin;
+  int end;
+};
+
+struct SimParams {
+  float dt;
+  double damping;
+  Range range;
+  const float* bias;
+  __half gain;
+  bool move;
+};
+
+struct WindowC {
+  long long lo;
+  short width;
+};
+
+// For i in p.range: vel[i] = vel[i]·damping + dt·bias[i]·gain, then pos[i] += dt·vel[i] if move.
+__global__ void advance(SimParams p, float* pos, float* vel);
+// out[w.lo + t] = value for t < w.width (any block size).
+__global__ void fill_window(WindowC w, int* out, int value);

@@ -1,0 +1,153 @@
+// LANGUAGE.md §9 structs on the GPU: a graph's struct parameter given as the kernels' own C++
+// struct, struct literals built from its fields, a struct constant, a host callback and a child
+// graph taking structs, and an update of the struct parameter, through both run-time
+// strategies and generated C++ in both modes, against a CPU reference.
+
+#include "example_builds.hpp"
+#include "gpu_support.hpp"
+#include "structs_kernels.cuh"
+
+#include <cgraph/runtime/registry.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+using namespace gpu_test;
+
+namespace {
+
+constexpr int n = 1000;
+constexpr int split = 600;  // p.range = [0, split); q.range = [split, n)
+
+// Small integers and dyadic steps: every product is exact, so the GPU's fused multiply-adds
+// give the CPU's results bit for bit.
+struct device_run {
+  buffer<float> pos{n}, vel{n}, bias{n};
+  buffer<int> marks{n};
+  std::vector<float> pos0, vel0, bias0;
+  device_run() {
+    for (int i = 0; i < n; ++i) {
+      pos0.push_back(static_cast<float>(i % 7));
+      vel0.push_back(static_cast<float>(i % 3));
+      bias0.push_back(static_cast<float>(i % 5));
+    }
+    pos.write(pos0);
+    vel.write(vel0);
+    bias.write(bias0);
+    marks.write(std::vector<int>(n, 0));
+  }
+  SimParams params(float dt, bool move) const {
+    return SimParams{dt, 0.5, Range{0, split}, bias.get(), __float2half(2.0f), move};
+  }
+};
+
+// What the host callback saw.
+struct seen {
+  int calls = 0;
+  float dt = 0;
+  int begin = 0, end = 0;
+  float gain = 0;
+  long long lo = 0;
+  int width = 0;
+};
+
+void check_against_cpu(const device_run& run, float dt, bool move) {
+  auto pos = run.pos.read();
+  auto vel = run.vel.read();
+  auto marks = run.marks.read();
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) {
+    const bool first = i < split;
+    const float step = first ? dt : 2 * dt, gain = first ? 2.0f : 0.5f;
+    float v = static_cast<float>(static_cast<double>(run.vel0[i]) * 0.5) + step * (run.bias0[i] * gain);
+    float p = run.pos0[i] + ((first ? move : true) ? step * v : 0.0f);
+    int mark = i >= n - 4 ? 9 : first ? 7 : 0;
+    if (vel[i] != v || pos[i] != p || marks[i] != mark) ++wrong;
+  }
+  CHECK(wrong == 0);
+}
+
+void check_seen(const seen& s, float dt) {
+  CHECK(s.calls == 1);
+  CHECK(s.dt == 2 * dt);
+  CHECK(s.begin == split);
+  CHECK(s.end == n);
+  CHECK(s.gain == 0.5f);
+  CHECK(s.lo == split);
+  CHECK(s.width == 3);
+}
+
+cgraph::program structs_program() {
+  return cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "structs.cgraph").string());
+}
+
+}  // namespace
+
+TEST_CASE("structs.parameters_literals_host_and_child_graph_in_both_strategies") {
+  auto prog = structs_program();
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    seen host;
+    cgraph::registry reg;
+    reg.kernel("advance", advance).kernel("fill_window", fill_window);
+    reg.host("record", [&](SimParams p, WindowC w) {
+      ++host.calls;
+      host.dt = p.dt;
+      host.begin = p.range.begin;
+      host.end = p.range.end;
+      host.gain = __half2float(p.gain);
+      host.lo = w.lo;
+      host.width = w.width;
+    });
+    device_run run;
+    cgraph::args values{{"p", run.params(0.25f, false)}, {"pos", run.pos.get()}, {"vel", run.vel.get()},
+                        {"marks", run.marks.get()}, {"n", n}};
+    auto exec = cgraph::graph::build(prog, "sim", values, reg, with(s)).instantiate();
+    gpu_test::run(exec);
+    check_against_cpu(run, 0.25f, false);
+    check_seen(host, 0.25f);
+
+    // A new struct value: every node that reads p changes, by node parameters.
+    device_run again;
+    host = {};
+    auto r = exec.update({{"p", again.params(0.5f, true)}, {"pos", again.pos.get()}, {"vel", again.vel.get()},
+                          {"marks", again.marks.get()}});
+    CHECK(r.path != cgraph::update_path::unchanged);
+    gpu_test::run(exec);
+    check_against_cpu(again, 0.5f, true);
+    check_seen(host, 0.5f);
+  }
+}
+
+TEST_CASE("structs.a_struct_of_the_wrong_size_fails_at_build_with_the_parameter") {
+  auto prog = structs_program();
+  struct too_small {
+    float dt;
+  };
+  device_run run;
+  std::string message;
+  try {
+    cgraph::registry reg;
+    cgraph::graph::build(prog, "sim", {{"p", too_small{1}}, {"pos", run.pos.get()}, {"vel", run.vel.get()},
+                                       {"marks", run.marks.get()}, {"n", n}}, reg);
+  } catch (const cgraph::build_error& e) {
+    message = e.what();
+  }
+  MESSAGE(message);
+  CHECK(message.find("structs.cgraph:26:11") != std::string::npos);
+  CHECK(message.find("expects a struct of 40 bytes, not one of 4") != std::string::npos);
+}
+
+TEST_CASE("structs.generated_cpp_in_both_modes_matches_the_cpu") {
+  for (auto* run_generated : {run_structs_explicit, run_structs_capture}) {
+    device_run run;
+    structs_seen host;
+    run_generated({run.pos.get(), run.vel.get(), run.marks.get(), run.bias.get(), n, split, 0.25f}, host, nullptr);
+    GPU_CHECK(cudaStreamSynchronize(nullptr));
+    check_against_cpu(run, 0.25f, false);
+    CHECK(host.calls == 1);
+    CHECK(host.dt == 0.5f);
+    CHECK(host.lo == split);
+    CHECK(host.width == 3);
+  }
+}
