@@ -145,6 +145,12 @@ std::string value_printer::expr(std::uint32_t index) const {
     case ir::op::cond_ref: return fmt::format("g.conds[{}]", e.index);
     case ir::op::to_float: return "static_cast<double>(" + expr(e.a) + ")";
     case ir::op::neg: return fmt::format("cg::neg({}, {})", expr(e.a), site(e.range.begin));
+    // C++'s own &&, || and ?: evaluate only what the language evaluates.
+    case ir::op::logical_and: return fmt::format("(cg::truth({}) && cg::truth({}))", expr(e.a), expr(e.b));
+    case ir::op::logical_or: return fmt::format("(cg::truth({}) || cg::truth({}))", expr(e.a), expr(e.b));
+    case ir::op::logical_not: return fmt::format("(!cg::truth({}))", expr(e.a));
+    case ir::op::select: return fmt::format("(cg::truth({}) ? {} : {})", expr(e.a), expr(e.b), expr(e.index));
+    case ir::op::to_int: return fmt::format("std::int64_t{{{}}}", expr(e.a));
     case ir::op::ptr_add:
     case ir::op::ptr_sub:
       return fmt::format("cg::ptr_offset({}, {}, {}, {}, {})", expr(e.a), expr(e.b), e.element_size,

@@ -110,6 +110,32 @@ op_result float_op(op o, double x, double y) {
   return ok(value::floating(r));
 }
 
+// A bool, or an integer as C reads one in a condition.
+bool truth(const value& v) { return v.k == value::kind::boolean ? v.bits != 0 : v.i != 0; }
+
+op_result compare(op o, const value& a, const value& b) {
+  int order = 0;  // -1, 0, 1; NaN compares unordered (every comparison but != is false)
+  bool unordered = false;
+  if (a.k == value::kind::floating || b.k == value::kind::floating) {
+    double x = as_double(a), y = as_double(b);
+    unordered = std::isnan(x) || std::isnan(y);
+    order = x < y ? -1 : x > y ? 1 : 0;
+  } else if (a.k == value::kind::integer) {
+    order = a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+  } else {
+    order = a.bits < b.bits ? -1 : a.bits > b.bits ? 1 : 0;
+  }
+  switch (o) {
+    case op::eq: return ok(value::boolean(!unordered && order == 0));
+    case op::ne: return ok(value::boolean(unordered || order != 0));
+    case op::lt: return ok(value::boolean(!unordered && order < 0));
+    case op::le: return ok(value::boolean(!unordered && order <= 0));
+    case op::gt: return ok(value::boolean(!unordered && order > 0));
+    case op::ge: return ok(value::boolean(!unordered && order >= 0));
+    default: return fail("invalid comparison");
+  }
+}
+
 }  // namespace
 
 op_result apply(const expr& e, const value& a, const value& b) {
@@ -121,6 +147,16 @@ op_result apply(const expr& e, const value& a, const value& b) {
       if (a.k == value::kind::floating) return ok(value::floating(-a.f));
       if (a.i == std::numeric_limits<i64>::min()) return fail(fmt::format("integer overflow in -({})", a.i));
       return ok(value::integer(-a.i));
+    case op::logical_not: return ok(value::boolean(!truth(a)));
+    case op::to_int: return ok(value::integer(a.bits != 0 ? 1 : 0));
+    case op::logical_and: return ok(value::boolean(truth(a) && truth(b)));
+    case op::logical_or: return ok(value::boolean(truth(a) || truth(b)));
+    case op::eq:
+    case op::ne:
+    case op::lt:
+    case op::le:
+    case op::gt:
+    case op::ge: return compare(e.op, a, b);
     case op::ptr_add:
     case op::ptr_sub: {
       i64 bytes = 0;
@@ -132,7 +168,7 @@ op_result apply(const expr& e, const value& a, const value& b) {
     }
     default:
       if (e.result.is_float()) {
-        if (auto o = operator_of(e.op); !o || dsl::info(*o).integer_only) return fail("invalid floating-point operation");
+        if (auto o = operator_of(e.op); !o || dsl::info(*o).integer_only()) return fail("invalid floating-point operation");
         return float_op(e.op, as_double(a), as_double(b));
       }
       return integer_op(e.op, a.i, b.i);
@@ -247,6 +283,7 @@ value load(const std::byte* bytes, type t) {
 
 std::optional<eval_error> store_struct(const graph& g, std::span<const value> pool, const value& v, type t,
                                        std::byte* out) {
+  if (is_failure(v)) return failure_of(g, pool, v);
   if (v.bits != 0) {
     std::memcpy(out, reinterpret_cast<const std::byte*>(v.bits), t.bytes);
     return std::nullopt;
@@ -255,6 +292,7 @@ std::optional<eval_error> store_struct(const graph& g, std::span<const value> po
   const expr& literal = g.exprs[static_cast<std::size_t>(v.i)];
   for (std::uint32_t i = literal.a; i < literal.a + literal.b; ++i) {
     const argument& f = g.struct_fields[i];
+    if (is_failure(pool[f.expr])) return failure_of(g, pool, pool[f.expr]);
     if (f.target.is_struct()) {
       if (auto error = store_struct(g, pool, pool[f.expr], f.target, out + f.offset)) return error;
       continue;
@@ -276,22 +314,51 @@ value read_field(const graph& g, const expr& e, const value& s, std::span<const 
   return load(convert(values[f.expr], f.target).bytes.data(), f.target);
 }
 
-// Evaluates expression i of g into values[i]; its operands are already there.
-std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vector<value>& values,
-                                       std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds) {
+// Computes expression i of g into `out` from the values of its operands (already computed).
+std::optional<eval_error> compute(const graph& g, std::size_t i, std::span<const value> values,
+                                  std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds,
+                                  value& out) {
   const expr& e = g.exprs[i];
-  value& out = values[i];
   switch (e.op) {
-    case op::constant: out = e.constant; break;
+    case op::constant: out = e.constant; return std::nullopt;
     case op::param:
       if (e.index < params.size() && params[e.index]) out = *params[e.index];
       else if (e.a != none) out = values[e.a];
       else
         return eval_error{g.params[e.index].range,
                           fmt::format("graph parameter '{}' has no value and no default", g.params[e.index].name)};
-      break;
-    case op::let_ref: out = values[e.a]; break;
-    case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); break;
+      return std::nullopt;
+    case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); return std::nullopt;
+    // Short-circuit: only what is evaluated can fail.
+    case op::logical_and:
+    case op::logical_or: {
+      const value& a = values[e.a];
+      if (is_failure(a) || truth(a) == (e.op == op::logical_or)) {
+        out = is_failure(a) ? a : value::boolean(truth(a));
+        return std::nullopt;
+      }
+      const value& b = values[e.b];
+      out = is_failure(b) ? b : value::boolean(truth(b));
+      return std::nullopt;
+    }
+    case op::select: {
+      const value& c = values[e.a];
+      out = is_failure(c) ? c : values[truth(c) ? e.b : e.index];
+      return std::nullopt;
+    }
+    default: break;
+  }
+  // Everything else fails with its first failed operand.
+  std::optional<value> failed;
+  for_each_operand(g, e, [&](std::uint32_t x) {
+    if (!failed && is_failure(values[x])) failed = values[x];
+  });
+  if (failed) {
+    out = *failed;
+    return std::nullopt;
+  }
+  switch (e.op) {
+    case op::let_ref: out = values[e.a]; return std::nullopt;
     case op::make_struct:
       // Its fields are checked now, so a value that does not fit is reported where it is written.
       for (std::uint32_t f = e.a; f < e.a + e.b; ++f) {
@@ -301,18 +368,45 @@ std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vecto
         if (!c.error.empty()) return eval_error{field.range, std::move(c.error)};
       }
       out = value{value::kind::structure, static_cast<std::int64_t>(i), 0, 0};
-      break;
-    case op::field: out = read_field(g, e, values[e.a], values); break;
+      return std::nullopt;
+    case op::field: out = read_field(g, e, values[e.a], values); return std::nullopt;
     default: {
       auto r = apply(e, values[e.a], e.b == none ? value{} : values[e.b]);
       if (!r.error.empty()) return eval_error{e.range, std::move(r.error)};
       out = r.v;
+      return std::nullopt;
     }
   }
+}
+
+// Evaluates expression i of g into values[i]. Only a parameter without a value fails at once;
+// any other failure becomes a failed value (see evaluate).
+std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vector<value>& values,
+                                       std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds) {
+  value out;
+  if (auto error = compute(g, i, values, params, conds, out)) {
+    if (g.exprs[i].op == op::param) return error;
+    out = value{value::kind::failed, static_cast<std::int64_t>(i), 0, 0};
+  }
+  values[i] = out;
+  return std::nullopt;
+}
+
+// The error of the first `let` (in `lets`, indices into g.lets) whose value failed.
+template <typename Lets>
+std::optional<eval_error> failed_let(const graph& g, const std::vector<value>& values, Lets&& lets) {
+  for (const auto& l : lets)
+    if (l.expr < values.size() && is_failure(values[l.expr])) return failure_of(g, values, values[l.expr]);
   return std::nullopt;
 }
 
 }  // namespace
+
+eval_error failure_of(const graph& g, std::span<const value> pool, const value& v) {
+  value scratch;
+  if (auto error = compute(g, static_cast<std::size_t>(v.i), pool, {}, {}, scratch)) return *error;
+  return {g.exprs[static_cast<std::size_t>(v.i)].range, "evaluation failed"};  // not reached: computing is deterministic
+}
 
 evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,
                     std::span<const std::uint64_t> conds) {
@@ -320,6 +414,7 @@ evaluation evaluate(const graph& g, std::span<const std::optional<value>> params
   result.values.resize(g.exprs.size());
   for (std::size_t i = 0; i < g.exprs.size(); ++i)
     if ((result.error = evaluate_one(g, i, result.values, params, conds))) return result;
+  result.error = failed_let(g, result.values, g.lets);
   return result;
 }
 
@@ -328,7 +423,7 @@ std::optional<eval_error> reevaluate(const graph& g, std::span<const std::option
                                      std::span<const std::uint64_t> conds) {
   for (auto i : indices)
     if (auto error = evaluate_one(g, i, values, params, conds)) return error;
-  return std::nullopt;
+  return failed_let(g, values, g.lets);
 }
 
 dependency_index index_dependencies(const graph& g) {
@@ -371,6 +466,7 @@ std::string format_value(const value& v) {
     case value::kind::pointer: return v.bits ? fmt::format("0x{:x}", v.bits) : "null";
     case value::kind::cond: return fmt::format("cond(0x{:x})", v.bits);
     case value::kind::structure: return fmt::format("struct of {} bytes", v.bits ? v.i : 0);
+    case value::kind::failed: return "(failed)";
   }
   return "?";
 }

@@ -55,11 +55,12 @@ std::uint32_t expr_lowering::add(ir::expr e) {
                   graph_.exprs[e.a].is_constant() && (e.b == ir::none || graph_.exprs[e.b].is_constant());
   if (foldable) {
     auto r = ir::apply(e, graph_.exprs[e.a].constant, e.b == ir::none ? ir::value{} : graph_.exprs[e.b].constant);
-    if (!r.error.empty()) {
+    if (r.error.empty()) return constant(r.v, e.result, e.range);
+    if (deferring_ == 0) {
       diags_.error(e.range, r.error);
       return bad_expr;
     }
-    return constant(r.v, e.result, e.range);
+    // An operand that may never be evaluated (`n > 0 && 1 / n > 4`): it fails when it is.
   }
   graph_.exprs.push_back(e);
   return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
@@ -81,6 +82,13 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
   // per expression was a visible share of the whole front end's time.
   boost::container::small_vector<std::uint32_t, 8> operands{lower_unary(e.first)};
   boost::container::small_vector<const ast::operation*, 8> pending;
+  // Operands to the right of a pending `&&` or `||` may not be evaluated: their folding errors
+  // wait until they are (see add).
+  auto logic_pending = [&] {
+    return static_cast<int>(std::count_if(pending.begin(), pending.end(), [](const ast::operation* o) {
+      return dsl::info(o->op).operands == dsl::operand_kind::logic;
+    }));
+  };
   auto reduce = [&] {
     const ast::operation* o = pending.back();
     pending.pop_back();
@@ -88,34 +96,116 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
     operands.pop_back();
     const dsl::operator_info& row = dsl::info(o->op);
     source_range op_range{o->begin, o->begin + static_cast<std::uint32_t>(row.spelling.size())};
+    deferral defer(*this, logic_pending());
     operands.back() = binary(row.op, operands.back(), rhs, op_range);
   };
   for (const auto& o : e.rest) {
     while (!pending.empty() && dsl::info(pending.back()->op).precedence >= dsl::info(o.op).precedence) reduce();
     pending.push_back(&o);
+    deferral defer(*this, logic_pending());
     operands.push_back(lower_unary(o.rhs));
   }
   while (!pending.empty()) reduce();
-  return operands.back();
+  if (e.choices.empty()) return operands.back();
+  return choose(operands.back(), e.choices.front());
+}
+
+std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {
+  std::uint32_t then, otherwise;
+  {
+    deferral defer(*this, 1);  // only one branch is evaluated
+    then = lower(ch.then);
+    otherwise = lower(ch.otherwise);
+  }
+  if (c == bad_expr || then == bad_expr || otherwise == bad_expr) return bad_expr;
+  source_range at{ch.begin, ch.begin + 1};
+  ir::type ct = graph_.exprs[c].result, tt = graph_.exprs[then].result, et = graph_.exprs[otherwise].result;
+  if (!ct.is_bool() && !ct.is_integer()) {
+    diags_.error(at, fmt::format("the condition of '?' must be a bool or an integer, got {}", describe_value_type(ct, structs_)));
+    return bad_expr;
+  }
+  ir::type result = tt;
+  auto number = [](ir::type t) { return t.is_integer() || t.is_float(); };
+  if (number(tt) && number(et)) {
+    if (tt.is_float() || et.is_float()) {
+      then = to_float(then);
+      otherwise = to_float(otherwise);
+      result = float_type;
+    } else {
+      result = integer_type;
+    }
+  } else if (tt.is_pointer() && et.is_pointer() && (tt == et || tt.k == ir::type::kind::null || et.k == ir::type::kind::null)) {
+    result = tt.k == ir::type::kind::null ? et : tt;
+  } else if (!(tt == et && (tt.is_bool() || tt.is_struct()))) {
+    diags_.error(at, fmt::format("the branches of '?' have different types ({} and {})", describe_value_type(tt, structs_),
+                                 describe_value_type(et, structs_)));
+    return bad_expr;
+  }
+  if (graph_.exprs[c].is_constant()) {  // the branch not taken is never evaluated
+    const ir::value& v = graph_.exprs[c].constant;
+    return (v.k == ir::value::kind::boolean ? v.bits != 0 : v.i != 0) ? then : otherwise;
+  }
+  ir::expr e;
+  e.op = op::select;
+  e.result = result;
+  e.a = c;
+  e.b = then;
+  e.index = otherwise;
+  e.range = at;
+  graph_.exprs.push_back(e);
+  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+}
+
+std::uint32_t expr_lowering::to_float(std::uint32_t x) {
+  if (graph_.exprs[x].result.is_float()) return x;
+  ir::expr p;
+  p.op = op::to_float;
+  p.result = float_type;
+  p.a = x;
+  p.range = graph_.exprs[x].range;
+  return add(p);
+}
+
+std::uint32_t expr_lowering::to_integer(std::uint32_t x) {
+  if (x == bad_expr || !graph_.exprs[x].result.is_bool()) return x;
+  ir::expr p;
+  p.op = op::to_int;
+  p.result = integer_type;
+  p.a = x;
+  p.range = graph_.exprs[x].range;
+  return add(p);
 }
 
 std::uint32_t expr_lowering::lower_unary(const ast::unary& u) {
   std::uint32_t v = lower_operand(u.value);
   for (const auto& f : u.fields) v = lower_field(v, f);
-  // Negation repeats with period two; applying at most three keeps overflow checks exact.
-  std::uint32_t count = u.negations > 2 ? 2 + u.negations % 2 : u.negations;
-  for (std::uint32_t i = 0; i < count && v != bad_expr; ++i) {
-    ir::type t = graph_.exprs[v].result;
-    if (!t.is_integer() && !t.is_float()) {
-      diags_.error({u.begin, u.begin + 1}, fmt::format("unary '-' needs a number, got {}", describe_value_type(t, structs_)));
-      return bad_expr;
+  // The signs apply innermost first. A run of one sign repeats with period two; applying at
+  // most three keeps overflow checks exact.
+  std::size_t end = u.prefix.size();
+  while (end > 0 && v != bad_expr) {
+    const char sign = u.prefix[end - 1];
+    std::size_t begin = end - 1;
+    while (begin > 0 && u.prefix[begin - 1] == sign) --begin;
+    const std::size_t run = end - begin;
+    const std::size_t count = run > 2 ? 2 + run % 2 : run;
+    for (std::size_t i = 0; i < count && v != bad_expr; ++i) {
+      if (sign == '-') v = to_integer(v);
+      ir::type t = graph_.exprs[v].result;
+      const bool ok = sign == '-' ? (t.is_integer() || t.is_float()) : (t.is_integer() || t.is_bool());
+      if (!ok) {
+        diags_.error({u.begin, u.begin + 1}, fmt::format("unary '{}' needs {}, got {}", sign,
+                                                         sign == '-' ? "a number" : "a bool or an integer",
+                                                         describe_value_type(t, structs_)));
+        return bad_expr;
+      }
+      ir::expr e;
+      e.op = sign == '-' ? op::neg : op::logical_not;
+      e.result = sign == '-' ? t : ir::type::of(ir::scalar::boolean);
+      e.a = v;
+      e.range = {u.begin, u.end};
+      v = add(e);
     }
-    ir::expr e;
-    e.op = op::neg;
-    e.result = t;
-    e.a = v;
-    e.range = {u.begin, u.end};
-    v = add(e);
+    end = begin;
   }
   return v;
 }
@@ -223,6 +313,48 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
   };
   ir::expr e;
   e.range = op_range;
+  if (row.operands == dsl::operand_kind::logic) {
+    auto truth_value = [](ir::type t) { return t.is_bool() || t.is_integer(); };
+    if (!truth_value(l) || !truth_value(r)) return invalid(fmt::format(": '{}' needs bools or integers", spelling));
+    const ir::expr& x = graph_.exprs[lhs];
+    if (x.is_constant() && (x.constant.k == ir::value::kind::boolean ? x.constant.bits != 0 : x.constant.i != 0) ==
+                               (code == op::logical_or))
+      return constant(ir::value::boolean(code == op::logical_or), ir::type::of(ir::scalar::boolean), op_range);
+    e.op = code;
+    e.a = lhs;
+    e.b = rhs;
+    e.result = ir::type::of(ir::scalar::boolean);
+    return add(e);
+  }
+  if (row.operands == dsl::operand_kind::compare) {
+    const bool equality = code == op::eq || code == op::ne;
+    if (l.is_pointer() || r.is_pointer()) {
+      if (!l.is_pointer() || !r.is_pointer()) return invalid(": a pointer compares with a pointer only");
+      if (!equality) return invalid(": pointers compare with '==' and '!=' only");
+      if (l.k == ir::type::kind::pointer && r.k == ir::type::kind::pointer && l.s != r.s)
+        return invalid(": the pointers point to different types");
+    } else if (!(l.is_bool() && r.is_bool() && equality)) {
+      lhs = to_integer(lhs);
+      rhs = to_integer(rhs);
+      l = graph_.exprs[lhs].result;
+      r = graph_.exprs[rhs].result;
+      if (!(l.is_integer() || l.is_float()) || !(r.is_integer() || r.is_float())) return invalid("");
+      if (l.is_float() || r.is_float()) {
+        lhs = to_float(lhs);
+        rhs = to_float(rhs);
+      }
+    }
+    e.op = code;
+    e.a = lhs;
+    e.b = rhs;
+    e.result = ir::type::of(ir::scalar::boolean);
+    return add(e);
+  }
+  // A bool is the integer 0 or 1 in arithmetic.
+  lhs = to_integer(lhs);
+  rhs = to_integer(rhs);
+  l = graph_.exprs[lhs].result;
+  r = graph_.exprs[rhs].result;
   if (l.is_pointer() || r.is_pointer()) {
     // pointer + integer, integer + pointer, pointer - integer
     bool offset_op = (code == op::add && (l.is_pointer() != r.is_pointer()) && (l.is_integer() || r.is_integer())) ||
@@ -241,21 +373,12 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
   }
   bool numbers = (l.is_integer() || l.is_float()) && (r.is_integer() || r.is_float());
   if (!numbers) return invalid("");
-  if ((l.is_float() || r.is_float()) && row.integer_only)
+  if ((l.is_float() || r.is_float()) && row.integer_only())
     return invalid(fmt::format(": '{}' needs integer operands", spelling));
   e.op = code;
   if (l.is_float() || r.is_float()) {
-    auto promote = [&](std::uint32_t x) {
-      if (graph_.exprs[x].result.is_float()) return x;
-      ir::expr p;
-      p.op = op::to_float;
-      p.result = float_type;
-      p.a = x;
-      p.range = graph_.exprs[x].range;
-      return add(p);
-    };
-    e.a = promote(lhs);
-    e.b = promote(rhs);
+    e.a = to_float(lhs);
+    e.b = to_float(rhs);
     e.result = float_type;
   } else {
     e.a = lhs;
@@ -365,7 +488,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     case ir::type::kind::scalar:
       compatible = target.is_bool() ? from.is_bool()
                    : target.is_float() ? (from.is_integer() || from.is_float())
-                                       : from.is_integer();
+                                       : (from.is_integer() || from.is_bool());  // a bool is 0 or 1
       break;
     // `null` converts to every pointer; a pointer may gain const, never lose it (§9).
     case ir::type::kind::pointer:
@@ -390,6 +513,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     arg.expr = bad_expr;
     return arg;
   }
+  if (target.is_integer() && from.is_bool()) arg.expr = e = to_integer(e);
   const ir::expr& x = graph_.exprs[e];
   if (x.is_constant()) {
     auto r = ir::convert(x.constant, target, c);

@@ -100,6 +100,24 @@ private:
   std::uint32_t lower_identifier(const ast::identifier& id);
   std::uint32_t lower_call(const ast::function_call& call);
   std::uint32_t lower_struct_literal(const ast::struct_literal& lit);
+  std::uint32_t choose(std::uint32_t condition, const ast::choice& c);  // `condition ? A : B`
+  std::uint32_t to_float(std::uint32_t e);    // an integer promoted to a float
+  std::uint32_t to_integer(std::uint32_t e);  // a bool as 0 or 1 (anything else unchanged)
+
+  // While one lives, folding errors are not reported but left to evaluation: the operands of
+  // `&&`, `||` and `? :` that may never be evaluated.
+  class deferral {
+  public:
+    deferral(expr_lowering& x, int depth) : x_(x), depth_(depth) { x_.deferring_ += depth_; }
+    ~deferral() { x_.deferring_ -= depth_; }
+    deferral(const deferral&) = delete;
+    deferral& operator=(const deferral&) = delete;
+
+  private:
+    expr_lowering& x_;
+    int depth_;
+  };
+  int deferring_ = 0;
   std::uint32_t lower_field(std::uint32_t e, const ast::identifier& name);
   // Field `f` of struct literal `literal`: the expression written for it.
   std::uint32_t literal_field(const ir::expr& literal, std::uint32_t f) const { return graph_.struct_fields[literal.a + f].expr; }

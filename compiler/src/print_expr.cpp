@@ -10,18 +10,25 @@ namespace {
 // Binding strength while printing: the table's for infix operators, then unary minus, then
 // atoms and function calls, which never need parentheses.
 int precedence(ir::op o) {
-  if (o == ir::op::field) return 9;
+  constexpr int atom = dsl::unary_precedence + 1;
+  if (o == ir::op::field) return atom + 1;
+  if (o == ir::op::select) return dsl::ternary_precedence;
   if (auto b = ir::operator_of(o); b && !dsl::info(*b).is_function()) return dsl::info(*b).precedence;
-  return o == ir::op::neg ? 7 : 8;
+  return o == ir::op::neg || o == ir::op::logical_not ? dsl::unary_precedence : atom;
 }
 
 std::string_view spelling(ir::op o) { return dsl::info(*ir::operator_of(o)).spelling; }
 
 void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<const ir::structure> structs) {
   const ir::expr& e = g.exprs[index];
+  // A bool made an integer prints as written, so it binds as what it converts.
+  auto shown = [&](std::uint32_t x) {
+    while (g.exprs[x].op == ir::op::to_int) x = g.exprs[x].a;
+    return x;
+  };
   auto operand = [&](std::uint32_t child, bool right) {
-    int mine = precedence(e.op), theirs = precedence(g.exprs[child].op);
-    bool parens = theirs < mine || (right && theirs == mine && mine < 7);
+    int mine = precedence(e.op), theirs = precedence(g.exprs[shown(child)].op);
+    bool parens = theirs < mine || (right && theirs == mine && mine < dsl::unary_precedence);
     if (parens) out += '(';
     print(g, child, out, structs);
     if (parens) out += ')';
@@ -48,7 +55,7 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<
       out += " }";
       return;
     case ir::op::field:
-      if (precedence(g.exprs[e.a].op) < 8) {
+      if (precedence(g.exprs[shown(e.a)].op) <= dsl::unary_precedence) {
         out += '(';
         print(g, e.a, out, structs);
         out += ')';
@@ -58,8 +65,19 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<
       out += '.' + field_name(g.exprs[e.a].result.id, e.index);
       return;
     case ir::op::neg:
-      out += '-';
+    case ir::op::logical_not:
+      out += e.op == ir::op::neg ? '-' : '!';
       operand(e.a, false);
+      return;
+    case ir::op::to_int:  // a bool in arithmetic: printed as written
+      print(g, e.a, out, structs);
+      return;
+    case ir::op::select:  // groups to the right: only a condition that is one needs parentheses
+      operand(e.a, true);
+      out += " ? ";
+      print(g, e.b, out, structs);
+      out += " : ";
+      print(g, e.index, out, structs);
       return;
     default:
       break;

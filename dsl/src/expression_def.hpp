@@ -1,7 +1,7 @@
 #pragma once
 // Expressions: literals, names, min/max/ceil_div, sizeof(T), parentheses, struct literals,
-// field access, unary minus and a flat list of binary operators (precedence is applied by the
-// checker).
+// field access, unary `-` and `!`, a flat list of binary operators (precedence is applied by
+// the checker) and `? :`.
 
 #include "common.hpp"
 #include "expression.hpp"
@@ -19,6 +19,7 @@ struct function_call_class : annotate_position {};
 struct sizeof_class : annotate_position {};
 struct parenthesized_class : annotate_position {};
 struct struct_literal_class : annotate_position {};
+struct choice_class : annotate_position {};
 struct field_init_class : annotate_position {};
 
 const expression_type expression = "expression";
@@ -30,13 +31,15 @@ const x3::rule<function_call_class, ast::function_call> function_call = "functio
 const x3::rule<sizeof_class, ast::sizeof_expr> sizeof_expr = "sizeof";
 const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenthesized expression";
 const x3::rule<struct_literal_class, ast::struct_literal> struct_literal = "struct literal";
+const x3::rule<choice_class, ast::choice> choice = "'?'";
 const x3::rule<field_init_class, ast::field_init> field_init = "a field";
 struct argument_list_class;
 const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list = "an argument";
 
-const auto expression_def = unary >> *operation;
+const auto expression_def = unary >> *operation >> *choice;
+const auto choice_def = '?' > expression > ':' > expression;
 const auto operation_def = binary_op_parser{} > unary;
-const auto unary_def = negations_parser{} >> operand >> *('.' > identifier);
+const auto unary_def = prefix_parser{} >> operand >> *('.' > identifier);
 // A name not followed by '(' is tried before a call: names are common, calls are rare. A
 // struct's name followed by '{' is a literal.
 const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr |
@@ -67,7 +70,7 @@ const auto take_single = [](auto& ctx) { x3::_val(ctx) = {std::move(x3::_attr(ct
 const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
 
 BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, unary, operation, operand, function_call, sizeof_expr,
-                    parenthesized, argument_list, struct_literal, field_init)
+                    parenthesized, argument_list, struct_literal, field_init, choice)
 
 }  // namespace cgraph::dsl::parser
 

@@ -203,10 +203,19 @@ private:
       inline_comments(o.rhs.begin);
       unary(o.rhs);
     }
+    for (const auto& c : e.choices) {
+      inline_comments(c.begin);
+      out_ += " ? ";
+      inline_comments(c.then.begin);
+      expression(c.then);
+      out_ += " : ";
+      inline_comments(c.otherwise.begin);
+      expression(c.otherwise);
+    }
   }
 
   void unary(const ast::unary& u) {
-    out_.append(u.negations, '-');
+    out_ += u.prefix;
     boost::apply_visitor([&](const auto& x) { operand(x); }, u.value);
     for (const auto& f : u.fields) {
       inline_comments(f.begin);

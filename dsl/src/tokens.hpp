@@ -334,19 +334,20 @@ struct binary_op_parser : detail::token_parser<binary_op_parser, ast::binary_op>
   }
 };
 
-// Counts leading unary minus signs (zero or more; always succeeds).
-struct negations_parser : detail::token_parser<negations_parser, std::uint32_t> {
+// The unary signs `-` and `!` before an operand, as written (zero or more; always succeeds).
+// A `!` followed by `=` is the operator `!=`, not a sign.
+struct prefix_parser : detail::token_parser<prefix_parser, std::string> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
-    std::uint32_t count = 0;
+    std::string signs;
     for (;;) {
       It p = first;
       x3::skip_over(p, last, ctx);
-      if (p == last || *p != '-') break;
+      if (p == last || (*p != '-' && *p != '!') || (*p == '!' && p + 1 != last && p[1] == '=')) break;
+      signs += *p;
       first = p + 1;
-      ++count;
     }
-    x3::traits::move_to(count, attr);
+    x3::traits::move_to(std::move(signs), attr);
     return true;
   }
 };

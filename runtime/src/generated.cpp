@@ -40,6 +40,10 @@ double float_op(ir::op o, double a, double b, const site& at) {
   return r.v.f;
 }
 
+bool compare_op(ir::op o, const ir::value& a, const ir::value& b) {
+  return apply(o, ir::type::of(ir::scalar::boolean), a, b).v.bits != 0;
+}
+
 std::uint64_t ptr_offset(std::uint64_t address, std::int64_t elements, std::uint32_t element_size, bool add,
                          const site& at) {
   ir::expr e;

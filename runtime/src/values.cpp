@@ -38,6 +38,11 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
   return std::nullopt;
 }
 
+// A failed evaluation, as a build_error at its expression.
+[[noreturn]] void fail_at(const program_state& p, const ir::eval_error& e) {
+  throw build_error(p.source.position(e.range.begin), e.message);
+}
+
 }  // namespace
 
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan) {
@@ -107,7 +112,7 @@ std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index
                                      const param_values& params) {
   const ir::graph& g = p.program.graphs[index];
   auto r = ir::evaluate(g, params.view());
-  if (r.error) throw build_error(p.source.position(r.error->range.begin), r.error->message);
+  if (r.error) fail_at(p, *r.error);
   // A defaulted parameter takes its type's form (an integer default of an f32 parameter is a float).
   for (std::size_t i = 0; i < g.exprs.size(); ++i)
     if (g.exprs[i].op == ir::op::param && g.params[g.exprs[i].index].t.is_float() &&
@@ -125,7 +130,9 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
   out.args.reserve(n.args.size());
   auto value_of = [&](const ir::argument& a) {
     const ir::expr& e = g.exprs[a.expr];
-    return e.op == ir::op::cond_ref ? ir::value::cond(conds[e.index]) : pool[a.expr];
+    if (e.op == ir::op::cond_ref) return ir::value::cond(conds[e.index]);
+    if (ir::is_failure(pool[a.expr])) fail_at(p, ir::failure_of(g, pool, pool[a.expr]));
+    return pool[a.expr];
   };
   auto fail = [&](const ir::argument& a, std::size_t i, const char* part, source_range at, const std::string& error) {
     source_range r = at.end > at.begin ? at : a.range.end > a.range.begin ? a.range : n.range;
@@ -183,6 +190,7 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
   std::vector<unsigned> out(g.conds.size(), 0);
   for (std::size_t i = 0; i < g.conds.size(); ++i) {
     if (g.conds[i].default_expr == ir::none) continue;
+    if (ir::is_failure(pool[g.conds[i].default_expr])) fail_at(p, ir::failure_of(g, pool, pool[g.conds[i].default_expr]));
     auto c = ir::convert(pool[g.conds[i].default_expr], ir::type::of(ir::scalar::u32));
     if (!c.error.empty())
       throw build_error(p.source.position(g.conds[i].range.begin),

@@ -84,9 +84,12 @@ TEST_CASE("checker.build_time_errors_name_the_expression") {
   REQUIRE_MESSAGE(c.ok(), c.errors());
   std::vector<std::optional<ir::value>> params{ir::value::pointer(0), ir::value::integer(4)};
   auto r = ir::evaluate(c.graph(), params);
-  REQUIRE(r.error);
-  CHECK(r.error->message == "division by zero in /");
-  CHECK(c.source.position(r.error->range.begin) == "test.cgraph:5:7");
+  REQUIRE_FALSE(r.error);  // a failure is an error where it is used (here: the grid)
+  const ir::value& grid = r.values[c.graph().root.nodes[0].grid[0].expr];
+  REQUIRE(ir::is_failure(grid));
+  auto error = ir::failure_of(c.graph(), r.values, grid);
+  CHECK(error.message == "division by zero in /");
+  CHECK(c.source.position(error.range.begin) == "test.cgraph:5:7");
 }
 
 TEST_CASE("checker.repeat_lowers_to_while_with_a_counter") {

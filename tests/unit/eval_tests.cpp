@@ -1,4 +1,5 @@
 #include <cgraph/compiler/eval.hpp>
+#include "support.hpp"
 
 #include <doctest/doctest.h>
 
@@ -125,4 +126,37 @@ TEST_CASE("eval.unsigned_values_above_int64_max_convert_to_u64_only") {
   e.op = op::add;
   e.result = type::of(scalar::i64);
   CHECK(apply(e, big, value::integer(1)).error == "value 18446744073709551600 does not fit 64-bit signed arithmetic");
+}
+
+TEST_CASE("eval.logic_and_choice_evaluate_only_what_they_need") {
+  // n = 0: `1024 / n` fails, but nothing that is evaluated uses it.
+  auto c = cgraph::test::compile_text(cgraph::test::in_graph(
+      "k<<<n > 0 && 1024 / n > 4 ? 2 : 1, n == 0 || 64 / n > 1 ? 32 : 64>>>(x, n != 0 ? 10 / n : -1);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const cgraph::ir::graph& g = c.graph();
+  const auto& node = g.root.nodes[0];
+  auto values_for = [&](std::int64_t n) {
+    std::vector<std::optional<value>> params{value::pointer(0), value::integer(n)};
+    auto r = evaluate(g, params);
+    REQUIRE_FALSE(r.error);
+    return r.values;
+  };
+  auto zero = values_for(0);
+  CHECK(zero[node.grid[0].expr].i == 1);
+  CHECK(zero[node.block[0].expr].i == 32);
+  CHECK(zero[node.args[1].expr].i == -1);
+  auto eight = values_for(8);
+  CHECK(eight[node.grid[0].expr].i == 2);
+  CHECK(eight[node.block[0].expr].i == 32);
+  CHECK(eight[node.args[1].expr].i == 1);
+}
+
+TEST_CASE("eval.a_failed_value_is_an_error_where_it_is_used") {
+  auto c = cgraph::test::compile_text(cgraph::test::in_graph("let d = 4 / (n - 4); k<<<1, n > 4 ? 1 : 8 / (n - 4)>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  std::vector<std::optional<value>> params{value::pointer(0), value::integer(4)};
+  auto r = evaluate(c.graph(), params);
+  REQUIRE(r.error);  // a let is always evaluated, as generated C++ does
+  CHECK(r.error->message == "division by zero in /");
+  CHECK(c.source.location(r.error->range.begin).column == 11);  // the let's division
 }

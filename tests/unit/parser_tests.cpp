@@ -78,7 +78,7 @@ TEST_CASE("parser.flat_operator_list_keeps_source_order") {
   REQUIRE(e.rest.size() == 3);
   CHECK(e.rest[0].op == ast::binary_op::add);
   CHECK(e.rest[1].op == ast::binary_op::mul);
-  CHECK(e.rest[1].rhs.negations == 1);
+  CHECK(e.rest[1].rhs.prefix == "-");
   CHECK(e.rest[2].op == ast::binary_op::shl);
 }
 

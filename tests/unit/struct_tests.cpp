@@ -102,9 +102,12 @@ graph g(o: Outer, big: i64) {
   outer given{};
   std::vector<std::optional<ir::value>> params{ir::value::structure(&given, sizeof given), ir::value::integer(70000)};
   auto r = ir::evaluate(c.graph(), params);
-  REQUIRE(r.error);
-  CHECK(r.error->message == "value 70000 does not fit u16");
-  CHECK(c.source.location(r.error->range.begin).line == 7);  // the field's value
+  REQUIRE_FALSE(r.error);
+  const ir::value& literal = r.values[c.graph().root.nodes[0].args[0].expr];
+  REQUIRE(ir::is_failure(literal));
+  auto error = ir::failure_of(c.graph(), r.values, literal);
+  CHECK(error.message == "value 70000 does not fit u16");
+  CHECK(c.source.location(error.range.begin).line == 7);  // the field's value
 }
 
 TEST_CASE("struct.literals_of_constants_fold_and_struct_constants_work_everywhere") {

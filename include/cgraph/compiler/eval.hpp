@@ -50,6 +50,9 @@ struct eval_error {
 
 // Evaluates the whole expression pool of `g` in index order. `params[i]` is the value of
 // parameter i, or nullopt for its default; `conds[i]` the handle of cond i (may be empty).
+// An operation that fails gives a value of kind `failed`, which the operations that use it
+// pass on; `&&`, `||` and `? :` pass on only the operand they evaluate (short-circuit). It is
+// an error where it is used: an argument (see failure_of) or a `let` (reported here).
 struct evaluation {
   std::vector<value> values;
   std::optional<eval_error> error;
@@ -62,6 +65,11 @@ evaluation evaluate(const graph& g, std::span<const std::optional<value>> params
 std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
                                      std::span<const std::uint32_t> indices, std::vector<value>& values,
                                      std::span<const std::uint64_t> conds = {});
+
+// Whether v stands for a failed evaluation, and the error it stands for (its expression's range
+// and message), from the evaluated pool.
+inline bool is_failure(const value& v) { return v.k == value::kind::failed; }
+eval_error failure_of(const graph& g, std::span<const value> pool, const value& v);
 
 // Which expressions depend on which graph parameters.
 struct dependency_index {

@@ -112,6 +112,9 @@ enum class op : std::uint8_t {
   // Field `index` of struct value `a`, at byte `element_size`. Fields of a make_struct are
   // folded while lowering, so `a` is a parameter or another field of one.
   field,
+  logical_not,  // `!a` (a bool or an integer): a bool
+  to_int,       // a bool as the integer 0 or 1
+  select,       // `a ? b : index` — only the chosen operand's failure is one (short-circuit)
 };
 
 inline constexpr auto first_binary_op = static_cast<std::uint8_t>(op::neg) + 1;
@@ -136,7 +139,7 @@ struct expr {
   type result;                 // i64 for integers, f64 for floats, bool, a pointer, or cond
   std::uint32_t a = none;
   std::uint32_t b = none;
-  std::uint32_t index = none;  // param, let or cond index
+  std::uint32_t index = none;  // param, let or cond index; a select's third operand
   std::uint32_t element_size = 0;
   value constant;
   source_range range;
@@ -166,6 +169,7 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
   if (e.op == op::constant || e.op == op::cond_ref) return;
   if (e.a != none) f(e.a);  // a parameter's default, a let's expression, an operand
   if (e.b != none) f(e.b);
+  if (e.op == op::select) f(e.index);
 }
 
 // ---- nodes ----------------------------------------------------------------------------------

@@ -12,7 +12,8 @@
 namespace cgraph {
 
 struct value {
-  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond, structure };
+  // `failed` is internal to evaluation (cgraph::ir::evaluate): user code never receives one.
+  enum class kind : std::uint8_t { integer, floating, boolean, pointer, cond, structure, failed };
   kind k = kind::integer;
   std::int64_t i = 0;       // integer
   double f = 0;             // floating

@@ -52,18 +52,40 @@ using site = backend::site;
 std::int64_t int_op(ir::op o, std::int64_t a, std::int64_t b, const site& at);
 double float_op(ir::op o, double a, double b, const site& at);
 
-// One helper per row of the operator table (cgraph/dsl/operators.hpp): cg::add, cg::shl, …;
-// integer-only rows have no floating-point overload.
-#define CGRAPH_GEN_FLOAT_OP_numeric(name) \
+// A comparison of two values of the value domain (integers, doubles, bools or addresses).
+bool compare_op(ir::op o, const ir::value& a, const ir::value& b);
+
+// One helper per row of the operator table (cgraph/dsl/operators.hpp): cg::add, cg::shl,
+// cg::lt, …; integer-only rows have no floating-point overload, and `&&` and `||` none at all
+// (generated code writes them as C++'s, which short-circuit as the language does).
+#define CGRAPH_GEN_OP_integer(name) \
+  inline std::int64_t name(std::int64_t a, std::int64_t b, const site& at) { return int_op(ir::op::name, a, b, at); }
+#define CGRAPH_GEN_OP_numeric(name) \
+  CGRAPH_GEN_OP_integer(name)       \
   inline double name(double a, double b, const site& at) { return float_op(ir::op::name, a, b, at); }
-#define CGRAPH_GEN_FLOAT_OP_integer(name)
-#define CGRAPH_GEN_OP(name, spelling, precedence, operands)                                                           \
-  inline std::int64_t name(std::int64_t a, std::int64_t b, const site& at) { return int_op(ir::op::name, a, b, at); } \
-  CGRAPH_GEN_FLOAT_OP_##operands(name)
+#define CGRAPH_GEN_OP_compare(name)                                                                               \
+  inline bool name(std::int64_t a, std::int64_t b, const site&) {                                                 \
+    return compare_op(ir::op::name, ir::value::integer(a), ir::value::integer(b));                                \
+  }                                                                                                               \
+  inline bool name(double a, double b, const site&) {                                                             \
+    return compare_op(ir::op::name, ir::value::floating(a), ir::value::floating(b));                              \
+  }                                                                                                               \
+  inline bool name(bool a, bool b, const site&) { return compare_op(ir::op::name, ir::value::boolean(a), ir::value::boolean(b)); } \
+  inline bool name(std::uint64_t a, std::uint64_t b, const site&) {                                               \
+    return compare_op(ir::op::name, ir::value::pointer(a), ir::value::pointer(b));                                \
+  }
+#define CGRAPH_GEN_OP_logic(name)
+#define CGRAPH_GEN_OP(name, spelling, precedence, operands) CGRAPH_GEN_OP_##operands(name)
 CGRAPH_OPERATORS(CGRAPH_GEN_OP)
 #undef CGRAPH_GEN_OP
-#undef CGRAPH_GEN_FLOAT_OP_numeric
-#undef CGRAPH_GEN_FLOAT_OP_integer
+#undef CGRAPH_GEN_OP_numeric
+#undef CGRAPH_GEN_OP_integer
+#undef CGRAPH_GEN_OP_compare
+#undef CGRAPH_GEN_OP_logic
+// A condition: a bool, or an integer as C reads one.
+inline bool truth(bool v) { return v; }
+inline bool truth(std::int64_t v) { return v != 0; }
+
 inline std::int64_t neg(std::int64_t a, const site& at) { return int_op(ir::op::neg, a, 0, at); }
 inline double neg(double a, const site&) { return -a; }
 

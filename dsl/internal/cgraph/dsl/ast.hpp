@@ -77,10 +77,10 @@ struct operand : x3::variant<int_literal, float_literal, bool_literal, null_lite
   using base_type::operator=;
 };
 
-// Unary minus signs are counted, not nested, so "- - - x" needs no recursion.
-// `.FIELD` accesses bind tighter than the signs: `-p.x` is `-(p.x)`.
+// `.FIELD` accesses bind tighter than the signs: `-p.x` is `-(p.x)`. The signs are kept as
+// written, not nested, so "- - - x" needs no recursion.
 struct unary : tagged {
-  std::uint32_t negations = 0;
+  std::string prefix;  // `-` and `!`, outermost first
   operand value;
   std::vector<identifier> fields;
 };
@@ -95,9 +95,18 @@ struct operation : tagged {
 
 // A flat "a op b op c …" list; precedence is applied by the checker (one X3 rule instead of
 // one per precedence level keeps every operand from being wrapped seven times).
+struct choice;
+
 struct expression : tagged {
   unary first;
   std::vector<operation> rest;
+  std::vector<ast::choice> choices;  // none, or one: `… ? A : B` (a vector: the type is incomplete here)
+};
+
+// `? A : B` after a condition; B holds any further `? :` (they group to the right).
+struct choice : tagged {
+  expression then;
+  expression otherwise;
 };
 
 // FIELD: EXPR in a struct literal.

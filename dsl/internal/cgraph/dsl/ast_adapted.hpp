@@ -8,11 +8,12 @@
 
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::function_call, function, args)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::sizeof_expr, type)
-BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::unary, negations, value, fields)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::unary, prefix, value, fields)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::struct_literal, name, fields)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::field_init, name, value)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::operation, op, rhs)
-BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::expression, first, rest)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::expression, first, rest, choices)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::choice, then, otherwise)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::dims_tuple, x, y, z)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::node_prefix, label, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::launch_stmt, prefix, kernel, grid, block, shared_bytes,
