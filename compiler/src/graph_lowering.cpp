@@ -87,6 +87,9 @@ private:
     bool conditional;
     std::vector<pending_after> afters;
     std::unordered_map<std::string_view, std::uint32_t> labels;
+    // One iteration of a `for`: it adds to the enclosing body's nodes, but its labels are its
+    // own; an `after` it cannot resolve goes to `enclosing`.
+    body_context* enclosing = nullptr;
   };
   struct cond_info {
     std::uint32_t body_id = 0;
@@ -156,7 +159,7 @@ private:
   // was reported: a statement that failed may have been the use.
   void pop_scope() {
     scope_.pop([&](std::string_view name, const symbol& s) {
-      if (diags_.has_errors()) return;
+      if (diags_.has_errors() || repeated_iteration_) return;
       if (s.k == symbol::kind::param) diags_.warning(s.declared_at, fmt::format("parameter '{}' is never used", name));
       else if (s.k == symbol::kind::let) diags_.warning(s.declared_at, fmt::format("let '{}' is never used", name));
     });
@@ -185,6 +188,7 @@ private:
       frontier operator()(const ast::x3::forward_ast<ast::repeat_stmt>& x) const { return self.lower_repeat(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::parallel_stmt>& x) const { return self.lower_parallel(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::block>& x) const { return self.lower_block(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::for_stmt>& x) const { return self.lower_for(x.get(), in); }
     };
     return boost::apply_visitor(visitor{*this, in}, s);
   }
@@ -200,10 +204,19 @@ private:
     auto index = static_cast<std::uint32_t>(body.nodes.size());
     n.deps = in;
     if (label) {
+      // A `for` repeats its labels once per iteration: each is unique within its iteration (and
+      // may shadow a label outside the loop).
+      std::optional<source_range> previous;
       auto [it, inserted] = labels_.try_emplace(label->name, label_info{current_->id, index, range_of(*label)});
-      if (!inserted) {
+      if (current_->enclosing) {
+        if (auto same = current_->labels.find(label->name); same != current_->labels.end())
+          previous = body.nodes[same->second].range;
+      } else if (!inserted) {
+        previous = it->second.range;
+      }
+      if (previous) {
         auto& d = diags_.error(range_of(*label), fmt::format("duplicate label '{}'", label->name));
-        d.notes.push_back({it->second.range, "previous label is here"});
+        d.notes.push_back({*previous, "previous label is here"});
       } else {
         n.label = label->name;
         current_->labels.emplace(label->name, index);
@@ -237,7 +250,8 @@ private:
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name->name);
       if (it == ctx.labels.end()) {
-        unresolved_.push_back(p.name);
+        if (ctx.enclosing) ctx.enclosing->afters.push_back(p);  // a label outside the iteration
+        else unresolved_.push_back(p.name);
         continue;
       }
       auto& deps = ctx.body->nodes[p.node].deps;
@@ -260,7 +274,8 @@ private:
       if (it == ctx.labels.end()) continue;
       const auto& deps = ctx.body->nodes[p.node].deps;
       if (std::find(deps.begin(), deps.end(), it->second) != deps.end())
-        diags_.warning(range_of(*p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
+        if (!repeated_iteration_)
+          diags_.warning(range_of(*p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
                                                       p.name->name, p.name->name));
     }
   }
@@ -310,6 +325,9 @@ private:
   }
 
   void report_unresolved_afters() {
+    // A `for` body's `after` is unresolved once per iteration: reported once.
+    std::sort(unresolved_.begin(), unresolved_.end());
+    unresolved_.erase(std::unique(unresolved_.begin(), unresolved_.end()), unresolved_.end());
     for (const auto* name : unresolved_) {
       if (labels_.count(name->name))
         diags_.error(range_of(*name), fmt::format("label '{}' is in another graph body; 'after' cannot cross into or "
@@ -700,6 +718,66 @@ private:
     return add_node(std::move(n), started, s.prefix.label ? &*s.prefix.label : nullptr, {});
   }
 
+  // `for I in A..B { … }` (LANGUAGE.md §11): unrolled while lowering, I a constant in each
+  // iteration, which has labels of its own. One after another, or (`parallel for`) each
+  // iteration a branch of a parallel.
+  frontier lower_for(const ast::for_stmt& s, const frontier& in) {
+    auto bound = [&](const ast::expression& e) -> std::optional<std::int64_t> {
+      std::uint32_t x = exprs_.lower(e);
+      if (x == bad_expr) return std::nullopt;
+      if (auto v = exprs_.constant_integer(x)) return v;
+      diags_.error(range_of(e), "the bounds of 'for' must be integer constants (known when compiling)");
+      return std::nullopt;
+    };
+    auto from = bound(s.from), to = bound(s.to);
+    if (!from || !to) return in;
+    constexpr std::int64_t max_iterations = 65536;
+    if (*to - *from > max_iterations) {
+      diags_.error({s.from.begin, s.to.end}, fmt::format("'for' repeats {} times, more than the limit of {}",
+                                                         *to - *from, max_iterations));
+      return in;
+    }
+    frontier out = in, joined;
+    bool any_moved = false;
+    // The second and later iterations repeat the first one's warnings, and its errors: the
+    // first error ends the unrolling.
+    const bool outer_repeated = repeated_iteration_;
+    for (std::int64_t i = *from; i < *to; ++i) {
+      repeated_iteration_ = outer_repeated || i != *from;
+      const std::size_t errors_before = diags_.error_count();
+      if (++unrolled_ > limits_.max_nodes) {
+        diags_.error(range_of(s.variable), fmt::format("'for' loops unroll to more than {} iterations in graph '{}'",
+                                                       limits_.max_nodes, graph_.name));
+        return out;
+      }
+      body_context iteration{current_->body, current_->id, current_->conditional, {}, {}, current_};
+      body_context* outer = current_;
+      current_ = &iteration;
+      scope_.push();
+      std::uint32_t value = exprs_.constant(ir::value::integer(i), ir::type::of(ir::scalar::i64), range_of(s.variable));
+      declare(s.variable, symbol{symbol::kind::let, value, 0, range_of(s.variable)});
+      (void)scope_.find(s.variable.name);  // a loop variable left unused is no warning
+      frontier start = s.parallel ? in : out;
+      frontier end = lower_block(s.body, start);
+      pop_scope();
+      resolve_afters(iteration);
+      current_ = outer;
+      if (!s.parallel) {
+        out = std::move(end);
+      } else if (end != start) {
+        any_moved = true;
+        joined.insert(joined.end(), end.begin(), end.end());
+      }
+      if (diags_.error_count() != errors_before) break;
+    }
+    repeated_iteration_ = outer_repeated;
+    if (!s.parallel) return out;
+    if (!any_moved) return in;
+    std::sort(joined.begin(), joined.end());
+    joined.erase(std::unique(joined.begin(), joined.end()), joined.end());
+    return joined;
+  }
+
   frontier lower_parallel(const ast::parallel_stmt& s, const frontier& in) {
     // A branch that makes no node (a `let`, an empty block) ends where it started: waiting for
     // it adds nothing once another branch made a node, so only branches that moved count.
@@ -732,6 +810,8 @@ private:
   body_context* current_ = nullptr;
   std::uint32_t next_body_id_ = 0;
   std::uint32_t repeat_count_ = 0;
+  std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
+  bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
   std::unordered_map<std::string_view, label_info> labels_;
   std::vector<const ast::identifier*> unresolved_;
   std::vector<cond_info> conds_;

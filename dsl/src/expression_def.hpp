@@ -39,7 +39,8 @@ const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list 
 const auto expression_def = unary >> *operation >> *choice;
 const auto choice_def = '?' > expression > ':' > expression;
 const auto operation_def = binary_op_parser{} > unary;
-const auto unary_def = prefix_parser{} >> operand >> *('.' > identifier);
+// `..` is a range's (`for i in 0..n`), not a field access.
+const auto unary_def = prefix_parser{} >> operand >> *((x3::lit('.') >> !x3::lit('.')) > identifier);
 // A name not followed by '(' is tried before a call: names are common, calls are rare. A
 // struct's name followed by '{' is a literal.
 const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr |

@@ -401,6 +401,15 @@ private:
     out_ += ' ';
     block(s.body);
   }
+  void stmt(const ast::for_stmt& s) {
+    out_ += s.parallel ? "parallel for " : "for ";
+    out_ += s.variable.name + " in ";
+    expression(s.from);
+    out_ += "..";
+    expression(s.to);
+    out_ += ' ';
+    block(s.body);
+  }
   void stmt(const ast::parallel_stmt& s) {
     out_ += "parallel ";
     block(s.branches);

@@ -16,8 +16,8 @@ bool is_keyword(std::string_view word) {
     default:
       return false;
   }
-  static constexpr std::array<std::string_view, 27> keywords = {  // sorted
-      "after",  "as",     "call",     "case",   "cond",   "const",  "else",   "false",  "from",
+  static constexpr std::array<std::string_view, 28> keywords = {  // sorted
+      "after",  "as",     "call",     "case",   "cond",   "const",  "else",   "false",  "for",    "from",
       "graph",  "host",   "if",       "include", "kernel", "let",   "memcpy", "memset", "module",
       "null",   "parallel", "repeat", "sizeof", "source", "struct", "switch", "true",   "while"};
   return std::binary_search(keywords.begin(), keywords.end(), word);

@@ -25,6 +25,7 @@ struct case_class : annotate_position {};
 struct switch_class : annotate_position {};
 struct repeat_class : annotate_position {};
 struct parallel_class : annotate_position {};
+struct for_class : annotate_position {};
 struct args_class : annotate_position {};
 
 const block_type block = "'{'";
@@ -46,6 +47,7 @@ const x3::rule<case_class, ast::case_clause> case_clause = "'case'";
 const x3::rule<switch_class, ast::switch_stmt> switch_stmt = "switch";
 const x3::rule<repeat_class, ast::repeat_stmt> repeat_stmt = "repeat";
 const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
+const x3::rule<for_class, ast::for_stmt> for_stmt = "for";
 
 const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(std::move(x3::_attr(ctx))); };
 
@@ -76,15 +78,17 @@ const auto switch_stmt_def = node_prefix >> kw("switch") > identifier > after_cl
 const auto repeat_stmt_def = node_prefix >> kw("repeat") > expression() > after_clause > block;
 const auto set_branches = [](auto& ctx) { x3::_val(ctx).branches = std::move(x3::_attr(ctx)); };
 const auto parallel_stmt_def = mark_begin >> kw("parallel") > block[set_branches] > mark_end;
+const auto for_kind = (kw("parallel") >> kw("for") >> x3::attr(true)) | (kw("for") >> x3::attr(false));
+const auto for_stmt_def = for_kind > identifier > kw("in") > expression() > x3::lit("..") > expression() > block;
 
 // The launch, by far the most common statement, is tried first. It cannot steal a keyword
 // statement: a keyword is never an identifier, so it fails before its commit point at '<<<'.
-const auto statement_def = launch_stmt | builtin_stmt | let_stmt | cond_stmt | parallel_stmt | if_stmt |
+const auto statement_def = launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
                            while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
                     host_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, while_stmt, case_clause,
-                    switch_stmt, repeat_stmt, parallel_stmt, label_list)
+                    switch_stmt, repeat_stmt, parallel_stmt, for_stmt, label_list)
 
 }  // namespace cgraph::dsl::parser
 

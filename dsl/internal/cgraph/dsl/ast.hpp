@@ -223,10 +223,19 @@ struct parallel_stmt : tagged {
   block branches;  // each statement of the block is one branch
 };
 
+// for I in A..B { … } and parallel for I in A..B { … } (LANGUAGE.md §11)
+struct for_stmt : tagged {
+  bool parallel = false;
+  identifier variable;
+  expression from;
+  expression to;
+  block body;
+};
+
 struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt,
                                cond_stmt, x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>,
                                x3::forward_ast<switch_stmt>, x3::forward_ast<repeat_stmt>,
-                               x3::forward_ast<parallel_stmt>, x3::forward_ast<block>> {
+                               x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>> {
   using base_type::base_type;
   using base_type::operator=;
 };

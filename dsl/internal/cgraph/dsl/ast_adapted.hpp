@@ -28,6 +28,7 @@ BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::while_stmt, prefix, condition, after
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::case_clause, value, body)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::switch_stmt, prefix, condition, after, cases)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::repeat_stmt, prefix, count, after, body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::for_stmt, parallel, variable, from, to, body)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::parameter, name, type, default_value)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::kernel_decl, name, params, symbol, library)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::host_decl, name, params)
