@@ -63,7 +63,7 @@ std::string abi_rule(const ir::program& prog, ir::type t) {
   if (t.k == ir::type::kind::void_pointer) return t.is_const ? "a pointer to const" : "a pointer";
   if (t.k == ir::type::kind::pointer)
     return fmt::format("a pointer to {}{} type", t.is_const ? "const " : "", bytes(ir::size_of(t.s)));
-  if (t.is_struct()) return fmt::format("a trivially copyable struct of {} bytes aligned to {}", t.bytes, t.align);
+  if (t.is_struct()) return fmt::format("a trivially copyable struct of {} bytes aligned to {}", t.bytes(), t.align);
   return cpp_type(t, prog.structs);
 }
 
@@ -354,7 +354,7 @@ private:
       const ir::cond_handle& h = g_.conds[c];
       std::string value = "0u";
       if (h.default_expr != ir::none)
-        value = values_.argument(ir::argument{h.default_expr, ir::type::of(ir::scalar::u32), ir::check::any, h.range},
+        value = values_.argument(ir::argument{h.default_expr, ir::type::of(ir::scalar::u32), ir::check::any, 0, h.range},
                                  fmt::format("the initial value of cond '{}'", h.name), h.range);
       list += fmt::format("{}{{{}, {}, {}, {}}}", list.empty() ? "" : ", ", c, value, h.default_expr != ir::none,
                           site(h.range));
@@ -606,7 +606,7 @@ void emit_structs(const ir::program& prog, const source_file& src, Line& line) {
     if (placed[i]) return;
     placed[i] = true;
     for (const auto& f : prog.structs[i].fields)
-      if (f.t.is_struct()) self(self, f.t.id);
+      if (f.t.is_struct()) self(self, f.t.id());
     order.push_back(i);
   };
   for (std::uint32_t i = 0; i < prog.structs.size(); ++i) place(place, i);

@@ -67,7 +67,7 @@ std::string_view op_function(ir::op o) { return dsl::info(*ir::operator_of(o)).n
 std::string cpp_type(ir::type t, std::span<const ir::structure> structs) {
   const char* qualifier = t.is_const ? "const " : "";
   switch (t.k) {
-    case ir::type::kind::structure: return t.id < structs.size() ? cpp_name(structs[t.id].name) : "void";
+    case ir::type::kind::structure: return t.id() < structs.size() ? cpp_name(structs[t.id()].name) : "void";
     case ir::type::kind::scalar: return std::string(scalar_type(t.s));
     case ir::type::kind::pointer: return qualifier + std::string(scalar_type(t.s)) + "*";
     case ir::type::kind::void_pointer: return qualifier + std::string("void*");
@@ -128,7 +128,7 @@ std::string value_printer::expr(std::uint32_t index) const {
       return domain_of(params_ + cpp_name(p.name), p.t, p.range, p.name);
     }
     case ir::op::field: {
-      const ir::field& f = p_.structs[g_.exprs[e.a].result.id].fields[e.index];
+      const ir::field& f = p_.structs[g_.exprs[e.a].result.id()].fields[e.index];
       return domain_of(expr(e.a) + "." + cpp_name(f.name), f.t, e.range, f.name);
     }
     case ir::op::make_struct: {  // a struct default-initialized, then each field converted
@@ -205,7 +205,7 @@ std::string value_printer::argument(const ir::argument& a, std::string_view what
 
 std::string value_printer::default_value(const ir::parameter& p) {
   if (p.default_expr == ir::none) return p.t.is_pointer() ? "nullptr" : "{}";  // a struct: zeroed
-  ir::argument a{p.default_expr, p.t, ir::check::any, p.range};
+  ir::argument a{p.default_expr, p.t, ir::check::any, 0, p.range};
   params_.clear();
   std::string out = argument(a, fmt::format("the default of parameter '{}'", p.name), p.range);
   params_ = "p.";

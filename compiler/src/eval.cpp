@@ -261,7 +261,7 @@ value load(const std::byte* bytes, type t) {
     std::memcpy(&sample, bytes, sizeof sample);
     return sample;
   };
-  if (t.is_struct()) return value::structure(bytes, t.bytes);
+  if (t.is_struct()) return value::structure(bytes, t.bytes());
   if (t.is_pointer() || t.k == type::kind::cond) return t.is_pointer() ? value::pointer(read(std::uint64_t{})) : value::cond(read(std::uint64_t{}));
   switch (t.s) {
     case scalar::i8: return value::integer(read(std::int8_t{}));
@@ -285,10 +285,10 @@ std::optional<eval_error> store_struct(const graph& g, std::span<const value> po
                                        std::byte* out) {
   if (is_failure(v)) return failure_of(g, pool, v);
   if (v.bits != 0) {
-    std::memcpy(out, reinterpret_cast<const std::byte*>(v.bits), t.bytes);
+    std::memcpy(out, reinterpret_cast<const std::byte*>(v.bits), t.bytes());
     return std::nullopt;
   }
-  std::memset(out, 0, t.bytes);
+  std::memset(out, 0, t.bytes());
   const expr& literal = g.exprs[static_cast<std::size_t>(v.i)];
   for (std::uint32_t i = literal.a; i < literal.a + literal.b; ++i) {
     const argument& f = g.struct_fields[i];

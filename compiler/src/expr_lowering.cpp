@@ -178,7 +178,6 @@ std::uint32_t expr_lowering::to_integer(std::uint32_t x) {
 
 std::uint32_t expr_lowering::lower_unary(const ast::unary& u) {
   std::uint32_t v = lower_operand(u.value);
-  for (const auto& f : u.fields) v = lower_field(v, f);
   // The signs apply innermost first. A run of one sign repeats with period two; applying at
   // most three keeps overflow checks exact.
   std::size_t end = u.prefix.size();
@@ -243,6 +242,11 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
     std::uint32_t operator()(const ast::identifier& id) const { return self.lower_identifier(id); }
     std::uint32_t operator()(const ast::parenthesized& p) const { return self.lower(p.inner.get()); }
     std::uint32_t operator()(const ast::struct_literal& lit) const { return self.lower_struct_literal(lit); }
+    std::uint32_t operator()(const ast::field_access& a) const {
+      std::uint32_t v = self.lower_operand(a.base.get());
+      for (const auto& f : a.fields) v = self.lower_field(v, f);
+      return v;
+    }
   };
   return boost::apply_visitor(visitor{*this}, o);
 }
@@ -417,7 +421,7 @@ std::uint32_t expr_lowering::lower_struct_literal(const ast::struct_literal& lit
     written[f] = range_of(init.name);
     fields[f] = convert(e, st.fields[f].t, ir::check::any, range_of(init.value),
                         [&] { return fmt::format("field '{}' of struct '{}'", init.name.name, st.name); });
-    fields[f].offset = st.fields[f].offset;
+    fields[f].offset = static_cast<std::uint16_t>(st.fields[f].offset);
     ok = ok && fields[f].expr != bad_expr;
   }
   std::vector<std::string> missing;
@@ -450,7 +454,7 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
                                              describe_value_type(s.result, structs_)));
     return bad_expr;
   }
-  const ir::structure& st = structs_[s.result.id];
+  const ir::structure& st = structs_[s.result.id()];
   std::uint32_t f = st.find(name.name);
   if (f == ir::none) {
     std::vector<std::string_view> names;
@@ -480,7 +484,7 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
 
 ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check c, source_range range,
                                     const use_description& what) {
-  ir::argument arg{e, target, c, range};
+  ir::argument arg{e, target, c, 0, range};
   if (e == bad_expr) return arg;
   ir::type from = graph_.exprs[e].result;
   bool compatible = false;
@@ -498,7 +502,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     case ir::type::kind::void_pointer: compatible = from.is_pointer() && (!from.is_const || target.is_const); break;
     case ir::type::kind::cond: compatible = from.k == ir::type::kind::cond; break;
     case ir::type::kind::null: break;  // nothing is declared with the type of `null`
-    case ir::type::kind::structure: compatible = from.is_struct() && from.id == target.id; break;
+    case ir::type::kind::structure: compatible = from.is_struct() && from.id() == target.id(); break;
   }
   if (!compatible) {
     std::string hint;

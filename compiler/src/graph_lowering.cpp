@@ -463,7 +463,7 @@ private:
       if (e != bad_expr && !exprs_.at(e).result.is_pointer()) {
         diags_.error(range_of(x), fmt::format("the {} of {} must be a pointer, got {}", role, name,
                                               describe_value_type(exprs_.at(e).result)));
-        return ir::argument{bad_expr, ir::type::void_pointer(to_const), ir::check::any, range_of(x)};
+        return ir::argument{bad_expr, ir::type::void_pointer(to_const), ir::check::any, 0, range_of(x)};
       }
       return exprs_.convert(e, ir::type::void_pointer(to_const), ir::check::any, range_of(x),
                             [&] { return fmt::format("the {} of {}", role, name); });
@@ -511,7 +511,7 @@ private:
     }
     n.element_size = 4;
     const ir::type integer = ir::type::of(ir::scalar::i64);
-    value = {exprs_.constant(ir::value::integer(low), integer, value.range), u32_type, ir::check::any, value.range};
+    value = {exprs_.constant(ir::value::integer(low), integer, value.range), u32_type, ir::check::any, 0, value.range};
     if (count.expr != bad_expr) {
       std::uint32_t two = exprs_.constant(ir::value::integer(2), integer, count.range);
       count.expr = exprs_.binary(dsl::binary_op::mul, count.expr, two, count.range);

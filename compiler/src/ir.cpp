@@ -31,7 +31,7 @@ std::optional<scalar> scalar_from_name(std::string_view name) {
 std::string to_string(type t, std::span<const structure> structs) {
   const char* qualifier = t.is_const ? "const " : "";
   switch (t.k) {
-    case type::kind::structure: return t.id < structs.size() ? structs[t.id].name : "struct";
+    case type::kind::structure: return t.id() < structs.size() ? structs[t.id()].name : "struct";
     case type::kind::scalar: return std::string(to_string(t.s));
     case type::kind::pointer: return qualifier + std::string(to_string(t.s)) + "*";
     case type::kind::void_pointer: return qualifier + std::string("void*");
@@ -41,7 +41,7 @@ std::string to_string(type t, std::span<const structure> structs) {
   return "?";
 }
 
-std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : t.is_struct() ? t.bytes : 8; }
+std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : t.is_struct() ? t.bytes() : 8; }
 std::uint32_t align_of(type t) { return t.is_struct() ? t.align : size_of(t); }
 
 std::uint32_t structure::find(std::string_view n) const {

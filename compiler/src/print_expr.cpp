@@ -62,7 +62,7 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<
       } else {
         print(g, e.a, out, structs);
       }
-      out += '.' + field_name(g.exprs[e.a].result.id, e.index);
+      out += '.' + field_name(g.exprs[e.a].result.id(), e.index);
       return;
     case ir::op::neg:
     case ir::op::logical_not:

@@ -39,12 +39,28 @@ const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list 
 const auto expression_def = unary >> *operation >> *choice;
 const auto choice_def = '?' > expression > ':' > expression;
 const auto operation_def = binary_op_parser{} > unary;
-// `..` is a range's (`for i in 0..n`), not a field access.
-const auto unary_def = prefix_parser{} >> operand >> *((x3::lit('.') >> !x3::lit('.')) > identifier);
+const auto unary_def = prefix_parser{} >> operand;
 // A name not followed by '(' is tried before a call: names are common, calls are rare. A
 // struct's name followed by '{' is a literal.
-const auto operand_def = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr |
-                         struct_literal | (identifier >> !x3::lit('(')) | function_call | parenthesized;
+const auto primary = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr |
+                     struct_literal | (identifier >> !x3::lit('(')) | function_call | parenthesized;
+// `.FIELD`s after a primary wrap it in a field_access (`..` is a range's, `for i in 0..n`).
+const auto set_primary = [](auto& ctx) { x3::_val(ctx) = std::move(x3::_attr(ctx)); };
+const auto add_field = [](auto& ctx) {
+  ast::operand& v = x3::_val(ctx);
+  if (auto* access = boost::get<ast::field_access>(&v)) {
+    access->fields.push_back(std::move(x3::_attr(ctx)));
+    return;
+  }
+  ast::field_access access;
+  const auto& base = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return x; }, v);
+  access.begin = base.begin;
+  access.base = std::move(v);
+  access.fields.push_back(std::move(x3::_attr(ctx)));
+  access.end = access.fields.back().end;
+  v = std::move(access);
+};
+const auto operand_def = primary[set_primary] >> *((x3::lit('.') >> !x3::lit('.')) > identifier[add_field]);
 const auto struct_literal_def = struct_name_parser{} >> '{' > -(field_init % ',') > -x3::lit(',') > '}';
 const auto field_init_def = identifier > ':' > expression;
 const auto function_call_def = identifier >> '(' > argument_list > ')';

@@ -217,7 +217,10 @@ private:
   void unary(const ast::unary& u) {
     out_ += u.prefix;
     boost::apply_visitor([&](const auto& x) { operand(x); }, u.value);
-    for (const auto& f : u.fields) {
+  }
+  void operand(const ast::field_access& x) {
+    boost::apply_visitor([&](const auto& y) { operand(y); }, x.base.get());
+    for (const auto& f : x.fields) {
       inline_comments(f.begin);
       out_ += '.' + f.name;
     }

@@ -28,9 +28,9 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
   } else if (t.is_pointer()) {
     if (v.k != kind::pointer) return "a pointer";
   } else if (t.is_struct()) {
-    if (v.k != kind::structure || v.bits == 0) return fmt::format("a struct of {} bytes", t.bytes);
-    if (static_cast<std::uint64_t>(v.i) != t.bytes)
-      return fmt::format("a struct of {} bytes, not one of {}", t.bytes, v.i);
+    if (v.k != kind::structure || v.bits == 0) return fmt::format("a struct of {} bytes", t.bytes());
+    if (static_cast<std::uint64_t>(v.i) != t.bytes())
+      return fmt::format("a struct of {} bytes, not one of {}", t.bytes(), v.i);
     return std::nullopt;
   }
   auto c = ir::convert(v, t);
@@ -140,16 +140,16 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
   };
   // A struct's bytes go to struct_bytes, reserved first: the values point into it.
   std::size_t struct_size = 0;
-  for (const auto& a : n.args) struct_size += a.target.is_struct() ? a.target.bytes : 0;
+  for (const auto& a : n.args) struct_size += a.target.is_struct() ? a.target.bytes() : 0;
   out.struct_bytes.reserve(struct_size);
   auto convert = [&](const ir::argument& a, std::size_t i, const char* part) {
     if (a.target.is_struct()) {
       ir::converted c;
-      c.size = a.target.bytes;
+      c.size = a.target.bytes();
       c.indirect = true;
       const std::uint64_t offset = out.struct_bytes.size();
       std::memcpy(c.bytes.data(), &offset, sizeof offset);
-      out.struct_bytes.resize(offset + a.target.bytes);
+      out.struct_bytes.resize(offset + a.target.bytes());
       if (auto error = ir::store_struct(g, pool, value_of(a), a.target, out.struct_bytes.data() + offset))
         fail(a, i, part, error->range, error->message);
       return c;
@@ -179,7 +179,7 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
       ir::value v = value_of(a);
       if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
       if (a.target.is_struct())
-        v = ir::value::structure(out.struct_bytes.data() + out.args.back().as_u64(), a.target.bytes);
+        v = ir::value::structure(out.struct_bytes.data() + out.args.back().as_u64(), a.target.bytes());
       out.values.push_back(v);
     }
   }

@@ -70,19 +70,24 @@ struct struct_literal : tagged {
   identifier name;
   std::vector<field_init> fields;
 };
+struct operand;
+// E.FIELD.FIELD…: an operand of its own, so the rest (nearly all) carry no list of fields.
+struct field_access : tagged {
+  x3::forward_ast<operand> base;
+  std::vector<identifier> fields;
+};
 
 struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr, function_call,
-                             identifier, parenthesized, struct_literal> {
+                             identifier, parenthesized, struct_literal, field_access> {
   using base_type::base_type;
   using base_type::operator=;
 };
 
-// `.FIELD` accesses bind tighter than the signs: `-p.x` is `-(p.x)`. The signs are kept as
+// A field access binds tighter than the signs: `-p.x` is `-(p.x)`. The signs are kept as
 // written, not nested, so "- - - x" needs no recursion.
 struct unary : tagged {
   std::string prefix;  // `-` and `!`, outermost first
   operand value;
-  std::vector<identifier> fields;
 };
 
 // An infix operator of the one table (cgraph/dsl/operators.hpp); functions are function_calls.

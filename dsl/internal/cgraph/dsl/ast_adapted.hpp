@@ -8,7 +8,7 @@
 
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::function_call, function, args)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::sizeof_expr, type)
-BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::unary, prefix, value, fields)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::unary, prefix, value)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::struct_literal, name, fields)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::field_init, name, value)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::operation, op, rhs)
