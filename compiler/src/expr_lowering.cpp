@@ -40,14 +40,18 @@ std::string describe_value_type(ir::type t, std::span<const ir::structure> struc
   return "'" + ir::to_string(t, structs) + "'";
 }
 
+std::uint32_t expr_lowering::push(const ir::expr& e) {
+  graph_.exprs.push_back(e);
+  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+}
+
 std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range range) {
   ir::expr e;
   e.op = op::constant;
   e.result = t;
   e.constant = v;
   e.range = range;
-  graph_.exprs.push_back(e);
-  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+  return push(e);
 }
 
 std::uint32_t expr_lowering::add(ir::expr e) {
@@ -62,8 +66,7 @@ std::uint32_t expr_lowering::add(ir::expr e) {
     }
     // An operand that may never be evaluated (`n > 0 && 1 / n > 4`): it fails when it is.
   }
-  graph_.exprs.push_back(e);
-  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+  return push(e);
 }
 
 std::optional<std::int64_t> expr_lowering::constant_integer(std::uint32_t e) const {
@@ -152,28 +155,25 @@ std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {
   e.b = then;
   e.index = otherwise;
   e.range = at;
-  graph_.exprs.push_back(e);
-  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+  return push(e);
+}
+
+// The conversion `o` (to_float, to_int) of expression x, folded when x is a constant.
+std::uint32_t expr_lowering::converted(std::uint32_t x, op o, ir::type result) {
+  ir::expr p;
+  p.op = o;
+  p.result = result;
+  p.a = x;
+  p.range = graph_.exprs[x].range;
+  return add(p);
 }
 
 std::uint32_t expr_lowering::to_float(std::uint32_t x) {
-  if (graph_.exprs[x].result.is_float()) return x;
-  ir::expr p;
-  p.op = op::to_float;
-  p.result = float_type;
-  p.a = x;
-  p.range = graph_.exprs[x].range;
-  return add(p);
+  return graph_.exprs[x].result.is_float() ? x : converted(x, op::to_float, float_type);
 }
 
 std::uint32_t expr_lowering::to_integer(std::uint32_t x) {
-  if (x == bad_expr || !graph_.exprs[x].result.is_bool()) return x;
-  ir::expr p;
-  p.op = op::to_int;
-  p.result = integer_type;
-  p.a = x;
-  p.range = graph_.exprs[x].range;
-  return add(p);
+  return x == bad_expr || !graph_.exprs[x].result.is_bool() ? x : converted(x, op::to_int, integer_type);
 }
 
 std::uint32_t expr_lowering::lower_unary(const ast::unary& u) {
@@ -263,8 +263,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
         e.result = ir::type::cond();
         e.index = s->index;
         e.range = range_of(id);
-        graph_.exprs.push_back(e);
-        return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+        return push(e);
       }
     }
   }
@@ -442,8 +441,7 @@ std::uint32_t expr_lowering::lower_struct_literal(const ast::struct_literal& lit
   e.b = static_cast<std::uint32_t>(fields.size());
   e.range = range_of(lit);
   graph_.struct_fields.insert(graph_.struct_fields.end(), fields.begin(), fields.end());
-  graph_.exprs.push_back(e);
-  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+  return push(e);
 }
 
 std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier& name) {
@@ -478,8 +476,7 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
   out.index = f;
   out.element_size = field.offset;
   out.range = {s.range.begin, range_of(name).end};
-  graph_.exprs.push_back(out);
-  return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
+  return push(out);
 }
 
 ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check c, source_range range,

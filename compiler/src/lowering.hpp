@@ -85,6 +85,8 @@ public:
   std::uint32_t binary(dsl::binary_op o, std::uint32_t lhs, std::uint32_t rhs, source_range op_range);
   // Appends e, folding it when its operands are constants; reports folding errors.
   std::uint32_t add(ir::expr e);
+  // Appends e as it is; returns its index.
+  std::uint32_t push(const ir::expr& e);
 
   // Converts expression `e` for a use of type `target` ("argument 2 ('x') of kernel 'k'"):
   // a type that can never convert is an error now; a constant is range-checked now; anything
@@ -103,6 +105,7 @@ private:
   std::uint32_t choose(std::uint32_t condition, const ast::choice& c);  // `condition ? A : B`
   std::uint32_t to_float(std::uint32_t e);    // an integer promoted to a float
   std::uint32_t to_integer(std::uint32_t e);  // a bool as 0 or 1 (anything else unchanged)
+  std::uint32_t converted(std::uint32_t e, ir::op o, ir::type result);
 
   // While one lives, folding errors are not reported but left to evaluation: the operands of
   // `&&`, `||` and `? :` that may never be evaluated.
