@@ -110,9 +110,6 @@ op_result float_op(op o, double x, double y) {
   return ok(value::floating(r));
 }
 
-// A bool, or an integer as C reads one in a condition.
-bool truth(const value& v) { return v.k == value::kind::boolean ? v.bits != 0 : v.i != 0; }
-
 op_result compare(op o, const value& a, const value& b) {
   int order = 0;  // -1, 0, 1; NaN compares unordered (every comparison but != is false)
   bool unordered = false;

@@ -145,8 +145,7 @@ std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {
     return bad_expr;
   }
   if (graph_.exprs[c].is_constant()) {  // the branch not taken is never evaluated
-    const ir::value& v = graph_.exprs[c].constant;
-    return (v.k == ir::value::kind::boolean ? v.bits != 0 : v.i != 0) ? then : otherwise;
+    return ir::truth(graph_.exprs[c].constant) ? then : otherwise;
   }
   ir::expr e;
   e.op = op::select;
@@ -320,8 +319,7 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
     auto truth_value = [](ir::type t) { return t.is_bool() || t.is_integer(); };
     if (!truth_value(l) || !truth_value(r)) return invalid(fmt::format(": '{}' needs bools or integers", spelling));
     const ir::expr& x = graph_.exprs[lhs];
-    if (x.is_constant() && (x.constant.k == ir::value::kind::boolean ? x.constant.bits != 0 : x.constant.i != 0) ==
-                               (code == op::logical_or))
+    if (x.is_constant() && ir::truth(x.constant) == (code == op::logical_or))
       return constant(ir::value::boolean(code == op::logical_or), ir::type::of(ir::scalar::boolean), op_range);
     e.op = code;
     e.a = lhs;

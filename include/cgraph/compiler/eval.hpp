@@ -21,6 +21,9 @@ struct op_result {
 };
 op_result apply(const expr& e, const value& a, const value& b);
 
+// A bool, or an integer as C reads one in a condition (`&&`, `||`, `!`, `? :`).
+inline bool truth(const value& v) { return v.k == value::kind::boolean ? v.bits != 0 : v.i != 0; }
+
 // A value converted for a parameter or field: its bytes (little-endian, as the GPU reads
 // them) or why it does not fit.
 struct converted {
