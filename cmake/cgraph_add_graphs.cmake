@@ -36,8 +36,9 @@ function(cgraph_add_graphs)
     set(check_unit ${out_dir}/${name}.cu)
     add_custom_command(
       OUTPUT ${header}
-      COMMAND cgraph::cgraphc emit-cpp ${source} --mode ${arg_MODE} -o ${header}
+      COMMAND cgraph::cgraphc emit-cpp ${source} --mode ${arg_MODE} -o ${header} --depfile ${header}.d
       DEPENDS ${source} cgraph::cgraphc
+      DEPFILE ${header}.d  # the files it imports
       COMMENT "cgraphc emit-cpp ${name} (${arg_MODE})"
       VERBATIM)
     target_sources(${arg_TARGET} PRIVATE ${header})

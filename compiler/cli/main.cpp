@@ -82,9 +82,16 @@ cgraph::source_file read_source(const std::string& path) {
   return cgraph::source_file(path, std::move(text).str());
 }
 
-// Compiles one file; prints its diagnostics to stderr.
-std::optional<cgraph::ir::program> compile_file(const cgraph::source_file& src) {
-  auto result = cgraph::compile(src);
+// Imports start in the file's folder (the current one for standard input). cgraphc compiles
+// files its user names, so they may import from anywhere, as a C++ compiler's includes may.
+cgraph::import_options imports_of(const cgraph::source_file& src) {
+  std::string folder = src.name() == "<stdin>" ? "." : std::filesystem::path(src.name()).parent_path().string();
+  return {folder.empty() ? "." : folder, false};
+}
+
+// Compiles one file and what it imports (appended to `src`); prints the diagnostics to stderr.
+std::optional<cgraph::ir::program> compile_file(cgraph::source_file& src) {
+  auto result = cgraph::compile(src, {}, imports_of(src));
   if (!diagnostics_out.report(src, result.diags)) return std::nullopt;
   return std::move(result.program);
 }
@@ -129,7 +136,7 @@ int run_fmt(const std::vector<std::string>& files, fmt_action action) {
   for (const auto& file : files) {
     auto src = read_source(file);
     cgraph::diagnostics diags;
-    auto formatted = cgraph::dsl::format_source(src, diags);
+    auto formatted = cgraph::dsl::format_source(src, diags, cgraph::imported_struct_names(src, imports_of(src)));
     diagnostics_out.report(src, diags);
     if (!formatted) {
       status = exit_input_errors;
@@ -154,10 +161,35 @@ int run_fmt(const std::vector<std::string>& files, fmt_action action) {
   return status;
 }
 
-int run_emit(const std::string& file, const std::string& mode, const std::string& output) {
+// A Make-syntax dependency file: `output` depends on every file read (the imported ones too),
+// so a build system regenerates when any of them changes.
+void write_depfile(const std::string& depfile, const std::string& output, const cgraph::source_file& src) {
+  auto escaped = [](std::string path) {
+    std::string out;
+    for (char c : path) {
+      if (c == ' ' || c == '#') out += '\\';
+      if (c == '$') out += '$';
+      out += c;
+    }
+    return out;
+  };
+  std::string text = escaped(output) + ":";
+  for (std::uint32_t k = 0; k < src.segment_count(); ++k)
+    text += " \\\n  " + escaped(std::filesystem::absolute(src.segment_name(k)).lexically_normal().string());
+  std::ofstream out(depfile, std::ios::binary | std::ios::trunc);
+  out << text << '\n';
+  out.close();
+  if (!out) throw usage_error{"cannot write '" + depfile + "': " + std::strerror(errno)};
+}
+
+int run_emit(const std::string& file, const std::string& mode, const std::string& output, const std::string& depfile) {
   auto src = read_source(file);
   auto program = compile_file(src);
   if (!program) return exit_input_errors;
+  if (!depfile.empty()) {
+    if (output.empty()) throw usage_error{"--depfile needs -o (the file it lists dependencies of)"};
+    write_depfile(depfile, output, src);
+  }
   auto result = cgraph::emit_cpp(*program, src, mode == "capture" ? cgraph::emit_mode::stream_capture : cgraph::emit_mode::explicit_nodes);
   diagnostics_out.report(src, result.diags);
   if (!result.code) return exit_input_errors;
@@ -193,7 +225,7 @@ int main(int argc, char** argv) {
   auto* check = app.add_subcommand("check", "parse and check; prints nothing on success");
   check->add_option("FILE", check_files, ".cgraph files")->required();
 
-  std::string file, graph, mode, output;
+  std::string file, graph, mode, output, depfile;
   auto* ir = app.add_subcommand("ir", "print the lowered IR as text");
   ir->add_option("FILE", file, ".cgraph file")->required();
   bool no_locations = false;
@@ -207,6 +239,7 @@ int main(int argc, char** argv) {
   emit->add_option("FILE", file, ".cgraph file")->required();
   emit->add_option("--mode", mode, "construction strategy")->required()->check(CLI::IsMember({"explicit", "capture"}));
   emit->add_option("-o", output, "output file");
+  emit->add_option("--depfile", depfile, "write the files read (imports too) as a Make rule for -o");
 
   std::vector<std::string> fmt_files;
   bool fmt_check = false, fmt_in_place = false;
@@ -234,7 +267,7 @@ int main(int argc, char** argv) {
     else if (*dot) status = run_dot(file, graph);
     else if (*fmt)
       status = run_fmt(fmt_files, fmt_check ? fmt_action::check : fmt_in_place ? fmt_action::in_place : fmt_action::print);
-    else if (*emit) status = run_emit(file, mode, output);
+    else if (*emit) status = run_emit(file, mode, output, depfile);
   } catch (const usage_error& e) {
     std::cerr << "cgraphc: error: " << e.message << '\n';
     status = exit_usage;

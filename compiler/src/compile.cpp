@@ -3,6 +3,7 @@
 
 #include "call_graph_checks.hpp"
 #include "graph_lowering.hpp"
+#include "imports.hpp"
 #include "lowering.hpp"
 
 #include <cgraph/dsl/parse.hpp>
@@ -19,8 +20,9 @@ using namespace compiler::detail;
 
 class program_lowering {
 public:
-  program_lowering(const dsl::ast::file& file, ir::program& program, diagnostics& diags, const compile_limits& limits)
-      : file_(file), program_(program), diags_(diags), limits_(limits) {}
+  program_lowering(const dsl::ast::file& file, ir::program& program, diagnostics& diags, const compile_limits& limits,
+                   std::uint32_t first_file_end)
+      : file_(file), program_(program), diags_(diags), limits_(limits), first_file_end_(first_file_end) {}
 
   void run() {
     register_names();
@@ -31,14 +33,17 @@ public:
     check_call_graph(program_, calls_, diags_, limits_);
     constants_.finish(false);  // each constant's errors, also of one no graph uses
     if (!diags_.has_errors()) {
-      constants_.finish(true);
+      constants_.finish(true, first_file_end_);
       warn_unused_declarations();
     }
   }
 
   // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called, a struct
-  // never named.
+  // never named (in the first file: an imported file is a library, used in part).
   void warn_unused_declarations() {
+    auto warn = [&](source_range r, std::string message) {
+      if (r.begin <= first_file_end_) diags_.warning(r, std::move(message));
+    };
     std::vector<bool> kernels(program_.kernels.size()), hosts(program_.hosts.size());
     for (const auto& g : program_.graphs)
       ir::for_each_node(g.root, [&](const ir::node& n) {
@@ -46,13 +51,11 @@ public:
         if (n.kind == ir::node_kind::host) hosts[n.callee] = true;
       });
     for (std::size_t k = 0; k < kernels.size(); ++k)
-      if (!kernels[k])
-        diags_.warning(program_.kernels[k].range, fmt::format("kernel '{}' is never launched", program_.kernels[k].name));
+      if (!kernels[k]) warn(program_.kernels[k].range, fmt::format("kernel '{}' is never launched", program_.kernels[k].name));
     for (std::size_t h = 0; h < hosts.size(); ++h)
-      if (!hosts[h]) diags_.warning(program_.hosts[h].range, fmt::format("host callback '{}' is never called", program_.hosts[h].name));
+      if (!hosts[h]) warn(program_.hosts[h].range, fmt::format("host callback '{}' is never called", program_.hosts[h].name));
     for (const auto* d : struct_decls_)
-      if (!globals_.at(d->name.name).used)
-        diags_.warning(range_of(d->name), fmt::format("struct '{}' is never used", d->name.name));
+      if (!globals_.at(d->name.name).used) warn(range_of(d->name), fmt::format("struct '{}' is never used", d->name.name));
   }
 
 private:
@@ -168,6 +171,7 @@ private:
     lib.text_range = range_of(d.text);
   }
 
+  void lower(const dsl::ast::import_decl&) {}  // read before parsing (imports.cpp)
   void lower(const dsl::ast::graph_decl&) {}  // after all declarations, in lower_graph
   void lower(const dsl::ast::const_decl&) {}  // on first use, through constants_
   void lower(const dsl::ast::struct_decl&) {}  // before everything else, in lower_structs
@@ -176,6 +180,7 @@ private:
   ir::program& program_;
   diagnostics& diags_;
   const compile_limits& limits_;
+  std::uint32_t first_file_end_;  // imported files follow (source_file segments)
   global_table globals_;
   constant_table constants_{globals_, program_.structs, diags_, limits_};
   std::vector<const dsl::ast::struct_decl*> struct_decls_;  // by struct index
@@ -187,22 +192,50 @@ private:
 
 }  // namespace
 
-compile_result compile(const source_file& source, const compile_limits& limits) {
+namespace {
+
+compile_result compile_files(const source_file& source, source_file* growable, const compile_limits& limits,
+                             const import_options* imports) {
   compile_result result;
-  auto parsed = dsl::parse(source, result.diags, {limits.max_file_bytes, limits.max_nesting});
+  auto parsed = read_and_parse(source, growable, limits, imports, result.diags);
   ir::program program;
   program.file = source.name();
-  // Semantic checks on a tree with syntax errors would mostly report their echoes.
-  if (parsed.ok) program_lowering(parsed.file, program, result.diags, limits).run();
+  // Semantic checks on a tree with syntax errors would mostly report their echoes. Unused
+  // declarations of imported files are not warned about: a library of kernels is used in part.
+  auto first_file_end = source.segment_range(0).end;
+  if (parsed.ok) program_lowering(parsed.file, program, result.diags, limits, first_file_end).run();
   result.diags.sort_by_position();
   if (!result.diags.has_errors()) result.program = std::move(program);
   return result;
 }
 
-ir::program compile_or_throw(const source_file& source, const compile_limits& limits) {
-  auto result = compile(source, limits);
+ir::program or_throw(compile_result result, const source_file& source) {
   if (!result.program) throw compile_error(format_diagnostics(source, result.diags), result.diags.all());
   return std::move(*result.program);
+}
+
+}  // namespace
+
+compile_result compile(const source_file& source, const compile_limits& limits) {
+  return compile_files(source, nullptr, limits, nullptr);
+}
+
+compile_result compile(source_file& source, const compile_limits& limits, const import_options& imports) {
+  return compile_files(source, &source, limits, &imports);
+}
+
+std::vector<std::string> imported_struct_names(const source_file& source, const import_options& imports) {
+  source_file copy = source;  // the segments read are dropped with it
+  diagnostics ignored;
+  return read_imported_structs(copy, copy, imports, ignored);
+}
+
+ir::program compile_or_throw(const source_file& source, const compile_limits& limits) {
+  return or_throw(compile(source, limits), source);
+}
+
+ir::program compile_or_throw(source_file& source, const compile_limits& limits, const import_options& imports) {
+  return or_throw(compile(source, limits, imports), source);
 }
 
 }  // namespace cgraph

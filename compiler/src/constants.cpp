@@ -51,11 +51,11 @@ std::optional<std::pair<ir::value, ir::type>> constant_table::resolve(std::uint3
   return std::pair{after.value, after.type};
 }
 
-void constant_table::finish(bool warn) {
+void constant_table::finish(bool warn, std::uint32_t warn_before) {
   for (std::uint32_t i = 0; i < entries_.size(); ++i) resolve(i, {});
   if (!warn) return;
   for (const auto& e : entries_)
-    if (!e.used) diags_.warning(range_of(e.decl->name), fmt::format("constant '{}' is never used", e.decl->name.name));
+    if (!e.used && e.decl->name.begin <= warn_before) diags_.warning(range_of(e.decl->name), fmt::format("constant '{}' is never used", e.decl->name.name));
 }
 
 }  // namespace cgraph::compiler::detail

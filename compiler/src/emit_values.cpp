@@ -98,7 +98,9 @@ std::string quoted(std::string_view text) {
 
 std::string value_printer::site(std::uint32_t offset) const {
   auto lc = source_.location(offset);
-  return fmt::format("cg::site{{file, {}, {}}}", lc.line, lc.column);
+  std::uint32_t segment = source_.segment_of(offset);  // an imported file names itself
+  return fmt::format("cg::site{{{}, {}, {}}}", segment == 0 ? "file" : quoted(source_.segment_name(segment)), lc.line,
+                     lc.column);
 }
 
 std::string value_printer::domain_type(std::uint32_t index) const {

@@ -155,7 +155,7 @@ public:
   const ast::expression& expression(std::uint32_t index) const { return entries_[index].decl->value; }
   // Evaluates every constant (so each error is reported once, used or not) and warns about
   // those never used (§13 rule 10) when `warn` is set.
-  void finish(bool warn);
+  void finish(bool warn, std::uint32_t warn_before = ~0u);  // warnings for names declared before an offset
 
 private:
   struct entry {

@@ -58,7 +58,10 @@ private:
     body(g, g.root, g.name + "_n", indent);
   }
 
-  std::string line_of(source_range r) const { return fmt::format("line {}", src_.location(r.begin).line); }
+  std::string line_of(source_range r) const {
+    if (src_.segment_of(r.begin) != 0) return src_.position(r.begin);  // in an imported file
+    return fmt::format("line {}", src_.location(r.begin).line);
+  }
 
   void body(const ir::graph& g, const ir::body& b, const std::string& prefix, const std::string& indent) {
     for (const auto& [i, n] : detail::views::enumerate(b.nodes)) {

@@ -46,6 +46,8 @@ private:
 
   std::string location(source_range r) const {
     if (!o_.locations) return "";
+    // @line:col in the first file, @file:line:col in one it imports.
+    if (src_.segment_of(r.begin) != 0) return "  @" + src_.position(r.begin);
     auto lc = src_.location(r.begin);
     return fmt::format("  @{}:{}", lc.line, lc.column);
   }

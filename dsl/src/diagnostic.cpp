@@ -94,7 +94,7 @@ std::string json_string(std::string_view text) {
 std::string json_object(const source_file& file, severity level, source_range range, const std::string& message) {
   auto begin = file.location(range.begin), end = file.location(std::max(range.begin, range.end));
   return fmt::format(R"({{"file": {}, "line": {}, "column": {}, "end_line": {}, "end_column": {}, "severity": {}, "message": {})",
-                     json_string(file.name()), begin.line, begin.column, end.line, end.column,
+                     json_string(file.name_of(range.begin)), begin.line, begin.column, end.line, end.column,
                      json_string(severity_name(level)), json_string(message));
 }
 

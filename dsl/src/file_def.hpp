@@ -15,6 +15,7 @@ struct declaration_class : report_syntax_error {};
 struct parameter_class : annotate_position {};
 struct parameters_class : annotate_position {};
 struct include_class : annotate_position {};
+struct import_class : annotate_position {};
 struct kernel_class : annotate_position {};
 struct host_decl_class : annotate_position {};
 struct library_class : annotate_position {};
@@ -28,6 +29,7 @@ const x3::rule<declaration_class, ast::declaration> declaration = "declaration";
 const x3::rule<parameter_class, ast::parameter> parameter = "parameter";
 const x3::rule<parameters_class, std::vector<ast::parameter>> parameters = "parameters";
 const x3::rule<include_class, ast::include_decl> include_decl = "include";
+const x3::rule<import_class, ast::import_decl> import_decl = "import";
 const x3::rule<kernel_class, ast::kernel_decl> kernel_decl = "kernel";
 const x3::rule<host_decl_class, ast::host_decl> host_decl = "host";
 const x3::rule<library_class, ast::library_decl> library_decl = "library";
@@ -47,6 +49,7 @@ const auto push_declaration = [](auto& ctx) { x3::_val(ctx).declarations.push_ba
 const auto parameter_def = identifier > ':' > type > -('=' > expression());
 const auto parameters_def = '(' > -(parameter > *(',' > parameter)) > ')';
 const auto include_decl_def = mark_begin >> kw("include") > string_literal[set_include_path] > ';' > mark_end;
+const auto import_decl_def = mark_begin >> kw("import") > string_literal[set_include_path] > ';' > mark_end;
 const auto kernel_decl_def = kw("kernel") > identifier > parameters > -(kw("as") > string_literal) >
                              -(kw("from") > identifier) > ';';
 const auto host_decl_def = kw("host") > identifier > parameters > ';';
@@ -59,11 +62,11 @@ const auto const_decl_def = kw("const") > identifier > '=' > expression() > ';';
 const auto struct_decl_def = kw("struct") > identifier > '{' > *field_decl > '}' > -x3::lit(';');
 const auto field_decl_def = identifier > ':' > type > ';';
 
-const auto declaration_def = include_decl | kernel_decl | host_decl | library_decl | graph_decl | const_decl | struct_decl;
+const auto declaration_def = include_decl | import_decl | kernel_decl | host_decl | library_decl | graph_decl | const_decl | struct_decl;
 // `eps >> …` puts the iterator back at the declaration's start when it fails (see block_def).
 const auto file_def = *(x3::omit[x3::eps >> declaration[push_declaration]] | recover_parser(true)) > x3::eoi;
 
-BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, kernel_decl, host_decl,
+BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, import_decl, kernel_decl, host_decl,
                     library_decl, graph_decl, const_decl, struct_decl, field_decl)
 
 }  // namespace cgraph::dsl::parser

@@ -422,6 +422,7 @@ private:
   // ---- declarations --------------------------------------------------------------------------
 
   static std::string_view kind_of(const ast::include_decl&) { return "include"; }
+  static std::string_view kind_of(const ast::import_decl&) { return "import"; }
   static std::string_view kind_of(const ast::kernel_decl&) { return "kernel"; }
   static std::string_view kind_of(const ast::host_decl&) { return "host"; }
   static std::string_view kind_of(const ast::library_decl&) { return "library"; }
@@ -443,6 +444,7 @@ private:
   }
 
   void declaration(const ast::include_decl& d) { out_ += "include " + std::string(text(d.path)) + ";"; }
+  void declaration(const ast::import_decl& d) { out_ += "import " + std::string(text(d.path)) + ";"; }
   void declaration(const ast::kernel_decl& d) {
     out_ += "kernel " + d.name.name;
     params(d.params, 1);
@@ -503,8 +505,14 @@ private:
 
 }  // namespace
 
-std::optional<std::string> format_source(const source_file& source, diagnostics& sink) {
-  auto parsed = parse(source, sink);
+std::optional<std::string> format_source(const source_file& source, diagnostics& sink,
+                                         const std::vector<std::string>& imported_structs) {
+  std::size_t errors_before = sink.error_count();
+  scan_result scanned = scan(source, 0, sink);
+  std::vector<std::string> names = imported_structs;
+  names.insert(names.end(), scanned.struct_names.begin(), scanned.struct_names.end());
+  auto parsed = parse(source, 0, std::move(scanned), names, sink);
+  parsed.ok = sink.error_count() == errors_before;
   if (!parsed.ok) return std::nullopt;
   return formatter(source, parsed.comments).run(parsed.file);
 }

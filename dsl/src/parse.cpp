@@ -9,33 +9,56 @@
 
 namespace cgraph::dsl {
 
-parse_result parse(const source_file& source, diagnostics& sink, const parse_limits& limits) {
-  parse_result result;
-  std::string_view text = source.text();
-  std::size_t errors_before = sink.error_count();
+scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& sink, const parse_limits& limits) {
+  scan_result result;
+  source_range range = source.segment_range(segment);
+  std::string_view text = source.text().substr(range.begin, range.end - range.begin);
   if (text.size() > limits.max_file_bytes) {
-    sink.error({0, 0}, fmt::format("file is {} bytes, more than the limit of {} bytes", text.size(),
-                                   limits.max_file_bytes));
+    sink.error({range.begin, range.begin}, fmt::format("file is {} bytes, more than the limit of {} bytes",
+                                                       text.size(), limits.max_file_bytes));
+    result.fatal = true;
     return result;
   }
-  const std::size_t diagnostics_before = sink.all().size();
-  auto scan = detail::prescan(text, sink, limits.max_nesting);
-  result.comments = std::move(scan.comments);
-  if (scan.fatal) return result;
+  auto scanned = detail::prescan(text, range.begin, sink, limits.max_nesting);
+  result.comments = std::move(scanned.comments);
+  result.struct_names.assign(scanned.struct_names.begin(), scanned.struct_names.end());
+  result.imports = std::move(scanned.imports);
+  result.fatal = scanned.fatal;
+  return result;
+}
+
+parse_result parse(const source_file& source, std::uint32_t segment, scan_result scanned,
+                   const std::vector<std::string>& struct_names, diagnostics& sink) {
+  parse_result result;
+  result.comments = std::move(scanned.comments);
+  if (scanned.fatal) return result;
+  std::size_t errors_before = sink.error_count();
+  source_range range = source.segment_range(segment);
 
   parser::parser_state state;
-  state.begin = text.data();
-  state.end = text.data() + text.size();
+  state.begin = source.text().data() + range.begin;
+  state.end = source.text().data() + range.end;
+  state.base = range.begin;
   state.sink = &sink;
-  state.struct_names = std::move(scan.struct_names);
-  for (std::size_t i = diagnostics_before; i < sink.all().size(); ++i)
-    state.prescan_errors.push_back(sink.all()[i].range.begin);
+  state.struct_names.assign(struct_names.begin(), struct_names.end());
+  // The pre-scan's errors in this segment (stray bytes): recovery adds none on their lines.
+  for (const auto& d : sink.all())
+    if (d.range.begin >= range.begin && d.range.begin <= range.end) state.prescan_errors.push_back(d.range.begin);
   parser::parser_state_scope scope(state);
   const char* first = state.begin;
   bool parsed = boost::spirit::x3::phrase_parse(first, state.end, file(), parser::skipper{}, result.file);
   if (!parsed || first != state.end)  // recovery consumes everything; this is a safety net
     sink.error({state.offset(first), state.offset(first)}, "expected a declaration");
   result.ok = sink.error_count() == errors_before;
+  return result;
+}
+
+parse_result parse(const source_file& source, diagnostics& sink, const parse_limits& limits) {
+  std::size_t errors_before = sink.error_count();
+  scan_result scanned = scan(source, 0, sink, limits);
+  std::vector<std::string> names = scanned.struct_names;
+  parse_result result = parse(source, 0, std::move(scanned), names, sink);
+  result.ok = sink.error_count() == errors_before;  // the pre-scan's errors count
   return result;
 }
 

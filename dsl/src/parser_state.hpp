@@ -13,11 +13,12 @@
 namespace cgraph::dsl::parser {
 
 struct parser_state {
-  const char* begin = nullptr;
+  const char* begin = nullptr;  // the segment being parsed (source_file::add_segment)
   const char* end = nullptr;
+  std::uint32_t base = 0;       // begin's offset in the source
   diagnostics* sink = nullptr;
 
-  std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - begin); }
+  std::uint32_t offset(const char* p) const { return base + static_cast<std::uint32_t>(p - begin); }
   std::vector<std::uint32_t> syntax_errors;  // offsets of the errors this parse reported
   // Set when a statement or declaration reported its own failure; the recovery that follows
   // then adds no second message. (Where the iterator stands after a failed rule differs

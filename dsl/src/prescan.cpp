@@ -25,9 +25,10 @@ std::size_t utf8_length(const unsigned char* p, const unsigned char* end, char32
 
 class scanner {
 public:
-  scanner(std::string_view text, diagnostics& sink) : begin_(text.data()), end_(text.data() + text.size()), sink_(sink) {}
+  scanner(std::string_view text, std::uint32_t base, diagnostics& sink)
+      : begin_(text.data()), end_(text.data() + text.size()), base_(base), sink_(sink) {}
 
-  std::uint32_t offset(const char* p) const { return static_cast<std::uint32_t>(p - begin_); }
+  std::uint32_t offset(const char* p) const { return base_ + static_cast<std::uint32_t>(p - begin_); }
 
   // Reports invalid UTF-8 inside a comment or string.
   void check_utf8(const char* from, const char* to, const char* what) {
@@ -107,10 +108,15 @@ public:
         ++p;
       } else if (lexical::is_alpha(c)) {
         const char* word_end = lexical::scan_word(p, end_);
-        if (std::string_view(p, static_cast<std::size_t>(word_end - p)) == "struct") {
+        std::string_view word(p, static_cast<std::size_t>(word_end - p));
+        if (word == "struct") {
           const char* name = lexical::skip_trivia(word_end, end_);
           if (name != end_ && lexical::is_alpha(*name))
             result.struct_names.emplace_back(name, static_cast<std::size_t>(lexical::scan_word(name, end_) - name));
+        } else if (word == "import" && depth == 0) {
+          const char* path = lexical::skip_trivia(word_end, end_);
+          if (path != end_ && *path == '"')
+            if (const char* q = lexical::skip_string(path, end_)) result.imports.push_back({offset(path), offset(q)});
         }
         p = word_end;
       } else if (lexical::is_space(c) || lexical::starts_token(c)) {
@@ -125,13 +131,14 @@ public:
 private:
   const char* begin_;
   const char* end_;
+  std::uint32_t base_;
   diagnostics& sink_;
 };
 
 }  // namespace
 
-prescan_result prescan(std::string_view text, diagnostics& sink, std::size_t max_nesting) {
-  return scanner(text, sink).run(max_nesting);
+prescan_result prescan(std::string_view text, std::uint32_t base, diagnostics& sink, std::size_t max_nesting) {
+  return scanner(text, base, sink).run(max_nesting);
 }
 
 }  // namespace cgraph::dsl::detail

@@ -16,9 +16,13 @@ struct prescan_result {
   // The NAME of every `struct NAME` outside comments and strings: the grammar needs them to
   // tell a struct type or literal (`P { x: 1 }`) from a name before a block (`repeat n { … }`).
   std::vector<std::string_view> struct_names;
+  // The string token of every top-level `import "…"`, quotes included: a file's imports are
+  // read before it is parsed, since their struct names shape its grammar.
+  std::vector<source_range> imports;
   bool fatal = false;  // parsing would not be meaningful (unterminated text, nesting too deep)
 };
 
-prescan_result prescan(std::string_view text, diagnostics& sink, std::size_t max_nesting);
+// `text` starts at byte `base` of its source (a segment, source_file::add_segment).
+prescan_result prescan(std::string_view text, std::uint32_t base, diagnostics& sink, std::size_t max_nesting);
 
 }  // namespace cgraph::dsl::detail

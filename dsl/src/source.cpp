@@ -6,23 +6,58 @@
 
 namespace cgraph {
 
-source_file::source_file(std::string name, std::string text)
-    : name_(std::move(name)), text_(std::move(text)) {
+namespace {
+void drop_byte_order_mark(std::string& text) {
   // A UTF-8 byte-order mark (written by some Windows editors) is not part of the text.
-  if (text_.starts_with("\xEF\xBB\xBF")) text_.erase(0, 3);
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
+}
+}  // namespace
+
+source_file::source_file(std::string name, std::string text) : text_(std::move(text)) {
+  drop_byte_order_mark(text_);
+  segments_.push_back({std::move(name), 0, 0});
   line_starts_.push_back(0);
-  for (std::uint32_t i = 0; i < text_.size(); ++i)
+  index_lines(0);
+}
+
+void source_file::index_lines(std::uint32_t from) {
+  for (auto i = from; i < text_.size(); ++i)
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
+}
+
+std::uint32_t source_file::add_segment(std::string name, std::string text) {
+  drop_byte_order_mark(text);
+  text_ += '\n';  // the segment starts a line of its own, and no token runs across the seam
+  auto begin = static_cast<std::uint32_t>(text_.size());
+  line_starts_.push_back(begin);
+  segments_.push_back({std::move(name), begin, static_cast<std::uint32_t>(line_starts_.size() - 1)});
+  text_ += text;
+  index_lines(begin);
+  return segment_count() - 1;
+}
+
+std::uint32_t source_file::segment_of(std::uint32_t offset) const {
+  if (segments_.size() == 1) return 0;
+  auto it = std::upper_bound(segments_.begin(), segments_.end(), offset,
+                             [](std::uint32_t o, const file_segment& s) { return o < s.begin; });
+  return static_cast<std::uint32_t>(it - segments_.begin()) - 1;
+}
+
+source_range source_file::segment_range(std::uint32_t k) const {
+  // A segment ends where the line break before the next one begins.
+  auto end = k + 1 < segments_.size() ? segments_[k + 1].begin - 1 : static_cast<std::uint32_t>(text_.size());
+  return {segments_[k].begin, end};
 }
 
 line_column source_file::location(std::uint32_t offset) const {
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
-  return {line, offset - line_starts_[line - 1] + 1};
+  return {line - segments_[segment_of(offset)].first_line, offset - line_starts_[line - 1] + 1};
 }
 
 std::string_view source_file::line_text(std::uint32_t offset) const {
-  auto line = location(offset).line;
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  auto line = static_cast<std::uint32_t>(it - line_starts_.begin());
   std::uint32_t begin = line_starts_[line - 1];
   std::uint32_t end = line < line_starts_.size() ? line_starts_[line] : static_cast<std::uint32_t>(text_.size());
   std::string_view text(text_.data() + begin, end - begin);
@@ -32,7 +67,7 @@ std::string_view source_file::line_text(std::uint32_t offset) const {
 
 std::string source_file::position(std::uint32_t offset) const {
   auto lc = location(offset);
-  return fmt::format("{}:{}:{}", name_, lc.line, lc.column);
+  return fmt::format("{}:{}:{}", name_of(offset), lc.line, lc.column);
 }
 
 }  // namespace cgraph

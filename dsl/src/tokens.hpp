@@ -381,7 +381,7 @@ struct recover_parser : detail::token_parser<recover_parser, x3::unused_type> {
   // declaration that lost its ';' (or its '}') does not take the declarations after it along,
   // so their errors are reported too.
   static const char* next_declaration(const char* from, const char* to) {
-    static constexpr std::string_view keywords[] = {"kernel", "host",  "graph", "include",
+    static constexpr std::string_view keywords[] = {"kernel", "host",   "graph", "include", "import",
                                                     "module", "source", "const", "struct"};
     for (const char* p = from + 1; p < to; ++p) {
       if (p[-1] != '\n' || !lexical::is_alpha(*p)) continue;

@@ -22,9 +22,9 @@ namespace cgraph {
 
 // ---- program ------------------------------------------------------------------------------
 
-program program::compile(std::string text, std::string file) {
+program program::compile(std::string text, std::string file, std::optional<import_options> imports) {
   source_file source(std::move(file), std::move(text));
-  ir::program ir = compile_or_throw(source);
+  ir::program ir = imports ? compile_or_throw(source, {}, *imports) : compile_or_throw(source);
   auto state = std::make_shared<detail::program_state>(std::move(source), std::move(ir));
   state->directory = std::filesystem::current_path().string();
   for (const auto& g : state->program.graphs) state->plans.push_back(plan::lower_explicit(g));
@@ -34,12 +34,13 @@ program program::compile(std::string text, std::string file) {
   return program(std::move(state));
 }
 
-program program::load(const std::string& path) {
+program program::load(const std::string& path, import_options imports) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw build_error("", "cannot read '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  program p = compile(std::move(text).str(), path);
+  if (imports.directory.empty()) imports.directory = std::filesystem::path(path).parent_path().string();
+  program p = compile(std::move(text).str(), path, std::move(imports));
   auto state = std::const_pointer_cast<detail::program_state>(p.state_);  // not shared yet
   state->directory = std::filesystem::absolute(path).parent_path().string();
   return p;

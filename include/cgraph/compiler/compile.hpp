@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace cgraph {
 
@@ -27,9 +29,27 @@ struct compile_result {
   diagnostics diags;
 };
 
+// Where `import "path";` finds files (LANGUAGE.md §10): relative to the importing file, the
+// first file's from `directory`.
+struct import_options {
+  std::string directory;  // the first file's folder; empty: the current directory
+  // Refuse a file outside `directory` (after resolving `..` and links), so .cgraph text from
+  // users or configuration files cannot read arbitrary files: the guard of `module` paths.
+  bool confine = true;
+};
+
+// Compiles one text; an `import` in it is an error (there is nowhere to find the file).
 compile_result compile(const source_file& source, const compile_limits& limits = {});
+// Compiles a text and the files it imports, which are appended to `source` as segments
+// (source_file::add_segment), so diagnostics and positions name the file that holds them.
+compile_result compile(source_file& source, const compile_limits& limits, const import_options& imports);
+
+// The struct names declared by the files `source` imports (for `fmt`, which parses one file);
+// problems reading them are left to compile().
+std::vector<std::string> imported_struct_names(const source_file& source, const import_options& imports);
 
 // Compiles or throws compile_error holding every diagnostic, formatted as cgraphc prints them.
 ir::program compile_or_throw(const source_file& source, const compile_limits& limits = {});
+ir::program compile_or_throw(source_file& source, const compile_limits& limits, const import_options& imports);
 
 }  // namespace cgraph

@@ -23,23 +23,47 @@ struct line_column {
 };
 
 // The text of one file plus its line starts, computed once so every diagnostic is O(log n).
+//
+// Files it imports (LANGUAGE.md §10) are appended as further segments of the same buffer, each
+// after a line break of its own: a byte offset then names one place in one file, so source
+// ranges, the IR and run-time sites stay two integers, and positions name the right file.
 class source_file {
 public:
   // A UTF-8 byte-order mark at the start of `text` is dropped.
   source_file(std::string name, std::string text);
 
-  const std::string& name() const noexcept { return name_; }
+  // The first file's name.
+  const std::string& name() const noexcept { return segments_.front().name; }
+  // Every segment, each after a '\n' of its own.
   std::string_view text() const noexcept { return text_; }
 
+  // Appends `text` as a segment named `name` (a byte-order mark dropped); returns its index.
+  // Views of text() taken before are invalidated.
+  std::uint32_t add_segment(std::string name, std::string text);
+  std::uint32_t segment_count() const noexcept { return static_cast<std::uint32_t>(segments_.size()); }
+  // The segment holding `offset`, its bytes and its file's name.
+  std::uint32_t segment_of(std::uint32_t offset) const;
+  source_range segment_range(std::uint32_t segment) const;
+  const std::string& segment_name(std::uint32_t segment) const { return segments_[segment].name; }
+  const std::string& name_of(std::uint32_t offset) const { return segment_name(segment_of(offset)); }
+
+  // Line and column within the file (segment) that holds `offset`.
   line_column location(std::uint32_t offset) const;
   // The text of the line holding `offset`, without its line break.
   std::string_view line_text(std::uint32_t offset) const;
-  // "file:line:col" of an offset.
+  // "file:line:col" of an offset, naming the file that holds it.
   std::string position(std::uint32_t offset) const;
 
 private:
-  std::string name_;
+  struct file_segment {
+    std::string name;
+    std::uint32_t begin = 0;       // byte offset of its first byte
+    std::uint32_t first_line = 0;  // index of its first line in line_starts_
+  };
+  void index_lines(std::uint32_t from);
+
   std::string text_;
+  std::vector<file_segment> segments_;
   std::vector<std::uint32_t> line_starts_;
 };
 

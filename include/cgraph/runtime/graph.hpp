@@ -7,6 +7,7 @@
 //   exec.launch(stream);
 //   exec.update({{"x", d_x}, {"n", n / 2}});                         // cheapest path first
 
+#include <cgraph/compiler/compile.hpp>
 #include <cgraph/dsl/diagnostic.hpp>
 #include <cgraph/dsl/source.hpp>
 #include <cgraph/runtime/args.hpp>
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -75,8 +77,13 @@ struct program_info {
 class program {
 public:
   // Compiles `text`; `file` names it in diagnostics and error locations. Throws compile_error.
-  static program compile(std::string text, std::string file = "<string>");
-  static program load(const std::string& path);  // reads and compiles a .cgraph file
+  // Without `imports`, an `import` in the text is an error; with them, paths start at
+  // imports->directory (confined to it unless imports->confine is false).
+  static program compile(std::string text, std::string file = "<string>",
+                         std::optional<import_options> imports = std::nullopt);
+  // Reads and compiles a .cgraph file; its imports start in its folder (imports.directory
+  // when set) and may not leave that folder unless imports.confine is false.
+  static program load(const std::string& path, import_options imports = {});
 
   program_info declarations() const;
   const source_file& source() const;

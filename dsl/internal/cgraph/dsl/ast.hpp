@@ -262,6 +262,11 @@ struct include_decl : tagged {
   string_literal path;
 };
 
+// import "path.cgraph";  (LANGUAGE.md §10)
+struct import_decl : tagged {
+  string_literal path;
+};
+
 struct kernel_decl : tagged {
   identifier name;
   std::vector<parameter> params;
@@ -305,7 +310,7 @@ struct struct_decl : tagged {
 };
 
 struct declaration
-    : x3::variant<include_decl, kernel_decl, host_decl, library_decl, graph_decl, const_decl, struct_decl> {
+    : x3::variant<include_decl, import_decl, kernel_decl, host_decl, library_decl, graph_decl, const_decl, struct_decl> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -22,6 +22,22 @@ struct parse_result {
   bool ok = false;                     // no errors were reported
 };
 
+// One segment of `source` (a file; source_file::add_segment) before it is parsed: its comments,
+// the names it declares with `struct`, the string tokens of its `import`s; `fatal` when it
+// cannot be parsed (too large, unterminated text, nesting too deep).
+struct scan_result {
+  std::vector<source_range> comments;
+  std::vector<std::string> struct_names;
+  std::vector<source_range> imports;
+  bool fatal = false;
+};
+scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& sink, const parse_limits& limits = {});
+
+// Parses a scanned segment; `struct_names` are those of every file it sees (its imports too).
+parse_result parse(const source_file& source, std::uint32_t segment, scan_result scanned,
+                   const std::vector<std::string>& struct_names, diagnostics& sink);
+
+// Scans and parses the first segment alone.
 parse_result parse(const source_file& source, diagnostics& sink, const parse_limits& limits = {});
 
 }  // namespace cgraph::dsl
