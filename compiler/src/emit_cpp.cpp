@@ -409,6 +409,15 @@ private:
         line("  cg::{}({}, {}, {});", row.add, head, operands(i, strategy::explicit_graph), at);
       }
     }
+    refresh_late_readers();
+  }
+
+  // Kernels given an `else if` cond before its handle existed get their parameters again.
+  void refresh_late_readers() {
+    for (std::uint32_t i : plan_.late_readers) {
+      line("  // step {}: set again, now that the handles of the conds it sets exist", i);
+      line("  cg::refresh_kernel(g, {}, {}, {});", i, operands(i, strategy::explicit_graph), site(plan_.steps[i].node->range));
+    }
   }
 
   void build_capture(std::vector<std::string>& prologue, std::vector<std::string>& steps) {
@@ -429,6 +438,7 @@ private:
     create_conds(plan::location{}, "c.graph()", "  ");
     capture_body(0, "  ");
     line("  c.end({});", joins(capture_.bodies[0]));
+    refresh_late_readers();
   }
 
   static std::string joins(const plan::capture_body& b) {

@@ -598,7 +598,9 @@ private:
   }
 
   // The cond a conditional statement tests: declared in this very body, used by nothing else.
-  std::uint32_t use_cond(const ast::identifier& name, std::string_view statement) {
+  // `chain_home`: for the `if` of an `else if`, the body that holds the first `if` of the chain,
+  // where its cond may also be declared (LANGUAGE.md §11).
+  std::uint32_t use_cond(const ast::identifier& name, std::string_view statement, std::uint32_t chain_home = ir::none) {
     const symbol* s = scope_.find(name.name);
     if (!s || s->k != symbol::kind::cond) {
       if (!s && !globals_.count(name.name))
@@ -616,7 +618,7 @@ private:
       return ir::none;
     }
     cond_info& info = conds_[s->index];
-    if (info.body_id != current_->id) {
+    if (info.body_id != current_->id && info.body_id != chain_home) {
       ++info.uses;  // misplaced, not unused: one error is enough
       auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is declared in another graph body; declare it in "
                                                          "the body that holds this '{}'", name.name, statement));
@@ -635,12 +637,18 @@ private:
 
   // ---- conditionals --------------------------------------------------------------------------
 
+  // `if A { … } else if B { … }` is an if/else whose else body holds `if B`; B is declared
+  // beside A, and its handle belongs to the else body's graph (explicit_plan::late_readers).
   frontier lower_if(const ast::if_stmt& s, const frontier& in) {
+    std::uint32_t chain_home = std::exchange(else_if_home_, ir::none);
     ir::node n = make_node(ir::node_kind::conditional, s);
     n.cond_kind = s.else_body ? ir::cond_kind::if_else : ir::cond_kind::if_then;
-    n.cond = use_cond(s.condition, "if");
+    n.cond = use_cond(s.condition, "if", chain_home);
     n.bodies.push_back(lower_body(s.then_body, true));
-    if (s.else_body) n.bodies.push_back(lower_body(*s.else_body, true));
+    if (s.else_body) {
+      if (s.else_body->else_if) else_if_home_ = chain_home != ir::none ? chain_home : current_->id;
+      n.bodies.push_back(lower_body(*s.else_body, true));
+    }
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 
@@ -810,6 +818,7 @@ private:
   body_context* current_ = nullptr;
   std::uint32_t next_body_id_ = 0;
   std::uint32_t repeat_count_ = 0;
+  std::uint32_t else_if_home_ = ir::none;  // set while the else body of an `else if` is lowered
   std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
   bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
   std::unordered_map<std::string_view, label_info> labels_;

@@ -19,6 +19,7 @@ public:
     body(plan_.graph->root, location{});
     for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
       plan_.conds_by_home[home_key(plan_.cond_homes[c])].push_back(c);
+    find_late_readers();
     return std::move(plan_);
   }
 
@@ -39,6 +40,22 @@ private:
       plan_.cond_homes[n.cond] = parent;
       plan_.body_graphs += static_cast<std::uint32_t>(n.bodies.size());  // all of them before any nested one
       for (std::uint32_t k = 0; k < n.bodies.size(); ++k) body(n.bodies[k], location{index, k});
+    }
+  }
+
+  void find_late_readers() {
+    const ir::graph& g = *plan_.graph;
+    for (std::uint32_t s = 0; s < plan_.steps.size(); ++s) {
+      const ir::node& n = *plan_.steps[s].node;
+      if (n.kind != ir::node_kind::kernel) continue;
+      for (const auto& a : n.args) {
+        if (a.expr >= g.exprs.size() || g.exprs[a.expr].op != ir::op::cond_ref) continue;
+        std::uint32_t made_after = plan_.cond_homes[g.exprs[a.expr].index].step;  // the handle is made after this step
+        if (made_after != ir::none && s < made_after) {
+          plan_.late_readers.push_back(s);
+          break;
+        }
+      }
     }
   }
 

@@ -365,7 +365,8 @@ private:
     block(s.then_body);
     if (s.else_body) {
       out_ += " else ";
-      block(*s.else_body);
+      if (s.else_body->else_if) stmt(boost::get<ast::x3::forward_ast<ast::if_stmt>>(s.else_body->statements[0].var).get());
+      else block(*s.else_body);
     }
   }
   void stmt(const ast::while_stmt& s) {

@@ -20,6 +20,7 @@ struct graph_call_class : annotate_position {};
 struct let_class : annotate_position {};
 struct cond_class : annotate_position {};
 struct if_class : annotate_position {};
+struct else_if_class : annotate_position {};
 struct while_class : annotate_position {};
 struct case_class : annotate_position {};
 struct switch_class : annotate_position {};
@@ -42,6 +43,7 @@ const x3::rule<graph_call_class, ast::call_stmt> call_stmt = "call";
 const x3::rule<let_class, ast::let_stmt> let_stmt = "let";
 const x3::rule<cond_class, ast::cond_stmt> cond_stmt = "cond";
 const x3::rule<if_class, ast::if_stmt> if_stmt = "if";
+const x3::rule<else_if_class, ast::block> else_if = "else if";
 const x3::rule<while_class, ast::while_stmt> while_stmt = "while";
 const x3::rule<case_class, ast::case_clause> case_clause = "'case'";
 const x3::rule<switch_class, ast::switch_stmt> switch_stmt = "switch";
@@ -71,7 +73,16 @@ const auto host_stmt_def = node_prefix >> kw("host") > identifier > arguments > 
 const auto call_stmt_def = node_prefix >> kw("call") > identifier > arguments > after_clause > ';';
 const auto let_stmt_def = kw("let") > identifier > '=' > expression() > ';';
 const auto cond_stmt_def = kw("cond") > identifier > -('=' > expression()) > ';';
-const auto if_stmt_def = node_prefix >> kw("if") > identifier > after_clause > block > -(kw("else") > block);
+// `else if B { … }` is an else body holding that `if` (marked, so fmt prints it back as written).
+const auto wrap_else_if = [](auto& ctx) {
+  ast::block& b = x3::_val(ctx);
+  b.else_if = true;
+  b.begin = x3::_attr(ctx).begin;
+  b.end = x3::_attr(ctx).end;
+  b.statements.emplace_back(x3::forward_ast<ast::if_stmt>(std::move(x3::_attr(ctx))));
+};
+const auto if_stmt_def = node_prefix >> kw("if") > identifier > after_clause > block > -(kw("else") > (else_if | block));
+const auto else_if_def = if_stmt[wrap_else_if];
 const auto while_stmt_def = node_prefix >> kw("while") > identifier > after_clause > block;
 const auto case_clause_def = kw("case") > expression() > block;
 const auto switch_stmt_def = node_prefix >> kw("switch") > identifier > after_clause > '{' > *case_clause > '}';
@@ -87,7 +98,7 @@ const auto statement_def = launch_stmt | builtin_stmt | let_stmt | cond_stmt | f
                            while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
-                    host_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, while_stmt, case_clause,
+                    host_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, else_if, while_stmt, case_clause,
                     switch_stmt, repeat_stmt, parallel_stmt, for_stmt, label_list)
 
 }  // namespace cgraph::dsl::parser

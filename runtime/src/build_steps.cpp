@@ -1,4 +1,5 @@
 #include "build_steps.hpp"
+#include "node_params.hpp"
 
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
@@ -64,6 +65,19 @@ std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n
   param_values params(g.program->program.graphs[n.callee].params.size());  // the rest take their defaults
   for (std::size_t i = 0; i < v.values.size(); ++i) params.set(i, v.values[i]);
   return build_graph(g.program, g.symbols, n.callee, std::move(params));
+}
+
+void step_builder::refresh_late_readers() {
+  std::vector<void*> pointers;
+  for (std::uint32_t s : plan_.late_readers) {
+    const ir::node& n = *plan_.steps[s].node;
+    if (routine_of(n)) continue;  // captured before any handle exists: a routine gets 0 for a cond
+    node_values& v = g_.records[s].values;
+    where at = g_.at(n.range);
+    compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v);
+    backend::kernel_node::refresh(g_, s, kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers),
+                                  at);
+  }
 }
 
 const captured_routine* step_builder::routine_of(const ir::node& n) const {

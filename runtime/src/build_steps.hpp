@@ -22,6 +22,9 @@ protected:
   // A host node's parameters: a new slot owned by a user object retained by `owner` (the root
   // graph being built), recorded for step `step`.
   cudaHostNodeParams host_params(std::uint32_t step, cudaGraph_t owner);
+  // Sets the kernels of plan_.late_readers again, now that every cond handle exists; call once
+  // the graph is complete.
+  void refresh_late_readers();
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const;
 

@@ -19,6 +19,7 @@ public:
     backend::create_graph(g_, g_.graph_site);
     create_conds(plan::location{}, g_.graph);
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) add(i);
+    refresh_late_readers();
   }
 
 private:

@@ -27,6 +27,7 @@ public:
     create_conds(plan::location{}, session_.graph());
     body(0);
     session_.end(capture_.bodies[0].joins);
+    refresh_late_readers();
   }
 
 private:

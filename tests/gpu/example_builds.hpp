@@ -76,4 +76,9 @@ void run_structs_capture(const structs_inputs& in, structs_seen& seen, cudaStrea
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);
 
+// tests/gpu/v2.cgraph's graph `chain` as generated C++ in one mode, built on (out, which),
+// instantiated, launched on `stream` and synchronised.
+void run_v2_chain_explicit(int* out, unsigned which, cudaStream_t stream);
+void run_v2_chain_capture(int* out, unsigned which, cudaStream_t stream);
+
 }  // namespace gpu_test

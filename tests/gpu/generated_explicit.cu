@@ -5,4 +5,5 @@
 #define RUN_MIXED_TYPES run_mixed_types_explicit
 #define RUN_BIG_SHARED run_big_shared_explicit
 #define RUN_STRUCTS run_structs_explicit
+#define RUN_V2_CHAIN run_v2_chain_explicit
 #include "generated_examples.inc"

@@ -41,6 +41,11 @@ struct explicit_plan {
   // generated code keep a graph's bodies in one flat list.
   std::vector<std::uint32_t> first_body;
   std::uint32_t body_index(location l) const { return first_body[l.step] + l.body; }
+  // Kernel steps given a cond whose handle is made after them. The cond of an `else if`
+  // belongs to the else body's graph, which exists only once the outer conditional node is
+  // added, after the kernels that set the cond (its dependencies). Both strategies set these
+  // steps' parameters again once the whole graph is made.
+  std::vector<std::uint32_t> late_readers;
 };
 
 explicit_plan lower_explicit(const ir::graph& g);

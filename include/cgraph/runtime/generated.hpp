@@ -361,6 +361,11 @@ void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_lis
                 kernel_call<A...> call, const site& at) {
   backend::kernel_node::add(g, step, parent, view(d), call.params(function), at);
 }
+// explicit_plan::late_readers, in both strategies, once the graph is made.
+template <typename... A>
+void refresh_kernel(graph_state& g, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
+  backend::kernel_node::refresh(g, step, call.params(function), at);
+}
 inline void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
   backend::kernel_node::add(g, step, parent, view(d), call.params(), at);
 }

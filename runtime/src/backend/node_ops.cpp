@@ -37,6 +37,10 @@ void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, co
   c.captured(k, step, at);
 }
 
+void kernel_node::refresh(graph_state& g, std::uint32_t step, const params& p, const site& at) {
+  CGRAPH_CUDA(cudaGraphKernelNodeSetParams(g.nodes[step], &p), at);
+}
+
 bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
   if (!check_launch(p, {}).empty()) return false;
   return CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec, node, &p)) == cudaSuccess;

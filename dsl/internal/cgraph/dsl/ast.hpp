@@ -133,6 +133,7 @@ struct statement;
 
 struct block : tagged {
   std::vector<statement> statements;
+  bool else_if = false;  // `else if …`: an else body holding that one `if` (LANGUAGE.md §11)
 };
 
 // Shared by all statements that make a node: an optional label and the `after` clause, which

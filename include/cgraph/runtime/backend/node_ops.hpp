@@ -32,6 +32,8 @@ struct kernel_node {
   static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
   static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
+  // Sets the parameters of the graph's node of `step` again (explicit_plan::late_readers).
+  static void refresh(graph_state& g, std::uint32_t step, const params& p, const site& at);
 };
 
 struct memcpy_params {

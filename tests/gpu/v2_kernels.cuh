@@ -1,0 +1,12 @@
+#pragma once
+// The kernels of tests/gpu/v2.cgraph (defined in v2_kernels.cu): version 2 statements
+// (else if, and the node kinds of LANGUAGE.md §11) on the GPU.
+#include <cuda_runtime.h>
+
+// Opens exactly one of a, b and c: the one `which` names (0, 1, 2); none for 3 and above.
+__global__ void pick_branch(cudaGraphConditionalHandle a, cudaGraphConditionalHandle b, cudaGraphConditionalHandle c,
+                            unsigned which);
+// out[i] = value for i < n.
+__global__ void put(int* out, int value, int n);
+// out[i] += value for i < n.
+__global__ void bump(int* out, int value, int n);
