@@ -98,27 +98,35 @@ void check_node_count(const ir::program& program, const std::vector<std::uint32_
   }
 }
 
-// has_host_node through `call`: spread from the graphs that hold one to their callers.
+// graph::root_only through `call`: spread from the graphs that hold such nodes to their callers,
+// then refuse a `call` of one inside a conditional body (§13 rule 9).
 void check_host_in_conditionals(ir::program& program, const std::vector<call_site>& calls, diagnostics& diags) {
   edges in(program.graphs.size());
   for (const auto& c : calls) in[c.callee].push_back(&c);
   std::vector<std::uint32_t> work;
   for (std::uint32_t g = 0; g < program.graphs.size(); ++g)
-    if (program.graphs[g].has_host_node) work.push_back(g);
+    if (program.graphs[g].root_only) work.push_back(g);
   while (!work.empty()) {
     std::uint32_t g = work.back();
     work.pop_back();
-    for (const call_site* c : in[g])
-      if (!program.graphs[c->caller].has_host_node) {
-        program.graphs[c->caller].has_host_node = true;
+    for (const call_site* c : in[g]) {
+      std::uint8_t& caller = program.graphs[c->caller].root_only;
+      if ((caller | program.graphs[g].root_only) != caller) {
+        caller |= program.graphs[g].root_only;
         work.push_back(c->caller);
       }
+    }
   }
-  for (const auto& c : calls)
-    if (c.in_conditional_body && program.graphs[c.callee].has_host_node)
-      diags.error(c.range, fmt::format("graph '{}' holds a host callback (directly or through 'call'); host nodes "
-                                       "are not allowed inside a conditional body",
-                                       program.graphs[c.callee].name));
+  for (const auto& c : calls) {
+    std::uint8_t kinds = c.in_conditional_body ? program.graphs[c.callee].root_only : 0;
+    if (!kinds) continue;
+    const char* what = kinds & ir::root_only_host    ? "a host callback"
+                       : kinds & ir::root_only_event ? "an event 'record' or 'wait'"
+                                                     : "an 'alloc' or 'free'";
+    diags.error(c.range, fmt::format("graph '{}' holds {} (directly or through 'call'), which CUDA does not allow "
+                                     "inside a conditional body",
+                                     program.graphs[c.callee].name, what));
+  }
 }
 
 }  // namespace

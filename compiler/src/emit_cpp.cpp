@@ -287,6 +287,11 @@ private:
         result = cpp_name(prog_.graphs[n.callee].name) + "::parameters";
         body = fmt::format("{{{}}}", args_of(n));
         break;
+      case ir::node_kind::event_record:
+      case ir::node_kind::event_wait:
+        result = "cudaEvent_t";
+        body = values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range);
+        break;
       case ir::node_kind::conditional: return;  // nothing but its cond handle
     }
     line("{}", step_comment(i));

@@ -179,6 +179,7 @@ private:
       frontier operator()(const ast::launch_stmt& x) const { return self.lower_launch(x, in); }
       frontier operator()(const ast::builtin_stmt& x) const { return self.lower_builtin(x, in); }
       frontier operator()(const ast::host_stmt& x) const { return self.lower_host(x, in); }
+      frontier operator()(const ast::event_stmt& x) const { return self.lower_event(x, in); }
       frontier operator()(const ast::call_stmt& x) const { return self.lower_call(x, in); }
       frontier operator()(const ast::let_stmt& x) const { return self.lower_let(x, in); }
       frontier operator()(const ast::cond_stmt& x) const { return self.lower_cond(x, in); }
@@ -528,7 +529,22 @@ private:
       const auto& params = program_.hosts[*h].params;
       lower_arguments(n, s.args, params, params.size(), s.callback, "host callback");
     }
-    graph_.has_host_node = true;
+    graph_.root_only |= ir::root_only_host;
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  // `record E;` / `wait E;`: E is an `event` graph parameter; not in a conditional body (§13 rule 9).
+  frontier lower_event(const ast::event_stmt& s, const frontier& in) {
+    ir::node n = make_node(s.wait ? ir::node_kind::event_wait : ir::node_kind::event_record, s);
+    const char* what = s.wait ? "wait" : "record";
+    if (current_->conditional)
+      diags_.error(range_of(s), fmt::format("'{}' is not allowed inside a conditional body (CUDA does not allow event "
+                                            "nodes there)", what));
+    std::uint32_t e = exprs_.lower_identifier(s.event);
+    if (e != bad_expr)
+      n.args.push_back(exprs_.convert(e, ir::type::event(), ir::check::any, range_of(s.event),
+                                      [&] { return fmt::format("the event of '{}'", what); }));
+    graph_.root_only |= ir::root_only_event;
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 

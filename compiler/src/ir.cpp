@@ -37,6 +37,7 @@ std::string to_string(type t, std::span<const structure> structs) {
     case type::kind::void_pointer: return qualifier + std::string("void*");
     case type::kind::cond: return "cond";
     case type::kind::null: return "null";
+    case type::kind::event: return "event";
   }
   return "?";
 }

@@ -95,11 +95,11 @@ public:
 
   std::optional<std::int64_t> constant_integer(std::uint32_t e) const;
   const ir::expr& at(std::uint32_t e) const { return graph_.exprs[e]; }
+  std::uint32_t lower_identifier(const ast::identifier& id);
 
 private:
   std::uint32_t lower_unary(const ast::unary& u);
   std::uint32_t lower_operand(const ast::operand& o);
-  std::uint32_t lower_identifier(const ast::identifier& id);
   std::uint32_t lower_call(const ast::function_call& call);
   std::uint32_t lower_struct_literal(const ast::struct_literal& lit);
   std::uint32_t choose(std::uint32_t condition, const ast::choice& c);  // `condition ? A : B`

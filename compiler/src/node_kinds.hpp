@@ -31,7 +31,7 @@ struct node_kind_info {
   node_update update;
 };
 
-inline constexpr std::array<node_kind_info, 8> node_kinds = {{
+inline constexpr std::array<node_kind_info, 10> node_kinds = {{
     {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node},
     {ir::node_kind::memcpy, "memcpy", "", "", {"destination", "source", "byte count"}, "memcpy", "add_memcpy", "memcpy",
      "memcpy", node_update::per_node},
@@ -46,6 +46,10 @@ inline constexpr std::array<node_kind_info, 8> node_kinds = {{
      "add_repeat", "launch_repeat", "repeat", node_update::per_node},
     {ir::node_kind::repeat_init, "repeat_init", ", shape=box, style=dotted", "", {"repeat count"}, "", "add_repeat",
      "launch_repeat", "repeat", node_update::per_node},
+    {ir::node_kind::event_record, "record", ", shape=cds", "", {"event"}, "record", "add_event_record", "event_record",
+     "event_record", node_update::per_node},
+    {ir::node_kind::event_wait, "wait", ", shape=cds", "", {"event"}, "wait", "add_event_wait", "event_wait",
+     "event_wait", node_update::per_node},
 }};
 
 constexpr const node_kind_info& info(ir::node_kind k) { return node_kinds[static_cast<std::size_t>(k)]; }

@@ -53,6 +53,9 @@ std::string describe_node(const ir::program& p, const ir::graph& g, const ir::no
     case ir::node_kind::child_graph:
       return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(p, g, n.args));
     case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
+    case ir::node_kind::event_record:
+    case ir::node_kind::event_wait:
+      return fmt::format("{} {}", info(n.kind).name, print_expr(g, n.args[0].expr, p.structs));
     case ir::node_kind::repeat_counter:
       return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr, p.structs));
     case ir::node_kind::conditional: {

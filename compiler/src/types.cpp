@@ -47,6 +47,11 @@ std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags
     diags.error(range_of(t), "'void' is only a type as 'void*'");
     return std::nullopt;
   }
+  if (t.base == "event") {
+    if (!t.pointer && !t.is_const) return ir::type::event();
+    diags.error(range_of(t), "'event' is passed by value (a cudaEvent_t): write 'event'");
+    return std::nullopt;
+  }
   if (t.base == "cond") {
     if (t.is_const) {
       diags.error(range_of(t), "'const cond*' is not a type; conds are passed by value");
@@ -116,6 +121,10 @@ private:
       auto t = resolve_type(f.type, diags_, globals_, program_.structs);
       if (t && (t->k == ir::type::kind::cond)) {
         diags_.error(range_of(f.type), "a struct field cannot be 'cond'; conds are passed as parameters of their own");
+        t.reset();
+      }
+      if (t && t->k == ir::type::kind::event) {
+        diags_.error(range_of(f.type), "a struct field cannot be 'event'; events are graph parameters of their own");
         t.reset();
       }
       if (!t) {

@@ -342,6 +342,12 @@ private:
   void stmt(const ast::builtin_stmt& s) {
     call_like(s.prefix, s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset", s.args, s.after);
   }
+  void stmt(const ast::event_stmt& s) {
+    prefix(s.prefix);
+    out_ += (s.wait ? "wait " : "record ") + s.event.name;
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
   void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host " + s.callback.name, s.args, s.after); }
   void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call " + s.graph.name, s.args, s.after); }
   void stmt(const ast::let_stmt& s) {

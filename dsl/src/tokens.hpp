@@ -304,7 +304,7 @@ struct type_parser : detail::token_parser<type_parser, ast::type_name> {
       word = std::string_view(p, static_cast<std::size_t>(end - p));
     }
     static constexpr std::string_view names[] = {"i8",  "i16", "i32", "i64", "u8",   "u16",  "u32", "u64",
-                                                 "f32", "f64", "f16", "bf16", "bool", "void", "cond"};
+                                                 "f32", "f64", "f16", "bf16", "bool", "void", "cond", "event"};
     if (std::find(std::begin(names), std::end(names), word) == std::end(names) &&
         !parser_state::current()->is_struct_name(word))
       return false;

@@ -51,6 +51,8 @@ private:
       case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), at); break;
       case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), at); break;
       case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), at); break;
+      case ir::node_kind::event_record: backend::event_record_node::add(g_, i, parent, deps_, event_params(v), at); break;
+      case ir::node_kind::event_wait: backend::event_wait_node::add(g_, i, parent, deps_, event_params(v), at); break;
       case ir::node_kind::child_graph:
         g_.children[i] = build_child(g_, n, v);
         backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, at);

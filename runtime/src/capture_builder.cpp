@@ -91,6 +91,8 @@ private:
       case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at); break;
       case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at); break;
       case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, session_.root()), at); break;
+      case ir::node_kind::event_record: backend::event_record_node::capture(session_, k, i, event_params(v), at); break;
+      case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
       case ir::node_kind::child_graph: backend::child_node::capture(session_, k, i, g_.children[i]->graph, at); break;
       case ir::node_kind::conditional: {
         auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));

@@ -45,6 +45,8 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         break;
       case ir::node_kind::memcpy: applied = backend::memcpy_node::set(exec, node, memcpy_params(v)); break;
       case ir::node_kind::memset: applied = backend::memset_node::set(exec, node, memset_params(n, v)); break;
+      case ir::node_kind::event_record: applied = backend::event_record_node::set(exec, node, event_params(v)); break;
+      case ir::node_kind::event_wait: applied = backend::event_wait_node::set(exec, node, event_params(v)); break;
       case ir::node_kind::host: {
         // A new slot: launches already queued keep the arguments they were given.
         std::shared_ptr<host_slot> slot = make_host_slot(cur, n, v, at);

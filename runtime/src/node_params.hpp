@@ -35,6 +35,9 @@ inline cudaMemsetParams memset_params(const ir::node& n, const node_values& v) {
                           v.args[2].as_u64());
 }
 
+// The event of a `record` or `wait` node.
+inline cudaEvent_t event_params(const node_values& v) { return static_cast<cudaEvent_t>(as_pointer(v.args[0])); }
+
 // The built-in kernel's arguments of a repeat_init or repeat_counter node, as generated code
 // makes them (its params() points into it: keep it alive until CUDA has read them).
 inline gen::repeat_call repeat_params(const ir::node& n, const node_values& v, const backend::graph_state& g) {

@@ -27,6 +27,8 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
     if (v.k != kind::boolean) return "a bool";
   } else if (t.is_pointer()) {
     if (v.k != kind::pointer) return "a pointer";
+  } else if (t.k == ir::type::kind::event) {
+    if (v.k != kind::pointer || v.bits == 0) return "a cudaEvent_t (not null)";
   } else if (t.is_struct()) {
     if (v.k != kind::structure || v.bits == 0) return fmt::format("a struct of {} bytes", t.bytes());
     if (static_cast<std::uint64_t>(v.i) != t.bytes())

@@ -80,5 +80,9 @@ void register_example_kernels(cgraph::registry& r);
 // instantiated, launched on `stream` and synchronised.
 void run_v2_chain_explicit(int* out, unsigned which, cudaStream_t stream);
 void run_v2_chain_capture(int* out, unsigned which, cudaStream_t stream);
+// Its graphs `produce` (on stream a) and `consume` (on stream b) synchronised by event `e`:
+// buf = value slowly, then dst = 2 * buf; returns once b is done.
+void run_v2_events_explicit(int* buf, int* dst, int value, cudaEvent_t e, cudaStream_t a, cudaStream_t b);
+void run_v2_events_capture(int* buf, int* dst, int value, cudaEvent_t e, cudaStream_t a, cudaStream_t b);
 
 }  // namespace gpu_test

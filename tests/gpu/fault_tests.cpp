@@ -173,18 +173,34 @@ sweep fail_each_update_call(const std::string& file, const update_case& c) {
 const char* fault_program = R"(
 host note(i: i32);
 graph child(p: f32*) { scale<<<1, 32>>>(p, 2.0, 32); }
-graph g(a: f32*, b: f32*, counter: u32*, s: f32 = 2.0, go: u32 = 1) {
+graph g(a: f32*, b: f32*, counter: u32*, e: event, s: f32 = 2.0, go: u32 = 1) {
   parallel { fill<<<1, 32>>>(a, 1.0, 32); memset(b, 3.0, 32); }
   call child(a);
   host note(1);
   memcpy(b, a, 32 * sizeof(f32));
   cond c = go;
   if c { repeat 2 { scale<<<1, 32>>>(b, s, 32); } } else { fill<<<1, 32>>>(b, 0.0, 32); }
+  cond x = 0;
+  cond y;
+  set_cond<<<1, 1>>>(y, go);
+  if x { fill<<<1, 32>>>(b, 0.0, 32); } else if y { scale<<<1, 32>>>(b, 1.0, 32); }
+  record e;
+  wait e;
   memset(counter, 0, 1);
   cond more = 1;
   while more { count_step<<<1, 1>>>(counter, 3, more); }
 }
 )";
+
+// The event of fault_program's record and wait nodes, made once for the test program.
+cudaEvent_t fault_event() {
+  static cudaEvent_t e = [] {
+    cudaEvent_t made = nullptr;
+    GPU_CHECK(cudaEventCreateWithFlags(&made, cudaEventDisableTiming));
+    return made;
+  }();
+  return e;
+}
 
 }  // namespace
 
@@ -194,7 +210,7 @@ TEST_CASE("faults.run_time_build_and_instantiate_in_both_strategies") {
   buffer<unsigned> counter(1);
   auto reg = kernels();
   reg.host("note", [](int) {});
-  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
+  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}, {"e", fault_event()}};
   for (auto how : both) {
     const std::string strategy = name_of(how);
     CAPTURE(strategy);
@@ -219,7 +235,7 @@ TEST_CASE("faults.run_time_update_in_both_strategies") {
   buffer<unsigned> counter(1);
   auto reg = kernels();
   reg.host("note", [](int) {});
-  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}};
+  cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"counter", counter.get()}, {"e", fault_event()}};
   struct change {
     const char* what;
     cgraph::args values;

@@ -6,4 +6,5 @@
 #define RUN_BIG_SHARED run_big_shared_capture
 #define RUN_STRUCTS run_structs_capture
 #define RUN_V2_CHAIN run_v2_chain_capture
+#define RUN_V2_EVENTS run_v2_events_capture
 #include "generated_examples.inc"

@@ -6,4 +6,5 @@
 #define RUN_BIG_SHARED run_big_shared_explicit
 #define RUN_STRUCTS run_structs_explicit
 #define RUN_V2_CHAIN run_v2_chain_explicit
+#define RUN_V2_EVENTS run_v2_events_explicit
 #include "generated_examples.inc"

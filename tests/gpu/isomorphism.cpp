@@ -93,6 +93,13 @@ std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth) 
       // trampolines of their own.
       return p.fn ? "host" : "host (no function)";
     }
+    case cudaGraphNodeTypeEventRecord:
+    case cudaGraphNodeTypeWaitEvent: {
+      cudaEvent_t e = nullptr;
+      if (type == cudaGraphNodeTypeEventRecord) GPU_CHECK(cudaGraphEventRecordNodeGetEvent(node, &e));
+      else GPU_CHECK(cudaGraphEventWaitNodeGetEvent(node, &e));
+      return fmt::format("{} {}", type == cudaGraphNodeTypeEventRecord ? "record" : "wait", static_cast<void*>(e));
+    }
     case cudaGraphNodeTypeGraph: {
       cudaGraph_t child = nullptr;
       GPU_CHECK(cudaGraphChildGraphNodeGetGraph(node, &child));

@@ -16,3 +16,17 @@ __global__ void bump(int* out, int value, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] += value;
 }
+
+__global__ void slow_put(int* out, int value, int n, long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+  __syncthreads();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
+}
+
+__global__ void twice(int* dst, const int* src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = src[i] * 2;
+}

@@ -10,3 +10,7 @@ __global__ void pick_branch(cudaGraphConditionalHandle a, cudaGraphConditionalHa
 __global__ void put(int* out, int value, int n);
 // out[i] += value for i < n.
 __global__ void bump(int* out, int value, int n);
+// Busy-waits about `cycles` clock cycles (one thread), then writes value to out[0..n).
+__global__ void slow_put(int* out, int value, int n, long long cycles);
+// dst[i] = src[i] * 2 for i < n.
+__global__ void twice(int* dst, const int* src, int n);

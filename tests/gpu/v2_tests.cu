@@ -22,6 +22,7 @@ cgraph::program v2_program() {
 cgraph::registry v2_kernels() {
   cgraph::registry reg;
   reg.kernel("pick_branch", pick_branch).kernel("put", put).kernel("bump", bump);
+  reg.kernel("slow_put", slow_put).kernel("twice", twice);
   return reg;
 }
 
@@ -65,4 +66,85 @@ TEST_CASE("v2.generated_cpp_in_both_modes_matches_the_cpu") {
       check_all(out, chain_expected(which));
     }
   }
+}
+
+namespace {
+
+// Two streams and two events, made and destroyed with the test.
+struct streams_and_events {
+  cudaStream_t a = nullptr, b = nullptr;
+  cudaEvent_t e1 = nullptr, e2 = nullptr;
+  streams_and_events() {
+    GPU_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+    GPU_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    GPU_CHECK(cudaEventCreateWithFlags(&e1, cudaEventDisableTiming));
+    GPU_CHECK(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming));
+  }
+  ~streams_and_events() {
+    cudaStreamSynchronize(a);
+    cudaStreamSynchronize(b);
+    cudaEventDestroy(e1);
+    cudaEventDestroy(e2);
+    cudaStreamDestroy(a);
+    cudaStreamDestroy(b);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("v2.record_and_wait_synchronise_two_graphs_in_both_strategies_and_update_the_event") {
+  auto prog = v2_program();
+  streams_and_events s;
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    buffer<int> buf(256), dst(256);
+    buf.write(std::vector<int>(256, 0));
+    auto producer_graph = cgraph::graph::build(prog, "produce", {{"buf", buf.get()}, {"value", 3}, {"done", s.e1}},
+                                               v2_kernels(), with(how));
+    auto consumer_graph = cgraph::graph::build(prog, "consume", {{"src", buf.get()}, {"dst", dst.get()}, {"ready", s.e1}},
+                                               v2_kernels(), with(how));
+    auto producer = producer_graph.instantiate();
+    auto consumer = consumer_graph.instantiate();
+    producer.launch(s.a);
+    consumer.launch(s.b);  // waits on stream b for the record on stream a
+    GPU_CHECK(cudaStreamSynchronize(s.b));
+    check_all(dst, 6);
+
+    // Another event, by the event nodes' own exec setters; then another value.
+    auto r1 = producer.update({{"done", s.e2}, {"value", 4}});
+    auto r2 = consumer.update({{"ready", s.e2}});
+    CHECK(r1.path == cgraph::update_path::node_params);
+    CHECK(r2.path == cgraph::update_path::node_params);
+    producer.launch(s.a);
+    consumer.launch(s.b);
+    GPU_CHECK(cudaStreamSynchronize(s.b));
+    check_all(dst, 8);
+    GPU_CHECK(cudaStreamSynchronize(s.a));
+  }
+}
+
+TEST_CASE("v2.events_generated_cpp_in_both_modes") {
+  streams_and_events s;
+  for (auto* run_generated : {run_v2_events_explicit, run_v2_events_capture}) {
+    buffer<int> buf(256), dst(256);
+    buf.write(std::vector<int>(256, 0));
+    run_generated(buf.get(), dst.get(), 7, s.e1, s.a, s.b);
+    check_all(dst, 14);
+  }
+}
+
+TEST_CASE("v2.event_graphs_are_isomorphic_across_strategies") {
+  auto prog = v2_program();
+  streams_and_events s;
+  buffer<int> buf(256), dst(256);
+  std::string shapes[2][2];
+  for (auto how : both) {
+    int k = how == cgraph::strategy::stream_capture;
+    shapes[k][0] = canonical(cgraph::graph::build(prog, "produce", {{"buf", buf.get()}, {"value", 1}, {"done", s.e1}},
+                                                  v2_kernels(), with(how)));
+    shapes[k][1] = canonical(cgraph::graph::build(prog, "consume", {{"src", buf.get()}, {"dst", dst.get()}, {"ready", s.e1}},
+                                                  v2_kernels(), with(how)));
+  }
+  CHECK(shapes[0][0] == shapes[1][0]);
+  CHECK(shapes[0][1] == shapes[1][1]);
 }

@@ -187,7 +187,7 @@ TEST_CASE("checker.host_nodes_are_refused_in_conditional_bodies_even_through_cal
       "graph mid() { call leaf(); }\n"
       "graph g() { cond c = 1; if c { call mid(); } }\n");
   CHECK(c.first_error() ==
-        "graph 'mid' holds a host callback (directly or through 'call'); host nodes are not allowed inside a "
+        "graph 'mid' holds a host callback (directly or through 'call'), which CUDA does not allow inside a "
         "conditional body");
 }
 

@@ -138,8 +138,8 @@ TEST_CASE("robustness.host_nodes_are_found_through_long_call_chains_in_linear_ti
   deep_calls.max_call_depth = 1000000;
   std::string text = call_chain(20000, "host note(1);") + "graph top() { cond c = 1; if c { call g0(); } }\n";
   auto c = compile_text(text, deep_calls);
-  CHECK(c.first_error() == "graph 'g0' holds a host callback (directly or through 'call'); host nodes are not "
-                           "allowed inside a conditional body");
+  CHECK(c.first_error() == "graph 'g0' holds a host callback (directly or through 'call'), which CUDA does not "
+                           "allow inside a conditional body");
 }
 
 TEST_CASE("robustness.node_count_counts_callees_and_bodies") {

@@ -28,7 +28,9 @@ enum class scalar : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f6
 // pointer converts to it. A struct type names its declaration (program::structs) and carries
 // its size and alignment, so sizes need no table.
 struct type {
-  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure };
+  // event: a cudaEvent_t, a graph parameter for `record` and `wait` (LANGUAGE.md §11); its
+  // value is a pointer value (the handle's bits).
+  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure, event };
   kind k = kind::scalar;
   ir::scalar s = ir::scalar::i64;  // the scalar, or a pointer's element type
   bool is_const = false;           // a pointer to const: `const f32*`, `const void*`
@@ -47,6 +49,7 @@ struct type {
   static constexpr type void_pointer(bool to_const = false) { return {kind::void_pointer, ir::scalar::u8, to_const}; }
   static constexpr type cond() { return {kind::cond, ir::scalar::u64}; }
   static constexpr type null() { return {kind::null, ir::scalar::u8}; }
+  static constexpr type event() { return {kind::event, ir::scalar::u64}; }
   static constexpr type structure(std::uint32_t id, std::uint32_t size, std::uint8_t align) {
     return {kind::structure, ir::scalar::u8, false, align, id | (size << 12)};
   }
@@ -183,11 +186,17 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
 // repeat_init and repeat_counter are the built-in kernels of a lowered `repeat`: the first,
 // before the loop, zeroes the iteration count and opens the loop; the second ends each
 // iteration and closes the loop after the last.
-enum class node_kind : std::uint8_t { kernel, memcpy, memset, host, child_graph, conditional, repeat_counter, repeat_init };
+// event_record and event_wait (`record E;`, `wait E;`) take the event as args[0].
+enum class node_kind : std::uint8_t {
+  kernel, memcpy, memset, host, child_graph, conditional, repeat_counter, repeat_init, event_record, event_wait
+};
 enum class cond_kind : std::uint8_t { if_then, if_else, while_loop, switch_cases };
 
 std::string_view to_string(node_kind k);
 std::string_view to_string(cond_kind k);
+
+// Nodes CUDA allows in no conditional body (LANGUAGE.md §13 rule 9), as bits of graph::root_only.
+enum root_only_kinds : std::uint8_t { root_only_host = 1, root_only_event = 2, root_only_memory = 4 };
 
 struct node;
 
@@ -260,7 +269,8 @@ struct graph {
   std::vector<let_value> lets;
   std::vector<cond_handle> conds;
   body root;
-  bool has_host_node = false;  // directly or through `call`
+  // The kinds of root_only_kinds this graph holds, directly or through `call`.
+  std::uint8_t root_only = 0;
   std::size_t node_count = 0;  // all bodies, child graphs not counted
 };
 

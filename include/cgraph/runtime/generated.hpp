@@ -380,6 +380,14 @@ inline void add_host(graph_state& g, std::uint32_t step, cudaGraph_t parent, nod
                      const site& at) {
   backend::host_node::add(g, step, parent, view(d), call, at);
 }
+inline void add_event_record(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaEvent_t e,
+                             const site& at) {
+  backend::event_record_node::add(g, step, parent, view(d), e, at);
+}
+inline void add_event_wait(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaEvent_t e,
+                           const site& at) {
+  backend::event_wait_node::add(g, step, parent, view(d), e, at);
+}
 // The child's counters and host slots must outlive every exec of this graph: the state keeps it.
 inline void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at) {
   backend::child_node::add(g, step, parent, view(d), child->graph, at);
@@ -416,6 +424,12 @@ public:
   void memset(unsigned k, std::uint32_t step, const cudaMemsetParams& call, const site& at) {
     backend::memset_node::capture(*this, k, step, call, at);
   }
+  void event_record(unsigned k, std::uint32_t step, cudaEvent_t e, const site& at) {
+    backend::event_record_node::capture(*this, k, step, e, at);
+  }
+  void event_wait(unsigned k, std::uint32_t step, cudaEvent_t e, const site& at) {
+    backend::event_wait_node::capture(*this, k, step, e, at);
+  }
   void child(unsigned k, std::uint32_t step, state_ptr child, const site& at) {
     backend::child_node::capture(*this, k, step, child->graph, at);
     state().children[step] = std::move(child);
@@ -451,6 +465,12 @@ public:
   }
   void memset(std::uint32_t step, const cudaMemsetParams& call) {
     if (start()) finish(backend::memset_node::set(exec_.get(), exec_.node(step), call));
+  }
+  void event_record(std::uint32_t step, cudaEvent_t e) {
+    if (start()) finish(backend::event_record_node::set(exec_.get(), exec_.node(step), e));
+  }
+  void event_wait(std::uint32_t step, cudaEvent_t e) {
+    if (start()) finish(backend::event_wait_node::set(exec_.get(), exec_.node(step), e));
   }
   void refuse() {
     ++changed_;

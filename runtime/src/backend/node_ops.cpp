@@ -122,6 +122,44 @@ bool child_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
   return CGRAPH_CUDA_STATUS(cudaGraphExecChildGraphNodeSetParams(exec, node, p)) == cudaSuccess;
 }
 
+// ---- event record and wait -------------------------------------------------------------------
+
+void event_record_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddEventRecordNode(&g.nodes[step], parent, d.data(), d.size(), p), at);
+}
+
+void event_record_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddEventRecordNode(&node, graph, d.data(), d.size(), p), at);
+    return node;
+  });
+}
+
+bool event_record_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecEventRecordNodeSetEvent(exec, node, p)) == cudaSuccess;
+}
+
+void event_wait_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddEventWaitNode(&g.nodes[step], parent, d.data(), d.size(), p), at);
+}
+
+void event_wait_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddEventWaitNode(&node, graph, d.data(), d.size(), p), at);
+    return node;
+  });
+}
+
+bool event_wait_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
+  return CGRAPH_CUDA_STATUS(cudaGraphExecEventWaitNodeSetEvent(exec, node, p)) == cudaSuccess;
+}
+
 // ---- conditional -----------------------------------------------------------------------------
 
 conditional_node::params conditional_node::make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned body_count) {

@@ -167,6 +167,14 @@ struct builtin_stmt : tagged {  // memcpy(dst, src, bytes) / memset(dst, value, 
   std::vector<identifier> after;
 };
 
+// record E; / wait E;  (LANGUAGE.md §11)
+struct event_stmt : tagged {
+  node_prefix prefix;
+  bool wait = false;
+  identifier event;
+  std::vector<identifier> after;
+};
+
 struct host_stmt : tagged {
   node_prefix prefix;
   identifier callback;
@@ -238,7 +246,7 @@ struct for_stmt : tagged {
   block body;
 };
 
-struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt,
+struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt, event_stmt,
                                cond_stmt, x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>,
                                x3::forward_ast<switch_stmt>, x3::forward_ast<repeat_stmt>,
                                x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>> {

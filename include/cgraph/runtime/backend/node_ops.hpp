@@ -80,6 +80,23 @@ struct child_node {
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
 };
 
+// Event record and wait nodes (`record E;`, `wait E;`). In a capture they are added to the
+// capturing graph (as memset is), so both strategies make the same node.
+struct event_record_node {
+  using params = cudaEvent_t;
+  static constexpr const char* name = "event record";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
+};
+struct event_wait_node {
+  using params = cudaEvent_t;
+  static constexpr const char* name = "event wait";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, const site& at);
+  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
+};
+
 // A conditional node (if, if/else, switch, while). Its body graphs, made by CUDA, are kept as
 // bodies first_body… of the graph state. An exec cannot change one in place: a new launch
 // value for its cond needs a whole-graph update.
