@@ -118,6 +118,14 @@ void check_host_in_conditionals(ir::program& program, const std::vector<call_sit
     }
   }
   for (const auto& c : calls) {
+    // cudaGraphAddChildGraphNode refuses a graph that holds allocation or free nodes anywhere.
+    if (program.graphs[c.callee].root_only & ir::root_only_memory) {
+      diags.error(c.range, fmt::format("graph '{}' allocates with 'alloc' (directly or through 'call'), and CUDA does "
+                                       "not allow memory nodes in a child graph; allocate in the caller and pass the "
+                                       "pointer",
+                                       program.graphs[c.callee].name));
+      continue;
+    }
     std::uint8_t kinds = c.in_conditional_body ? program.graphs[c.callee].root_only : 0;
     if (!kinds) continue;
     const char* what = kinds & ir::root_only_host    ? "a host callback"

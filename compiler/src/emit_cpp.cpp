@@ -292,6 +292,11 @@ private:
         result = "cudaEvent_t";
         body = values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range);
         break;
+      case ir::node_kind::mem_alloc:
+        result = "std::uint64_t";
+        body = values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range);
+        break;
+      case ir::node_kind::mem_free: return;  // nothing but its allocation
       case ir::node_kind::conditional: return;  // nothing but its cond handle
     }
     line("{}", step_comment(i));
@@ -315,6 +320,8 @@ private:
     switch (n.kind) {
       case ir::node_kind::kernel: return fmt::format("{}, {}", kernel_pointer(prog_.kernels[n.callee]), values);
       case ir::node_kind::host: return host_params(i, how == strategy::capture ? "c.root()" : "g.graph");
+      case ir::node_kind::mem_alloc: return fmt::format("{}, {}", n.callee, values);
+      case ir::node_kind::mem_free: return std::to_string(n.callee);
       case ir::node_kind::child_graph:
         if (how == strategy::capture) return fmt::format("g.children[{}]", i);  // built before the capture began
         return fmt::format("{}::traits::build_state({}, {})", cpp_name(prog_.graphs[n.callee].name), values,
@@ -384,8 +391,8 @@ private:
                                      capture ? "cg::capture_session& c, " : ""),
                          capture ? "g, c, p, v, cb" : "g, p, v, cb", {}, std::move(steps));
     line("inline cg::state_ptr traits::build_state(const parameters& p, [[maybe_unused]] const callbacks& cb) {{");
-    line("  auto state = std::make_shared<cg::graph_state>({}, {}, {});", plan_.steps.size(), plan_.body_graphs,
-         g_.conds.size());
+    line("  auto state = std::make_shared<cg::graph_state>({}, {}, {}, {});", plan_.steps.size(), plan_.body_graphs,
+         g_.conds.size(), g_.allocations.size());
     line("  cg::graph_state& g = *state;");
     line("  const values v = evaluate(p);");
     for (const auto& l : prologue) line("{}", l);

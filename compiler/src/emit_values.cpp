@@ -147,6 +147,7 @@ std::string value_printer::expr(std::uint32_t index) const {
     }
     case ir::op::let_ref: return "v." + cpp_name(g_.lets[e.index].name);
     case ir::op::cond_ref: return fmt::format("g.conds[{}]", e.index);
+    case ir::op::alloc_ref: return fmt::format("cg::address(g.allocations[{}])", e.index);
     case ir::op::to_float: return "static_cast<double>(" + expr(e.a) + ")";
     case ir::op::neg: return fmt::format("cg::neg({}, {})", expr(e.a), site(e.range.begin));
     // C++'s own &&, || and ?: evaluate only what the language evaluates.

@@ -327,6 +327,8 @@ std::optional<eval_error> compute(const graph& g, std::size_t i, std::span<const
                           fmt::format("graph parameter '{}' has no value and no default", g.params[e.index].name)};
       return std::nullopt;
     case op::cond_ref: out = value::cond(e.index < conds.size() ? conds[e.index] : 0); return std::nullopt;
+    // Known once its node is added: the runtime reads it there (compute_values), as a cond's.
+    case op::alloc_ref: out = value::pointer(0); return std::nullopt;
     // Short-circuit: only what is evaluated can fail.
     case op::logical_and:
     case op::logical_or: {

@@ -56,7 +56,17 @@ std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range rang
 }
 
 std::uint32_t expr_lowering::add(ir::expr e) {
-  bool foldable = e.op != op::param && e.op != op::let_ref && e.op != op::cond_ref && e.op != op::constant &&
+  // An allocation's address exists only once its node is added, after the pool is evaluated:
+  // it is passed as it is, like a cond.
+  bool reads_allocation = false;
+  ir::for_each_operand(graph_, e, [&](std::uint32_t o) { reads_allocation |= o < graph_.exprs.size() && graph_.exprs[o].op == op::alloc_ref; });
+  if (reads_allocation) {
+    diags_.error(e.range, "an 'alloc' name is passed to a node as it is; arithmetic on it ('buf + n') is not supported "
+                          "(allocate separate buffers, or pass an offset to the kernel)");
+    return bad_expr;
+  }
+  bool foldable = e.op != op::param && e.op != op::let_ref && e.op != op::cond_ref && e.op != op::alloc_ref &&
+                  e.op != op::constant &&
                   graph_.exprs[e.a].is_constant() && (e.b == ir::none || graph_.exprs[e.b].is_constant());
   if (foldable) {
     auto r = ir::apply(e, graph_.exprs[e.a].constant, e.b == ir::none ? ir::value{} : graph_.exprs[e.b].constant);
@@ -261,6 +271,20 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
         ir::expr e;
         e.op = op::cond_ref;
         e.result = ir::type::cond();
+        e.index = s->index;
+        e.range = range_of(id);
+        return push(e);
+      }
+      case symbol::kind::alloc: {
+        const ir::allocation& a = graph_.allocations[s->index];
+        if (a.freed_at.end > a.freed_at.begin) {
+          auto& d = diags_.error(range_of(id), fmt::format("use of '{}' after it is freed", id.name));
+          d.notes.push_back({a.freed_at, "freed here"});
+          return bad_expr;
+        }
+        ir::expr e;
+        e.op = op::alloc_ref;
+        e.result = ir::type::pointer_to(a.element.s);
         e.index = s->index;
         e.range = range_of(id);
         return push(e);

@@ -151,6 +151,7 @@ private:
     current_ = &ctx;
     lower_block(block, {});
     resolve_afters(ctx);
+    if (!conditional) free_at_end(body);
     current_ = outer;
     return body;
   }
@@ -180,6 +181,8 @@ private:
       frontier operator()(const ast::builtin_stmt& x) const { return self.lower_builtin(x, in); }
       frontier operator()(const ast::host_stmt& x) const { return self.lower_host(x, in); }
       frontier operator()(const ast::event_stmt& x) const { return self.lower_event(x, in); }
+      frontier operator()(const ast::alloc_stmt& x) const { return self.lower_alloc(x, in); }
+      frontier operator()(const ast::free_stmt& x) const { return self.lower_free(x, in); }
       frontier operator()(const ast::call_stmt& x) const { return self.lower_call(x, in); }
       frontier operator()(const ast::let_stmt& x) const { return self.lower_let(x, in); }
       frontier operator()(const ast::cond_stmt& x) const { return self.lower_cond(x, in); }
@@ -548,6 +551,92 @@ private:
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 
+  // ---- graph memory (§11) -----------------------------------------------------------------
+
+  // `alloc NAME: T[COUNT];`: NAME is a T* from here to the end of its block, freed (unless
+  // `free` came first) by a node after every node of the body that follows the alloc.
+  frontier lower_alloc(const ast::alloc_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::mem_alloc, s);
+    if (current_->conditional)
+      diags_.error(range_of(s), "'alloc' is not allowed inside a conditional body (CUDA does not allow memory nodes there)");
+    auto t = resolve_type(s.element, diags_, globals_, program_.structs);
+    if (t && t->k != ir::type::kind::scalar) {
+      diags_.error(range_of(s.element), fmt::format("'alloc' allocates elements of a scalar type (f32, i32, …), not of "
+                                                    "'{}'; allocate bytes as u8 for anything else",
+                                                    ir::to_string(*t, program_.structs)));
+      t.reset();
+    }
+    std::uint32_t count = exprs_.lower(s.count);
+    if (t && count != bad_expr) {
+      std::uint32_t size = exprs_.constant(ir::value::integer(ir::size_of(*t)), ir::type::of(ir::scalar::i64), range_of(s.count));
+      std::uint32_t bytes = exprs_.binary(dsl::binary_op::mul, count, size, range_of(s.count));
+      if (bytes != bad_expr)
+        n.args.push_back(exprs_.convert(bytes, ir::type::of(ir::scalar::u64), ir::check::positive, range_of(s.count),
+                                        [&] { return fmt::format("the byte count of alloc '{}'", s.name.name); }));
+    }
+    const auto index = static_cast<std::uint32_t>(graph_.allocations.size());
+    n.callee = index;
+    graph_.allocations.push_back({s.name.name, t.value_or(ir::type::of(ir::scalar::u8)), range_of(s.name), {}});
+    allocation_nodes_.push_back(static_cast<std::uint32_t>(current_->body->nodes.size()));
+    graph_.root_only |= ir::root_only_memory;
+    frontier out = add_node(std::move(n), in, s.prefix, s.after);
+    declare(s.name, symbol{symbol::kind::alloc, 0, index, range_of(s.name)});
+    return out;
+  }
+
+  // `free NAME;`: after what the statement order gives, and after every node that followed the
+  // alloc (so every use of NAME is done).
+  frontier lower_free(const ast::free_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::mem_free, s);
+    const symbol* sym = scope_.find(s.name.name);
+    if (!sym || sym->k != symbol::kind::alloc) {
+      diags_.error(range_of(s.name), fmt::format("'{}' is not a name made by 'alloc' in scope here", s.name.name));
+      return in;
+    }
+    ir::allocation& a = graph_.allocations[sym->index];
+    if (a.freed_at.end > a.freed_at.begin) {
+      auto& d = diags_.error(range_of(s.name), fmt::format("'{}' is freed twice", s.name.name));
+      d.notes.push_back({a.freed_at, "first freed here"});
+      return in;
+    }
+    a.freed_at = range_of(s);
+    n.callee = sym->index;
+    frontier deps = in;
+    for (std::uint32_t d : sinks_after(*current_->body, allocation_nodes_[sym->index]))
+      if (std::find(deps.begin(), deps.end(), d) == deps.end()) deps.push_back(d);
+    return add_node(std::move(n), deps, s.prefix, s.after);
+  }
+
+  // The nodes of `b` from `first` on that no node from `first` on depends on.
+  static std::vector<std::uint32_t> sinks_after(const ir::body& b, std::uint32_t first) {
+    std::vector<bool> has_dependent(b.nodes.size(), false);
+    for (std::uint32_t j = first; j < b.nodes.size(); ++j)
+      for (auto d : b.nodes[j].deps) has_dependent[d] = true;
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t j = first; j < b.nodes.size(); ++j)
+      if (!has_dependent[j]) out.push_back(j);
+    return out;
+  }
+
+  // The free nodes of the allocations not freed explicitly, at the end of the graph's body.
+  void free_at_end(ir::body& body) {
+    std::vector<ir::node> frees;
+    for (std::uint32_t i = 0; i < graph_.allocations.size(); ++i) {
+      const ir::allocation& a = graph_.allocations[i];
+      if (a.freed_at.end > a.freed_at.begin) continue;
+      ir::node n;
+      n.kind = ir::node_kind::mem_free;
+      n.range = a.range;
+      n.callee = i;
+      n.deps = sinks_after(body, allocation_nodes_[i]);
+      frees.push_back(std::move(n));
+    }
+    for (auto& n : frees) {
+      body.nodes.push_back(std::move(n));
+      ++graph_.node_count;
+    }
+  }
+
   frontier lower_call(const ast::call_stmt& s, const frontier& in) {
     ir::node n = make_node(ir::node_kind::child_graph, s);
     if (auto g = find_global(s.graph, global_symbol::kind::graph)) {
@@ -578,6 +667,11 @@ private:
     std::uint32_t e = exprs_.lower(s.value);
     if (e != bad_expr && exprs_.at(e).result.k == ir::type::kind::cond) {
       diags_.error(range_of(s.value), "a cond cannot be bound with 'let'; use the cond's own name");
+      e = bad_expr;
+    }
+    if (e != bad_expr && exprs_.at(e).op == ir::op::alloc_ref) {
+      diags_.error(range_of(s.value), "an 'alloc' name cannot be bound with 'let' (its address exists only once the "
+                                      "graph is built); use its own name");
       e = bad_expr;
     }
     symbol sym{symbol::kind::let, e, ir::none, range_of(s.name)};
@@ -834,7 +928,8 @@ private:
   body_context* current_ = nullptr;
   std::uint32_t next_body_id_ = 0;
   std::uint32_t repeat_count_ = 0;
-  std::uint32_t else_if_home_ = ir::none;  // set while the else body of an `else if` is lowered
+  std::uint32_t else_if_home_ = ir::none;
+  std::vector<std::uint32_t> allocation_nodes_;  // by allocation: its node's index in the root body  // set while the else body of an `else if` is lowered
   std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
   bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
   std::unordered_map<std::string_view, label_info> labels_;

@@ -31,7 +31,7 @@ struct node_kind_info {
   node_update update;
 };
 
-inline constexpr std::array<node_kind_info, 10> node_kinds = {{
+inline constexpr std::array<node_kind_info, 12> node_kinds = {{
     {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node},
     {ir::node_kind::memcpy, "memcpy", "", "", {"destination", "source", "byte count"}, "memcpy", "add_memcpy", "memcpy",
      "memcpy", node_update::per_node},
@@ -50,6 +50,11 @@ inline constexpr std::array<node_kind_info, 10> node_kinds = {{
      "event_record", node_update::per_node},
     {ir::node_kind::event_wait, "wait", ", shape=cds", "", {"event"}, "wait", "add_event_wait", "event_wait",
      "event_wait", node_update::per_node},
+    // An allocation's size is fixed in its exec (and its address in its graph): a new size is
+    // a new graph, which replaces the exec (a graph that allocates is never exec-updated).
+    {ir::node_kind::mem_alloc, "alloc", ", shape=invhouse", "", {"byte count"}, "alloc", "add_alloc", "alloc", "",
+     node_update::whole_graph},
+    {ir::node_kind::mem_free, "free", ", shape=house", "", {}, "", "add_free", "free", "", node_update::none},
 }};
 
 constexpr const node_kind_info& info(ir::node_kind k) { return node_kinds[static_cast<std::size_t>(k)]; }

@@ -53,6 +53,12 @@ std::string describe_node(const ir::program& p, const ir::graph& g, const ir::no
     case ir::node_kind::child_graph:
       return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(p, g, n.args));
     case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
+    case ir::node_kind::mem_alloc: {
+      const ir::allocation& a = g.allocations[n.callee];
+      return fmt::format("alloc {}: {} [{} bytes]", a.name, ir::to_string(a.element),
+                         n.args.empty() ? std::string("?") : print_expr(g, n.args[0].expr, p.structs));
+    }
+    case ir::node_kind::mem_free: return fmt::format("free {}", g.allocations[n.callee].name);
     case ir::node_kind::event_record:
     case ir::node_kind::event_wait:
       return fmt::format("{} {}", info(n.kind).name, print_expr(g, n.args[0].expr, p.structs));

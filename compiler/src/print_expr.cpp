@@ -41,6 +41,7 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<
     case ir::op::param: out += g.params[e.index].name; return;
     case ir::op::let_ref: out += g.lets[e.index].name; return;
     case ir::op::cond_ref: out += g.conds[e.index].name; return;
+    case ir::op::alloc_ref: out += g.allocations[e.index].name; return;
     case ir::op::to_float:
       out += "f64(";
       print(g, e.a, out, structs);

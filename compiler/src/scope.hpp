@@ -12,10 +12,10 @@
 namespace cgraph::compiler::detail {
 
 struct symbol {
-  enum class kind : std::uint8_t { param, let, cond };
+  enum class kind : std::uint8_t { param, let, cond, alloc };
   kind k = kind::let;
   std::uint32_t expr = 0;   // param: its param node; let: its expression
-  std::uint32_t index = 0;  // param, let or cond index
+  std::uint32_t index = 0;  // param, let, cond or allocation index
   source_range declared_at;
   mutable bool used = false;  // looked up since it was declared (for the unused warnings)
 };

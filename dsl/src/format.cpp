@@ -348,6 +348,20 @@ private:
     after(s.prefix, s.after);
     out_ += ';';
   }
+  void stmt(const ast::alloc_stmt& s) {
+    prefix(s.prefix);
+    out_ += "alloc " + s.name.name + ": " + type(s.element) + "[";
+    expression(s.count);
+    out_ += ']';
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
+  void stmt(const ast::free_stmt& s) {
+    prefix(s.prefix);
+    out_ += "free " + s.name.name;
+    after(s.prefix, s.after);
+    out_ += ';';
+  }
   void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host " + s.callback.name, s.args, s.after); }
   void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call " + s.graph.name, s.args, s.after); }
   void stmt(const ast::let_stmt& s) {

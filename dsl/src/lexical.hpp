@@ -30,7 +30,7 @@ constexpr bool starts_token(char c) {
   switch (c) {
     case '"': case '(': case ')': case '{': case '}': case '<': case '>': case ',': case ';':
     case ':': case '=': case '+': case '-': case '*': case '/': case '%': case '&': case '|':
-    case '^': case '.': case '!': case '?':
+    case '^': case '.': case '!': case '?': case '[': case ']':  // '[' and ']': alloc's element count
       return true;
     default:
       return false;

@@ -17,6 +17,8 @@ struct launch_class : annotate_position {};
 struct builtin_class : annotate_position {};
 struct host_call_class : annotate_position {};
 struct event_class : annotate_position {};
+struct alloc_class : annotate_position {};
+struct free_class : annotate_position {};
 struct graph_call_class : annotate_position {};
 struct let_class : annotate_position {};
 struct cond_class : annotate_position {};
@@ -41,6 +43,8 @@ const x3::rule<launch_class, ast::launch_stmt> launch_stmt = "kernel launch";
 const x3::rule<builtin_class, ast::builtin_stmt> builtin_stmt = "memcpy or memset";
 const x3::rule<host_call_class, ast::host_stmt> host_stmt = "host call";
 const x3::rule<event_class, ast::event_stmt> event_stmt = "record or wait";
+const x3::rule<alloc_class, ast::alloc_stmt> alloc_stmt = "alloc";
+const x3::rule<free_class, ast::free_stmt> free_stmt = "free";
 const x3::rule<graph_call_class, ast::call_stmt> call_stmt = "call";
 const x3::rule<let_class, ast::let_stmt> let_stmt = "let";
 const x3::rule<cond_class, ast::cond_stmt> cond_stmt = "cond";
@@ -75,6 +79,10 @@ const auto builtin_stmt_def = node_prefix >> builtin_keyword_parser{} > argument
 // missing name and is parsed as a launch.
 const auto event_kind = (kw("record") >> x3::attr(false)) | (kw("wait") >> x3::attr(true));
 const auto event_stmt_def = node_prefix >> event_kind >> identifier >> after_clause > ';';
+// Nor are `alloc` and `free`: each commits once its name (and the ':' of alloc) is seen.
+const auto alloc_stmt_def = node_prefix >> kw("alloc") >> identifier >> ':' > type > '[' > expression() > ']' >
+                            after_clause > ';';
+const auto free_stmt_def = node_prefix >> kw("free") >> identifier >> after_clause > ';';
 const auto host_stmt_def = node_prefix >> kw("host") > identifier > arguments > after_clause > ';';
 const auto call_stmt_def = node_prefix >> kw("call") > identifier > arguments > after_clause > ';';
 const auto let_stmt_def = kw("let") > identifier > '=' > expression() > ';';
@@ -100,11 +108,11 @@ const auto for_stmt_def = for_kind > identifier > kw("in") > expression() > x3::
 
 // The launch, by far the most common statement, is tried first. It cannot steal a keyword
 // statement: a keyword is never an identifier, so it fails before its commit point at '<<<'.
-const auto statement_def = event_stmt | launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
+const auto statement_def = event_stmt | alloc_stmt | free_stmt | launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
                            while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
-                    host_stmt, event_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, else_if, while_stmt, case_clause,
+                    host_stmt, event_stmt, alloc_stmt, free_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, else_if, while_stmt, case_clause,
                     switch_stmt, repeat_stmt, parallel_stmt, for_stmt, label_list)
 
 }  // namespace cgraph::dsl::parser

@@ -11,7 +11,8 @@ namespace cgraph::detail {
 
 built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s,
                          std::uint32_t index, param_values parameters)
-    : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size()),
+    : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size(),
+                  p->program.graphs[index].allocations.size()),
       program(std::move(p)), symbols(std::move(s)), graph_index(index), params(std::move(parameters)) {
   graph_site = at(ir().range);
 }
@@ -74,7 +75,7 @@ void step_builder::refresh_late_readers() {
     if (routine_of(n)) continue;  // captured before any handle exists: a routine gets 0 for a cond
     node_values& v = g_.records[s].values;
     where at = g_.at(n.range);
-    compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v);
+    compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v);
     backend::kernel_node::refresh(g_, s, kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers),
                                   at);
   }

@@ -31,7 +31,7 @@ private:
     cudaGraph_t parent = parent_graph(s.parent);
     deps_.clear();  // reused: one allocation per build, not per node
     for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
-    compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v, routine_of(n) != nullptr);
+    compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v, routine_of(n) != nullptr);
 
     switch (n.kind) {
       case ir::node_kind::kernel:
@@ -53,6 +53,8 @@ private:
       case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), at); break;
       case ir::node_kind::event_record: backend::event_record_node::add(g_, i, parent, deps_, event_params(v), at); break;
       case ir::node_kind::event_wait: backend::event_wait_node::add(g_, i, parent, deps_, event_params(v), at); break;
+      case ir::node_kind::mem_alloc: backend::alloc_node::add(g_, i, parent, deps_, n.callee, v.args[0].as_u64(), at); break;
+      case ir::node_kind::mem_free: backend::free_node::add(g_, i, parent, deps_, n.callee, at); break;
       case ir::node_kind::child_graph:
         g_.children[i] = build_child(g_, n, v);
         backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, at);

@@ -197,7 +197,7 @@ std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index
 // cond handles. `kernel_values`: also fill `values` for a kernel node (a captured routine
 // receives them).
 void compute_values(const program_state& p, std::uint32_t index, const ir::node& n, const std::vector<ir::value>& pool,
-                    const std::vector<cudaGraphConditionalHandle>& conds, node_values& out, bool kernel_values = false);
+                    const backend::graph_state& state, node_values& out, bool kernel_values = false);
 
 // The default launch value of every cond (0 where none).
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool);

@@ -44,14 +44,14 @@ private:
         case ir::node_kind::kernel:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-            compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v, true);
+            compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v, true);
             routines_[i] = capture_routine(*routine, v, g_.symbols->capture_mode, at);
           } else {
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
           }
           break;
         case ir::node_kind::child_graph:
-          compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v);
+          compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v);
           g_.children[i] = build_child(g_, n, v);
           break;
         default: break;
@@ -74,7 +74,7 @@ private:
     const ir::node& n = *plan_.steps[i].node;
     node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
-    compute_values(*g_.program, g_.graph_index, n, g_.values, g_.conds, v, routine_of(n) != nullptr);
+    compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v, routine_of(n) != nullptr);
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (routine_of(n)) {
@@ -93,6 +93,8 @@ private:
       case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, session_.root()), at); break;
       case ir::node_kind::event_record: backend::event_record_node::capture(session_, k, i, event_params(v), at); break;
       case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
+      case ir::node_kind::mem_alloc: backend::alloc_node::capture(session_, k, i, n.callee, v.args[0].as_u64(), at); break;
+      case ir::node_kind::mem_free: backend::free_node::capture(session_, k, i, n.callee, at); break;
       case ir::node_kind::child_graph: backend::child_node::capture(session_, k, i, g_.children[i]->graph, at); break;
       case ir::node_kind::conditional: {
         auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));

@@ -47,6 +47,8 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
       case ir::node_kind::memset: applied = backend::memset_node::set(exec, node, memset_params(n, v)); break;
       case ir::node_kind::event_record: applied = backend::event_record_node::set(exec, node, event_params(v)); break;
       case ir::node_kind::event_wait: applied = backend::event_wait_node::set(exec, node, event_params(v)); break;
+      case ir::node_kind::mem_alloc:  // a size is fixed in its exec: a new graph, a new exec
+      case ir::node_kind::mem_free: applied = false; break;
       case ir::node_kind::host: {
         // A new slot: launches already queued keep the arguments they were given.
         std::shared_ptr<host_slot> slot = make_host_slot(cur, n, v, at);
@@ -130,7 +132,7 @@ update_result apply(exec_state& s) {
       bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
       if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
       node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
-      compute_values(prog, cur.graph_index, n, s.pool, cur.conds, v, routine);
+      compute_values(prog, cur.graph_index, n, s.pool, cur, v, routine);
       if (!(v == s.applied(i))) t.changed.push_back(i);
     }
     // A cond's launch value is fixed when its handle is created: only a new graph changes it.

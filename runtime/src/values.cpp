@@ -124,7 +124,7 @@ std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index
 }
 
 void compute_values(const program_state& p, std::uint32_t index, const ir::node& n, const std::vector<ir::value>& pool,
-                    const std::vector<cudaGraphConditionalHandle>& conds, node_values& out, bool kernel_values) {
+                    const backend::graph_state& state, node_values& out, bool kernel_values) {
   const ir::graph& g = p.program.graphs[index];
   out.args.clear();
   out.values.clear();
@@ -132,7 +132,9 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
   out.args.reserve(n.args.size());
   auto value_of = [&](const ir::argument& a) {
     const ir::expr& e = g.exprs[a.expr];
-    if (e.op == ir::op::cond_ref) return ir::value::cond(conds[e.index]);
+    // Handles and addresses made while the graph is built: read where they are kept.
+    if (e.op == ir::op::cond_ref) return ir::value::cond(state.conds[e.index]);
+    if (e.op == ir::op::alloc_ref) return ir::value::pointer(reinterpret_cast<std::uint64_t>(state.allocations[e.index]));
     if (ir::is_failure(pool[a.expr])) fail_at(p, ir::failure_of(g, pool, pool[a.expr]));
     return pool[a.expr];
   };

@@ -84,5 +84,9 @@ void run_v2_chain_capture(int* out, unsigned which, cudaStream_t stream);
 // buf = value slowly, then dst = 2 * buf; returns once b is done.
 void run_v2_events_explicit(int* buf, int* dst, int value, cudaEvent_t e, cudaStream_t a, cudaStream_t b);
 void run_v2_events_capture(int* buf, int* dst, int value, cudaEvent_t e, cudaStream_t a, cudaStream_t b);
+// Its graph `scratch` (out = 4 * value through graph allocations), launched twice with an
+// update of value in between; returns synchronised.
+void run_v2_scratch_explicit(int* out, int value, int then, cudaStream_t stream);
+void run_v2_scratch_capture(int* out, int value, int then, cudaStream_t stream);
 
 }  // namespace gpu_test

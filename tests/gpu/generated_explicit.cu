@@ -7,4 +7,5 @@
 #define RUN_STRUCTS run_structs_explicit
 #define RUN_V2_CHAIN run_v2_chain_explicit
 #define RUN_V2_EVENTS run_v2_events_explicit
+#define RUN_V2_SCRATCH run_v2_scratch_explicit
 #include "generated_examples.inc"

@@ -93,6 +93,12 @@ std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth) 
       // trampolines of their own.
       return p.fn ? "host" : "host (no function)";
     }
+    case cudaGraphNodeTypeMemAlloc: {
+      cudaMemAllocNodeParams p{};
+      GPU_CHECK(cudaGraphMemAllocNodeGetParams(node, &p));
+      return fmt::format("alloc {} bytes", p.bytesize);  // not the address: each graph has its own
+    }
+    case cudaGraphNodeTypeMemFree: return "free";
     case cudaGraphNodeTypeEventRecord:
     case cudaGraphNodeTypeWaitEvent: {
       cudaEvent_t e = nullptr;

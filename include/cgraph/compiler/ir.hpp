@@ -107,6 +107,7 @@ enum class op : std::uint8_t {
   param,     // graph parameter `index`; `a` = its default expression or none
   let_ref,   // a non-constant `let`: `index` names it, `a` is its expression
   cond_ref,  // conditional handle `index`
+  alloc_ref,  // the address of allocation `index` (graph::allocations), known once its node is added
   to_float,  // integer → floating promotion of `a`
   neg,
   // the binary operators and functions of cgraph/dsl/operators.hpp, in its order
@@ -175,7 +176,7 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
     for (std::uint32_t i = e.a; i < e.a + e.b; ++i) f(g.struct_fields[i].expr);
     return;
   }
-  if (e.op == op::constant || e.op == op::cond_ref) return;
+  if (e.op == op::constant || e.op == op::cond_ref || e.op == op::alloc_ref) return;
   if (e.a != none) f(e.a);  // a parameter's default, a let's expression, an operand
   if (e.b != none) f(e.b);
   if (e.op == op::select) f(e.index);
@@ -186,9 +187,12 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
 // repeat_init and repeat_counter are the built-in kernels of a lowered `repeat`: the first,
 // before the loop, zeroes the iteration count and opens the loop; the second ends each
 // iteration and closes the loop after the last.
-// event_record and event_wait (`record E;`, `wait E;`) take the event as args[0].
+// event_record and event_wait (`record E;`, `wait E;`) take the event as args[0]; mem_alloc
+// (`alloc`) its byte count as args[0] and mem_free (`free`, or the end of the body) none; both
+// name their allocation by `callee` (graph::allocations).
 enum class node_kind : std::uint8_t {
-  kernel, memcpy, memset, host, child_graph, conditional, repeat_counter, repeat_init, event_record, event_wait
+  kernel, memcpy, memset, host, child_graph, conditional, repeat_counter, repeat_init, event_record, event_wait,
+  mem_alloc, mem_free
 };
 enum class cond_kind : std::uint8_t { if_then, if_else, while_loop, switch_cases };
 
@@ -260,6 +264,13 @@ struct cond_handle {
   source_range range;
 };
 
+struct allocation {
+  std::string name;
+  type element;  // NAME is a pointer to it
+  source_range range;
+  source_range freed_at;  // an explicit `free NAME;`, or empty (freed at the end of the body)
+};
+
 struct graph {
   std::string name;
   source_range range;
@@ -268,6 +279,7 @@ struct graph {
   std::vector<argument> struct_fields;  // the fields of make_struct expressions
   std::vector<let_value> lets;
   std::vector<cond_handle> conds;
+  std::vector<allocation> allocations;  // `alloc NAME: T[COUNT];`
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;

@@ -388,6 +388,14 @@ inline void add_event_wait(graph_state& g, std::uint32_t step, cudaGraph_t paren
                            const site& at) {
   backend::event_wait_node::add(g, step, parent, view(d), e, at);
 }
+inline void add_alloc(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, std::uint32_t index,
+                      std::uint64_t bytes, const site& at) {
+  backend::alloc_node::add(g, step, parent, view(d), index, bytes, at);
+}
+inline void add_free(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, std::uint32_t index,
+                     const site& at) {
+  backend::free_node::add(g, step, parent, view(d), index, at);
+}
 // The child's counters and host slots must outlive every exec of this graph: the state keeps it.
 inline void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at) {
   backend::child_node::add(g, step, parent, view(d), child->graph, at);
@@ -429,6 +437,12 @@ public:
   }
   void event_wait(unsigned k, std::uint32_t step, cudaEvent_t e, const site& at) {
     backend::event_wait_node::capture(*this, k, step, e, at);
+  }
+  void alloc(unsigned k, std::uint32_t step, std::uint32_t index, std::uint64_t bytes, const site& at) {
+    backend::alloc_node::capture(*this, k, step, index, bytes, at);
+  }
+  void free(unsigned k, std::uint32_t step, std::uint32_t index, const site& at) {
+    backend::free_node::capture(*this, k, step, index, at);
   }
   void child(unsigned k, std::uint32_t step, state_ptr child, const site& at) {
     backend::child_node::capture(*this, k, step, child->graph, at);

@@ -101,7 +101,7 @@ bool exec_core::node_path_open() const noexcept { return settled_ && !refused_by
 
 update_path exec_core::replace(state_ptr rebuilt) {
   cudaGraphExecUpdateResultInfo info{};
-  if (refused_by_test(update_path::whole_graph) ||
+  if (refused_by_test(update_path::whole_graph) || !rebuilt->allocations.empty() ||
       CGRAPH_CUDA_STATUS(cudaGraphExecUpdate(exec_, rebuilt->graph, &info)) != cudaSuccess) {
     (void)cudaGetLastError();
     exec_core fresh(std::move(rebuilt), options_);

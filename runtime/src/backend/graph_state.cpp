@@ -11,9 +11,9 @@
 
 namespace cgraph::backend {
 
-graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count)
+graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count, std::size_t allocation_count)
     : nodes(steps, nullptr), sites(steps), bodies(body_count, nullptr), body_steps(body_count, 0), conds(cond_count, 0),
-      repeat_counts(cond_count), children(steps) {}
+      repeat_counts(cond_count), children(steps), allocations(allocation_count, nullptr) {}
 
 graph_state::~graph_state() = default;
 

@@ -160,6 +160,51 @@ bool event_wait_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) 
   return CGRAPH_CUDA_STATUS(cudaGraphExecEventWaitNodeSetEvent(exec, node, p)) == cudaSuccess;
 }
 
+// ---- graph memory ------------------------------------------------------------------------------
+
+namespace {
+cudaGraphNode_t add_alloc_node(graph_state& g, cudaGraph_t graph, node_deps d, std::uint32_t index, std::size_t bytes,
+                               const site& at) {
+  int device = 0;
+  CGRAPH_CUDA(cudaGetDevice(&device), at);
+  cudaMemAllocNodeParams p{};
+  p.poolProps.allocType = cudaMemAllocationTypePinned;
+  p.poolProps.location.type = cudaMemLocationTypeDevice;
+  p.poolProps.location.id = device;
+  p.bytesize = bytes;
+  cudaGraphNode_t node = nullptr;
+  CGRAPH_CUDA(cudaGraphAddMemAllocNode(&node, graph, d.data(), d.size(), &p), at);
+  g.allocations[index] = p.dptr;
+  return node;
+}
+}  // namespace
+
+void alloc_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, std::uint32_t index,
+                     std::size_t bytes, const site& at) {
+  mark(g, step, at);
+  g.nodes[step] = add_alloc_node(g, parent, d, index, bytes, at);
+}
+
+void alloc_node::capture(capture_session& c, unsigned k, std::uint32_t step, std::uint32_t index, std::size_t bytes,
+                         const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) { return add_alloc_node(c.state(), graph, d, index, bytes, at); });
+}
+
+void free_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, std::uint32_t index, const site& at) {
+  mark(g, step, at);
+  CGRAPH_CUDA(cudaGraphAddMemFreeNode(&g.nodes[step], parent, d.data(), d.size(), g.allocations[index]), at);
+}
+
+void free_node::capture(capture_session& c, unsigned k, std::uint32_t step, std::uint32_t index, const site& at) {
+  mark(c.state(), step, at);
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddMemFreeNode(&node, graph, d.data(), d.size(), c.state().allocations[index]), at);
+    return node;
+  });
+}
+
 // ---- conditional -----------------------------------------------------------------------------
 
 conditional_node::params conditional_node::make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned body_count) {

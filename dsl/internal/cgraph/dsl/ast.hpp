@@ -175,6 +175,20 @@ struct event_stmt : tagged {
   std::vector<identifier> after;
 };
 
+// alloc NAME: T[COUNT];  free NAME;  (LANGUAGE.md §11)
+struct alloc_stmt : tagged {
+  node_prefix prefix;
+  identifier name;
+  type_name element;
+  expression count;
+  std::vector<identifier> after;
+};
+struct free_stmt : tagged {
+  node_prefix prefix;
+  identifier name;
+  std::vector<identifier> after;
+};
+
 struct host_stmt : tagged {
   node_prefix prefix;
   identifier callback;
@@ -246,7 +260,7 @@ struct for_stmt : tagged {
   block body;
 };
 
-struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt, event_stmt,
+struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt, event_stmt, alloc_stmt, free_stmt,
                                cond_stmt, x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>,
                                x3::forward_ast<switch_stmt>, x3::forward_ast<repeat_stmt>,
                                x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>> {

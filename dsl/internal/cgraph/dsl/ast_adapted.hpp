@@ -21,6 +21,8 @@ BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::launch_stmt, prefix, kernel, grid, b
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::builtin_stmt, prefix, keyword, args, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::host_stmt, prefix, callback, args, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::event_stmt, prefix, wait, event, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::alloc_stmt, prefix, name, element, count, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::free_stmt, prefix, name, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::call_stmt, prefix, graph, args, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::let_stmt, name, value)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::cond_stmt, name, init)

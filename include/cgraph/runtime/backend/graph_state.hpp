@@ -18,7 +18,7 @@
 namespace cgraph::backend {
 
 struct graph_state {
-  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds);
+  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds, std::size_t allocations = 0);
   graph_state(const graph_state&) = delete;
   graph_state& operator=(const graph_state&) = delete;
   virtual ~graph_state();
@@ -32,6 +32,10 @@ struct graph_state {
   std::vector<cudaGraphConditionalHandle> conds;       // by cond index
   std::vector<device_memory> repeat_counts;            // by cond index: a repeat's iteration count
   std::vector<std::shared_ptr<graph_state>> children;  // by plan step: child-graph nodes
+  // By allocation (`alloc`): the address its node got, fixed for the graph's lifetime. A graph
+  // that allocates is never applied to an exec by cudaGraphExecUpdate: its exec's allocations
+  // would keep their addresses while its kernels took the new graph's.
+  std::vector<void*> allocations;
 
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;

@@ -97,6 +97,23 @@ struct event_wait_node {
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
 };
 
+// Graph memory (`alloc`, `free`): an allocation node of `bytes` device memory on the current
+// device, whose address is kept as allocation `index` of the graph state, and its free node.
+// In a capture both are added to the capturing graph, so both strategies make the same node.
+struct alloc_node {
+  static constexpr const char* name = "alloc";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, std::uint32_t index,
+                  std::size_t bytes, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, std::uint32_t index, std::size_t bytes,
+                      const site& at);
+};
+struct free_node {
+  static constexpr const char* name = "free";
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, std::uint32_t index,
+                  const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, std::uint32_t index, const site& at);
+};
+
 // A conditional node (if, if/else, switch, while). Its body graphs, made by CUDA, are kept as
 // bodies first_body… of the graph state. An exec cannot change one in place: a new launch
 // value for its cond needs a whole-graph update.
