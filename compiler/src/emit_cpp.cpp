@@ -422,6 +422,29 @@ private:
       }
     }
     refresh_late_readers();
+    apply_attributes();
+  }
+
+  // `[[enabled(EXPR)]]` of node n as C++ (a bool), or "" without it.
+  std::string enabled_value(const ir::node& n) const {
+    if (n.attributes == ir::none || g_.attributes[n.attributes].enabled.expr == ir::none) return {};
+    return values_.argument(g_.attributes[n.attributes].enabled, "attribute 'enabled'", n.range);
+  }
+
+  // Once the graph is made (both modes): kernel priorities and clusters, and each
+  // `[[enabled(…)]]` value for the exec.
+  void apply_attributes() {
+    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
+      const ir::node& n = *plan_.steps[i].node;
+      if (n.attributes == ir::none) continue;
+      const ir::node_attributes& at = g_.attributes[n.attributes];
+      if (std::string on = enabled_value(n); !on.empty()) line("  cg::set_enabled(g, {}, {});", i, on);
+      if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;
+      auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : g_.exprs[a.expr].constant.i; };
+      line("  cg::set_kernel_attributes(g, {}, {}, {}, dim3({}, {}, {}), {});", i, at.priority.expr != ir::none,
+           constant(at.priority), constant(at.cluster[0]), constant(at.cluster[1]), constant(at.cluster[2]),
+           site(n.range));
+    }
   }
 
   // Kernels given an `else if` cond before its handle existed get their parameters again.
@@ -451,6 +474,7 @@ private:
     capture_body(0, "  ");
     line("  c.end({});", joins(capture_.bodies[0]));
     refresh_late_readers();
+    apply_attributes();
   }
 
   static std::string joins(const plan::capture_body& b) {
@@ -487,15 +511,9 @@ private:
   // The parameters the values of step i read.
   std::vector<std::uint32_t> reads(const ir::node& n, const ir::dependency_index& deps) const {
     std::set<std::uint32_t> out;
-    auto add = [&](const ir::argument& a) {
+    ir::for_each_argument(g_, n, [&](const ir::argument& a) {
       if (a.expr < g_.exprs.size()) out.insert(deps.expr_params[a.expr].begin(), deps.expr_params[a.expr].end());
-    };
-    if (n.kind == ir::node_kind::kernel) {
-      for (const auto& a : n.grid) add(a);
-      for (const auto& a : n.block) add(a);
-      add(n.shared_bytes);
-    }
-    for (const auto& a : n.args) add(a);
+    });
     return {out.begin(), out.end()};
   }
 
@@ -545,8 +563,10 @@ private:
       if (params.empty()) continue;
       std::string when = changed_any(params);
       const detail::node_kind_info& row = detail::info(n.kind);
-      if (row.update == detail::node_update::per_node)
+      if (row.update == detail::node_update::per_node) {
         line("  if ({}) u.{}({}, {});", when, row.set, i, operands(i, strategy::update));
+        if (std::string on = enabled_value(n); !on.empty()) line("  if ({}) u.enabled({}, {});", when, i, on);
+      }
       else if (row.update == detail::node_update::whole_graph)
         // A host callback's arguments live in a slot the graph owns; a child graph is a new
         // build: both are applied by updating the whole graph.

@@ -199,6 +199,7 @@ private:
 
   frontier add_node(ir::node n, const frontier& in, const ast::node_prefix& prefix,
                     const std::vector<ast::identifier>& after) {
+    if (!prefix.attributes.empty()) lower_attributes(n, prefix.attributes);
     return add_node(std::move(n), in, prefix.label ? &*prefix.label : nullptr, {&prefix.after, &after});
   }
 
@@ -231,6 +232,83 @@ private:
     body.nodes.push_back(std::move(n));
     ++graph_.node_count;
     return {index};
+  }
+
+  // `[[priority(N)]]`, `[[cluster(X, Y, Z)]]`, `[[enabled(EXPR)]]` (LANGUAGE.md §11).
+  void lower_attributes(ir::node& n, const std::vector<ast::attribute>& attributes) {
+    static constexpr std::string_view known[] = {"priority", "cluster", "enabled"};
+    ir::node_attributes out;
+    std::unordered_map<std::string_view, source_range> seen;
+    const bool kernel = n.kind == ir::node_kind::kernel;
+    const bool copy_or_set = n.kind == ir::node_kind::memcpy || n.kind == ir::node_kind::memset;
+    for (const auto& a : attributes) {
+      const std::string& name = a.name.name;
+      if (std::find(std::begin(known), std::end(known), name) == std::end(known)) {
+        std::vector<std::string_view> names(std::begin(known), std::end(known));
+        auto near = dsl::closest(name, names);
+        diags_.error(range_of(a.name), fmt::format("unknown attribute '{}'{}", name,
+                                                   near ? fmt::format("; did you mean '{}'?", *near)
+                                                        : std::string("; the attributes are priority, cluster and enabled")));
+        continue;
+      }
+      if (auto [it, inserted] = seen.try_emplace(name, range_of(a)); !inserted) {
+        auto& d = diags_.error(range_of(a), fmt::format("attribute '{}' is given twice", name));
+        d.notes.push_back({it->second, "first given here"});
+        continue;
+      }
+      const bool is_enabled = name == "enabled";
+      if (!(kernel || (is_enabled && copy_or_set))) {
+        diags_.error(range_of(a), is_enabled ? "'enabled' applies to kernel, memcpy and memset nodes"
+                                             : fmt::format("'{}' applies to kernel nodes", name));
+        continue;
+      }
+      const std::size_t most = name == "cluster" ? 3 : 1;
+      if (a.args.empty() || a.args.size() > most) {
+        diags_.error(range_of(a), most == 1 ? fmt::format("'{}' takes one value", name)
+                                            : std::string("'cluster' takes one to three dimensions"));
+        continue;
+      }
+      auto what = [&](std::size_t k) { return most == 1 ? fmt::format("attribute '{}'", name)
+                                                        : fmt::format("dimension {} of attribute 'cluster'", "xyz"[k]); };
+      auto constant = [&](std::size_t k, ir::type t, ir::check c) {
+        std::uint32_t e = exprs_.lower(a.args[k]);
+        if (e == bad_expr) return ir::argument{};
+        if (!exprs_.at(e).is_constant()) {
+          diags_.error(range_of(a.args[k]), fmt::format("{} must be a constant", what(k)));
+          return ir::argument{};
+        }
+        auto converted = exprs_.convert(e, t, c, range_of(a.args[k]), [&] { return what(k); });
+        return converted.expr == bad_expr ? ir::argument{} : converted;
+      };
+      if (name == "priority") {
+        out.priority = constant(0, ir::type::of(ir::scalar::i32), ir::check::any);
+      } else if (name == "cluster") {
+        for (std::size_t k = 0; k < 3; ++k)
+          out.cluster[k] = k < a.args.size() ? constant(k, u32_type, ir::check::positive)
+                                             : ir::argument{exprs_.constant(ir::value::integer(1), u32_type, range_of(a)),
+                                                            u32_type, ir::check::positive, 0, range_of(a)};
+        check_cluster(n, out, a);
+      } else {
+        std::uint32_t e = exprs_.lower(a.args[0]);
+        if (e != bad_expr)
+          out.enabled = exprs_.convert(e, ir::type::of(ir::scalar::boolean), ir::check::any, range_of(a.args[0]),
+                                       [] { return std::string("attribute 'enabled'"); });
+      }
+    }
+    n.attributes = static_cast<std::uint32_t>(graph_.attributes.size());
+    graph_.attributes.push_back(out);
+  }
+
+  // Each grid dimension known when compiling must be a multiple of the cluster's.
+  void check_cluster(const ir::node& n, const ir::node_attributes& at, const ast::attribute& a) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (at.cluster[k].expr == ir::none || at.cluster[k].expr == bad_expr) return;
+      auto grid = exprs_.constant_integer(n.grid[k].expr);
+      auto cluster = exprs_.constant_integer(at.cluster[k].expr);
+      if (grid && cluster && *cluster > 0 && *grid % *cluster != 0)
+        diags_.error(range_of(a), fmt::format("grid dimension {} ({}) is not a multiple of the cluster's ({})", "xyz"[k],
+                                              *grid, *cluster));
+    }
   }
 
   ir::node make_node(ir::node_kind kind, const ast::tagged& stmt) {
@@ -832,6 +910,8 @@ private:
     // loop, where it ends.
     ir::node init = make_node(ir::node_kind::repeat_init, s);
     init.cond = n.cond;
+    if (!s.prefix.attributes.empty())
+      diags_.error(range_of(s.prefix.attributes.front()), "attributes apply to kernel, memcpy and memset nodes, not to 'repeat'");
     frontier started = add_node(std::move(init), in, nullptr, {&s.prefix.after, &s.after});
     return add_node(std::move(n), started, s.prefix.label ? &*s.prefix.label : nullptr, {});
   }

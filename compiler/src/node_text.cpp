@@ -39,7 +39,23 @@ callee_view callee_of(const ir::program& p, const ir::node& n) {
   }
 }
 
-std::string describe_node(const ir::program& p, const ir::graph& g, const ir::node& n) {
+namespace {
+
+// `[[priority(2), enabled(on)]] ` before a node with attributes.
+std::string attributes_text(const ir::program& p, const ir::graph& g, const ir::node& n) {
+  if (n.attributes == ir::none) return {};
+  const ir::node_attributes& at = g.attributes[n.attributes];
+  std::vector<std::string> parts;
+  if (at.priority.expr != ir::none) parts.push_back("priority(" + print_expr(g, at.priority.expr, p.structs) + ")");
+  if (at.cluster[0].expr != ir::none)
+    parts.push_back("cluster(" + join(at.cluster, ", ", [&](const ir::argument& a) {
+                      return a.expr == ir::none ? std::string("?") : print_expr(g, a.expr, p.structs);
+                    }) + ")");
+  if (at.enabled.expr != ir::none) parts.push_back("enabled(" + print_expr(g, at.enabled.expr, p.structs) + ")");
+  return parts.empty() ? std::string() : "[[" + join(parts, ", ", [](const std::string& s) { return s; }) + "]] ";
+}
+
+std::string describe_kind(const ir::program& p, const ir::graph& g, const ir::node& n) {
   switch (n.kind) {
     case ir::node_kind::kernel: {
       std::string config = dims(p, g, n.grid) + ", " + dims(p, g, n.block);
@@ -73,6 +89,12 @@ std::string describe_node(const ir::program& p, const ir::graph& g, const ir::no
     }
   }
   return "?";
+}
+
+}  // namespace
+
+std::string describe_node(const ir::program& p, const ir::graph& g, const ir::node& n) {
+  return attributes_text(p, g, n) + describe_kind(p, g, n);
 }
 
 std::string body_name(const ir::node& n, std::size_t body) {

@@ -271,6 +271,22 @@ private:
   // ---- statements ----------------------------------------------------------------------------
 
   void prefix(const ast::node_prefix& p) {
+    if (!p.attributes.empty()) {
+      out_ += "[[";
+      for (std::size_t i = 0; i < p.attributes.size(); ++i) {
+        if (i) out_ += ", ";
+        out_ += p.attributes[i].name.name;
+        if (!p.attributes[i].args.empty()) {
+          out_ += '(';
+          for (std::size_t k = 0; k < p.attributes[i].args.size(); ++k) {
+            if (k) out_ += ", ";
+            expression(p.attributes[i].args[k]);
+          }
+          out_ += ')';
+        }
+      }
+      out_ += "]] ";
+    }
     if (p.label) out_ += p.label->name + ": ";
   }
   // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".

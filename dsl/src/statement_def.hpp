@@ -12,6 +12,8 @@ namespace cgraph::dsl::parser {
 struct block_class : annotate_position {};
 struct statement_class : report_syntax_error {};
 struct node_prefix_class : annotate_position {};
+struct attribute_class : annotate_position {};
+struct attributes_class : annotate_position {};
 struct after_clause_class : annotate_position {};
 struct launch_class : annotate_position {};
 struct builtin_class : annotate_position {};
@@ -35,6 +37,8 @@ struct args_class : annotate_position {};
 const block_type block = "'{'";
 const x3::rule<statement_class, ast::statement> statement = "statement";
 const x3::rule<node_prefix_class, ast::node_prefix> node_prefix = "label";
+const x3::rule<attribute_class, ast::attribute> attribute = "an attribute";
+const x3::rule<attributes_class, std::vector<ast::attribute>> attributes = "attributes";
 const x3::rule<after_clause_class, std::vector<ast::identifier>> after_clause = "after";
 struct label_list_class;
 const x3::rule<label_list_class, std::vector<ast::identifier>> label_list = "a label";
@@ -65,7 +69,9 @@ const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(s
 // statement's closing brace for its block's.
 const auto block_def = mark_begin >> '{' > *(x3::omit[x3::eps >> statement[push_statement]] | recover_parser(false)) > '}' > mark_end;
 
-const auto node_prefix_def = -label_parser{} >> after_clause;
+const auto node_prefix_def = -attributes >> -label_parser{} >> after_clause;
+const auto attribute_def = identifier > -arguments;
+const auto attributes_def = punct("[[") > (attribute % ',') > punct("]]");
 const auto after_clause_def = -(kw("after") > label_list);
 const auto label_list_def = identifier % ',';
 // After a ',' another argument must follow, so a bad one is reported where it stands.
@@ -111,7 +117,7 @@ const auto for_stmt_def = for_kind > identifier > kw("in") > expression() > x3::
 const auto statement_def = event_stmt | alloc_stmt | free_stmt | launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
                            while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
-BOOST_SPIRIT_DEFINE(block, statement, node_prefix, after_clause, arguments, launch_stmt, builtin_stmt,
+BOOST_SPIRIT_DEFINE(block, statement, node_prefix, attribute, attributes, after_clause, arguments, launch_stmt, builtin_stmt,
                     host_stmt, event_stmt, alloc_stmt, free_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, else_if, while_stmt, case_clause,
                     switch_stmt, repeat_stmt, parallel_stmt, for_stmt, label_list)
 

@@ -81,6 +81,22 @@ void step_builder::refresh_late_readers() {
   }
 }
 
+void step_builder::apply_attributes() {
+  for (std::uint32_t s = 0; s < plan_.steps.size(); ++s) {
+    const ir::node& n = *plan_.steps[s].node;
+    if (n.attributes == ir::none) continue;
+    const ir::node_attributes& at = ir_.attributes[n.attributes];
+    if (g_.records[s].values.enabled >= 0) backend::set_enabled(g_, s, g_.records[s].values.enabled != 0);
+    if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;
+    auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : ir_.exprs[a.expr].constant.i; };
+    int priority = static_cast<int>(constant(at.priority));
+    dim3 cluster(static_cast<unsigned>(constant(at.cluster[0])), static_cast<unsigned>(constant(at.cluster[1])),
+                 static_cast<unsigned>(constant(at.cluster[2])));
+    backend::kernel_node::set_attributes(g_, s, at.priority.expr == ir::none ? nullptr : &priority, cluster,
+                                         g_.at(n.range));
+  }
+}
+
 const captured_routine* step_builder::routine_of(const ir::node& n) const {
   return n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
 }

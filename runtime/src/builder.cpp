@@ -20,6 +20,7 @@ public:
     create_conds(plan::location{}, g_.graph);
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) add(i);
     refresh_late_readers();
+    apply_attributes();
   }
 
 private:

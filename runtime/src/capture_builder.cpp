@@ -28,6 +28,7 @@ public:
     body(0);
     session_.end(capture_.bodies[0].joins);
     refresh_late_readers();
+    apply_attributes();
   }
 
 private:

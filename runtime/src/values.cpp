@@ -56,18 +56,12 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
   for (std::uint32_t step = 0; step < plan.steps.size(); ++step) {
     const ir::node& n = *plan.steps[step].node;
     reads.clear();
-    auto add = [&](const ir::argument& a) {
+    ir::for_each_argument(g, n, [&](const ir::argument& a) {
       if (a.expr < g.exprs.size()) {
         const auto& p = out.exprs.expr_params[a.expr];
         reads.insert(reads.end(), p.begin(), p.end());
       }
-    };
-    if (n.kind == ir::node_kind::kernel) {
-      for (const auto& a : n.grid) add(a);
-      for (const auto& a : n.block) add(a);
-      add(n.shared_bytes);
-    }
-    for (const auto& a : n.args) add(a);
+    });
     std::sort(reads.begin(), reads.end());
     reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
     for (auto p : reads) out.steps_by_param[p].push_back(step);
@@ -175,6 +169,9 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
     out.shared_bytes = static_cast<unsigned>(convert(n.shared_bytes, 0, "dynamic shared memory bytes").as_u64());
   }
   if (n.kind == ir::node_kind::conditional) return;
+  out.enabled = -1;
+  if (n.attributes != ir::none && g.attributes[n.attributes].enabled.expr != ir::none)
+    out.enabled = static_cast<std::int8_t>(convert(g.attributes[n.attributes].enabled, 0, "attribute 'enabled'").as_u64() != 0);
   for (std::size_t i = 0; i < n.args.size(); ++i) {
     const ir::argument& a = n.args[i];
     out.args.push_back(convert(a, i, nullptr));

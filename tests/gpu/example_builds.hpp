@@ -88,5 +88,8 @@ void run_v2_events_capture(int* buf, int* dst, int value, cudaEvent_t e, cudaStr
 // update of value in between; returns synchronised.
 void run_v2_scratch_explicit(int* out, int value, int then, cudaStream_t stream);
 void run_v2_scratch_capture(int* out, int value, int then, cudaStream_t stream);
+// Its graph `attributes` built with on = `first`, launched, updated to on = !first, launched.
+void run_v2_attributes_explicit(int* out, bool first, cudaStream_t stream);
+void run_v2_attributes_capture(int* out, bool first, cudaStream_t stream);
 
 }  // namespace gpu_test

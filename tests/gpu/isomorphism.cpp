@@ -71,8 +71,13 @@ std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth) 
         sizes += std::to_string(size) + ",";
       }
       (void)cudaGetLastError();
-      return fmt::format("kernel {} <<<({},{},{}),({},{},{}),{}>>> params[{}]", p.func, p.gridDim.x, p.gridDim.y,
-                         p.gridDim.z, p.blockDim.x, p.blockDim.y, p.blockDim.z, p.sharedMemBytes, sizes);
+      cudaLaunchAttributeValue priority{}, cluster{};
+      GPU_CHECK(cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributePriority, &priority));
+      GPU_CHECK(cudaGraphKernelNodeGetAttribute(node, cudaLaunchAttributeClusterDimension, &cluster));
+      return fmt::format("kernel {} <<<({},{},{}),({},{},{}),{}>>> params[{}] priority {} cluster ({},{},{})", p.func,
+                         p.gridDim.x, p.gridDim.y, p.gridDim.z, p.blockDim.x, p.blockDim.y, p.blockDim.z,
+                         p.sharedMemBytes, sizes, priority.priority, cluster.clusterDim.x, cluster.clusterDim.y,
+                         cluster.clusterDim.z);
     }
     case cudaGraphNodeTypeMemset: {
       cudaMemsetParams p{};

@@ -181,3 +181,50 @@ TEST_CASE("v2.alloc_generated_cpp_in_both_modes") {
     check_all(out, 12);
   }
 }
+
+namespace {
+// What `attributes` leaves: 11 everywhere when on; 1 with element 0 cleared when off.
+void check_attributes(const buffer<int>& out, bool on) {
+  auto values = out.read();
+  int wrong = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) wrong += values[i] != (on ? 11 : i == 0 ? 0 : 1);
+  CHECK(wrong == 0);
+}
+}  // namespace
+
+TEST_CASE("v2.attributes_priority_cluster_and_enabled_in_both_strategies") {
+  auto prog = v2_program();
+  std::string shapes[2];
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    buffer<int> out(256);
+    auto g = cgraph::graph::build(prog, "attributes", {{"out", out.get()}}, v2_kernels(), with(how));
+    shapes[how == cgraph::strategy::stream_capture] = canonical(g);
+    auto exec = g.instantiate();
+    run(exec);
+    check_attributes(out, true);
+    for (bool on : {false, true, false}) {
+      CAPTURE(on);
+      auto r = exec.update({{"on", on}});
+      CHECK(r.path == cgraph::update_path::node_params);  // cudaGraphNodeSetEnabled, no rebuild
+      run(exec);
+      check_attributes(out, on);
+    }
+    // Built off: the exec starts with the nodes disabled.
+    auto off = cgraph::graph::build(prog, "attributes", {{"out", out.get()}, {"on", false}}, v2_kernels(), with(how))
+                   .instantiate();
+    run(off);
+    check_attributes(out, false);
+  }
+  CHECK(shapes[0] == shapes[1]);
+}
+
+TEST_CASE("v2.attributes_generated_cpp_in_both_modes") {
+  for (auto* run_generated : {run_v2_attributes_explicit, run_v2_attributes_capture}) {
+    buffer<int> out(256);
+    run_generated(out.get(), true, nullptr);
+    check_attributes(out, false);
+    run_generated(out.get(), false, nullptr);
+    check_attributes(out, true);
+  }
+}

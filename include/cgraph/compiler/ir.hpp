@@ -231,6 +231,15 @@ struct node {
   std::uint32_t cond = none;   // index into graph::conds
   std::vector<body> bodies;    // if: 1, if/else: 2, while: 1, switch: highest case + 1
   bool from_repeat = false;    // a `repeat` lowered to while + counter
+  std::uint32_t attributes = none;  // `[[…]]`: index into graph::attributes
+};
+
+// `[[priority(N)]]`, `[[cluster(X, Y, Z)]]` and `[[enabled(EXPR)]]` of one node (LANGUAGE.md
+// §11); an argument whose expr is `none` is absent. Priority and cluster are constants.
+struct node_attributes {
+  argument priority;
+  std::array<argument, 3> cluster;
+  argument enabled;
 };
 
 // ---- declarations -----------------------------------------------------------------------------
@@ -280,11 +289,29 @@ struct graph {
   std::vector<let_value> lets;
   std::vector<cond_handle> conds;
   std::vector<allocation> allocations;  // `alloc NAME: T[COUNT];`
+  std::vector<node_attributes> attributes;  // by node::attributes
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;
   std::size_t node_count = 0;  // all bodies, child graphs not counted
 };
+
+// Calls f(argument) for every value node `n` of `g` reads: a kernel's launch configuration, its
+// arguments and its attributes.
+template <typename Graph, typename Node, typename F>
+void for_each_argument(const Graph& g, const Node& n, F&& f) {
+  if (n.kind == node_kind::kernel) {
+    for (const auto& a : n.grid) f(a);
+    for (const auto& a : n.block) f(a);
+    f(n.shared_bytes);
+  }
+  for (const auto& a : n.args) f(a);
+  if (n.attributes != none) {
+    const auto& at = g.attributes[n.attributes];
+    for (const argument* a : {&at.priority, &at.cluster[0], &at.cluster[1], &at.cluster[2], &at.enabled})
+      if (a->expr != none) f(*a);
+  }
+}
 
 struct kernel {
   std::string name;

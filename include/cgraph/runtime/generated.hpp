@@ -366,6 +366,12 @@ template <typename... A>
 void refresh_kernel(graph_state& g, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
   backend::kernel_node::refresh(g, step, call.params(function), at);
 }
+// `[[priority(N)]]` and `[[cluster(…)]]` once the graph is made; `[[enabled(…)]]`'s value.
+inline void set_kernel_attributes(graph_state& g, std::uint32_t step, bool has_priority, int priority, dim3 cluster,
+                                  const site& at) {
+  backend::kernel_node::set_attributes(g, step, has_priority ? &priority : nullptr, cluster, at);
+}
+inline void set_enabled(graph_state& g, std::uint32_t step, bool on) { backend::set_enabled(g, step, on); }
 inline void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
   backend::kernel_node::add(g, step, parent, view(d), call.params(), at);
 }
@@ -479,6 +485,9 @@ public:
   }
   void memset(std::uint32_t step, const cudaMemsetParams& call) {
     if (start()) finish(backend::memset_node::set(exec_.get(), exec_.node(step), call));
+  }
+  void enabled(std::uint32_t step, bool on) {
+    if (start()) finish(backend::set_exec_enabled(exec_.get(), exec_.node(step), on));
   }
   void event_record(std::uint32_t step, cudaEvent_t e) {
     if (start()) finish(backend::event_record_node::set(exec_.get(), exec_.node(step), e));

@@ -26,7 +26,7 @@ exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
   cudaGraphInstantiateParams p{};
   p.flags = (o.upload ? cudaGraphInstantiateFlagUpload : 0) | (o.auto_free_on_launch ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0) |
             (o.device_launch ? cudaGraphInstantiateFlagDeviceLaunch : 0) |
-            (o.use_node_priority ? cudaGraphInstantiateFlagUseNodePriority : 0);
+            (o.use_node_priority || g.node_priorities ? cudaGraphInstantiateFlagUseNodePriority : 0);
   p.uploadStream = o.upload_stream;
   cudaGraphExec_t exec = nullptr;
   cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphInstantiateWithParams(&exec, g.graph, &p));
@@ -38,10 +38,18 @@ exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
     throw cuda_error(status != cudaSuccess ? status : cudaErrorInvalidValue, "cudaGraphInstantiateWithParams",
                      where.empty() ? g.graph_site.str() : where, instantiate_result_name(p.result_out));
   }
-  return exec_handle::adopt(exec);
+  exec_handle made = exec_handle::adopt(exec);
+  apply_enabled(made.get(), g, g);
+  return made;
 }
 
 }  // namespace
+
+// Each node of `values` with `[[enabled(…)]]` as it says, on the exec's node (`origin`'s).
+void apply_enabled(cudaGraphExec_t exec, const graph_state& origin, const graph_state& values) {
+  for (const auto& [step, on] : values.enabled)
+    CGRAPH_CUDA(cudaGraphNodeSetEnabled(exec, origin.nodes[step], on ? 1 : 0), values.sites[step]);
+}
 
 exec_core::exec_core(state_ptr from, const instantiate_options& options)
     : exec_(instantiate(*from, options)), options_(options), origin_(from), current_(std::move(from)) {}
@@ -110,6 +118,7 @@ update_path exec_core::replace(state_ptr rebuilt) {
   }
   // Launches queued before the update may still read what the old values point at.
   if (fence_) CGRAPH_CUDA(cudaEventSynchronize(fence_), origin_->graph_site);
+  apply_enabled(exec_.get(), *origin_, *rebuilt);  // an exec update leaves nodes as they were
   current_ = std::move(rebuilt);
   kept_.clear();
   retired_.clear();

@@ -41,6 +41,26 @@ void kernel_node::refresh(graph_state& g, std::uint32_t step, const params& p, c
   CGRAPH_CUDA(cudaGraphKernelNodeSetParams(g.nodes[step], &p), at);
 }
 
+void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* priority, dim3 cluster, const site& at) {
+  if (priority) {
+    cudaLaunchAttributeValue v{};
+    v.priority = *priority;
+    CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.nodes[step], cudaLaunchAttributePriority, &v), at);
+    g.node_priorities = true;
+  }
+  if (cluster.x) {
+    cudaLaunchAttributeValue v{};
+    v.clusterDim.x = cluster.x;
+    v.clusterDim.y = cluster.y;
+    v.clusterDim.z = cluster.z;
+    CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.nodes[step], cudaLaunchAttributeClusterDimension, &v), at);
+  }
+}
+
+bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {
+  return CGRAPH_CUDA_STATUS(cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0)) == cudaSuccess;
+}
+
 bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
   if (!check_launch(p, {}).empty()) return false;
   return CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec, node, &p)) == cudaSuccess;

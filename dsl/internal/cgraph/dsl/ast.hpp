@@ -139,7 +139,14 @@ struct block : tagged {
 // Shared by all statements that make a node: an optional label and the `after` clause, which
 // may stand before the statement (`l: after a, b k<<<…>>>(…);`) or at its end
 // (`l: k<<<…>>>(…) after a, b;`, `if c after a { … }`).
+// `[[NAME(ARGS)]]` before a node statement (LANGUAGE.md §11).
+struct attribute : tagged {
+  identifier name;
+  std::vector<expression> args;
+};
+
 struct node_prefix : tagged {
+  std::vector<attribute> attributes;
   boost::optional<identifier> label;
   std::vector<identifier> after;
 };

@@ -22,6 +22,10 @@
 
 namespace cgraph::backend {
 
+// Sets each node of `values` with `[[enabled(…)]]` (graph_state::enabled) on `exec`, whose
+// nodes are `origin`'s: at instantiation, and after a whole-graph update.
+void apply_enabled(cudaGraphExec_t exec, const graph_state& origin, const graph_state& values);
+
 class exec_core {
 public:
   exec_core(state_ptr from, const instantiate_options& options);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cgraph::backend {
@@ -36,6 +37,11 @@ struct graph_state {
   // that allocates is never applied to an exec by cudaGraphExecUpdate: its exec's allocations
   // would keep their addresses while its kernels took the new graph's.
   std::vector<void*> allocations;
+  // Nodes with `[[enabled(…)]]` and their values at build; an exec made from this state, or
+  // updated to it as a whole, sets each (cudaGraphNodeSetEnabled). The exec needs node
+  // priorities on (cudaGraphInstantiateFlagUseNodePriority) when some node has one.
+  std::vector<std::pair<std::uint32_t, bool>> enabled;
+  bool node_priorities = false;
 
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;

@@ -34,7 +34,15 @@ struct kernel_node {
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
   // Sets the parameters of the graph's node of `step` again (explicit_plan::late_readers).
   static void refresh(graph_state& g, std::uint32_t step, const params& p, const site& at);
+  // `[[priority(N)]]` and `[[cluster(X, Y, Z)]]` on the graph's node of `step` (cluster x 0:
+  // none), set once the graph is made, in both strategies.
+  static void set_attributes(graph_state& g, std::uint32_t step, const int* priority, dim3 cluster, const site& at);
 };
+
+// `[[enabled(…)]]`: records the node's value for the exec (graph_state::enabled).
+inline void set_enabled(graph_state& g, std::uint32_t step, bool on) { g.enabled.emplace_back(step, on); }
+// Turns a node of an exec on or off; false when CUDA refuses.
+bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on);
 
 struct memcpy_params {
   void* dst = nullptr;
