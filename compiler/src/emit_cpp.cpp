@@ -431,11 +431,17 @@ private:
     return values_.argument(g_.attributes[n.attributes].enabled, "attribute 'enabled'", n.range);
   }
 
-  // Once the graph is made (both modes): kernel priorities and clusters, and each
+  // Once the graph is made (both modes): programmatic edges, kernel priorities and clusters, and each
   // `[[enabled(…)]]` value for the exec.
   void apply_attributes() {
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
       const ir::node& n = *plan_.steps[i].node;
+      if (n.ports != ir::none)
+        for (const ir::port_edge& e : g_.port_edges[n.ports]) {
+          auto k = static_cast<std::size_t>(std::find(n.deps.begin(), n.deps.end(), e.dep) - n.deps.begin());
+          line("  cg::programmatic_edge(g, {}, {}, {}, {}, {});", parent_of(i), plan_.steps[i].deps[k], i,
+               e.port == ir::edge_port::launched, site(n.range));
+        }
       if (n.attributes == ir::none) continue;
       const ir::node_attributes& at = g_.attributes[n.attributes];
       if (std::string on = enabled_value(n); !on.empty()) line("  cg::set_enabled(g, {}, {});", i, on);

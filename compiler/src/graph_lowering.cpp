@@ -342,9 +342,30 @@ private:
         continue;
       }
       if (std::find(deps.begin(), deps.end(), it->second) == deps.end()) deps.push_back(it->second);
+      if (p.name->port != ast::edge_port::full) add_port_edge(ctx, p, it->second);
       edges.push_back({p.node, it->second, p.name});
     }
     if (!edges.empty()) check_cycles(*ctx.body, edges);
+  }
+
+  // A programmatic edge joins two kernel nodes (CUDA's ports are a kernel's).
+  void add_port_edge(body_context& ctx, const pending_after& p, std::uint32_t from) {
+    ir::node& n = ctx.body->nodes[p.node];
+    const ir::node& source = ctx.body->nodes[from];
+    const char* what = p.name->port == ast::edge_port::programmatic ? "programmatic" : "launched";
+    for (const ir::node* end : {&source, static_cast<const ir::node*>(&n)})
+      if (end->kind != ir::node_kind::kernel) {
+        diags_.error(range_of(*p.name), fmt::format("'{}({})' joins kernel nodes only; {} is a {} node", what,
+                                                    p.name->name, end == &n ? "this statement" : "'" + p.name->name + "'",
+                                                    ir::to_string(end->kind)));
+        return;
+      }
+    if (n.ports == ir::none) {
+      n.ports = static_cast<std::uint32_t>(graph_.port_edges.size());
+      graph_.port_edges.emplace_back();
+    }
+    graph_.port_edges[n.ports].push_back(
+        {from, p.name->port == ast::edge_port::programmatic ? ir::edge_port::programmatic : ir::edge_port::launched});
   }
 
   // §13 rule 10: an `after` naming the statement this one follows anyway adds nothing. Checked
@@ -353,7 +374,7 @@ private:
   void warn_implied_afters(const body_context& ctx) {
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name->name);
-      if (it == ctx.labels.end()) continue;
+      if (it == ctx.labels.end() || p.name->port != ast::edge_port::full) continue;  // a port edge is not implied
       const auto& deps = ctx.body->nodes[p.node].deps;
       if (std::find(deps.begin(), deps.end(), it->second) != deps.end())
         if (!repeated_iteration_)

@@ -97,6 +97,13 @@ std::string describe_node(const ir::program& p, const ir::graph& g, const ir::no
   return attributes_text(p, g, n) + describe_kind(p, g, n);
 }
 
+std::string_view edge_port_name(const ir::graph& g, const ir::node& n, std::uint32_t dep) {
+  if (n.ports == ir::none) return {};
+  for (const ir::port_edge& e : g.port_edges[n.ports])
+    if (e.dep == dep) return e.port == ir::edge_port::programmatic ? "programmatic" : "launched";
+  return {};
+}
+
 std::string body_name(const ir::node& n, std::size_t body) {
   switch (n.cond_kind) {
     case ir::cond_kind::if_then: return "then";

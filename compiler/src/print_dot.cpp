@@ -72,7 +72,11 @@ private:
                                                                : std::string(ir::to_string(n.kind));
       std::string_view shape = detail::info(n.kind).dot_style;
       out_ += fmt::format("{}\"{}\" [label=\"{}\\n{} · {}\"{}];\n", indent, id, escape(text), kind, line_of(n.range), shape);
-      for (auto d : n.deps) out_ += fmt::format("{}\"{}{}\" -> \"{}\";\n", indent, prefix, d, id);
+      for (auto d : n.deps) {
+        std::string_view port = detail::edge_port_name(g, n, d);
+        out_ += fmt::format("{}\"{}{}\" -> \"{}\"{};\n", indent, prefix, d, id,
+                            port.empty() ? std::string() : fmt::format(" [style=dashed, label=\"{}\"]", port));
+      }
       for (const auto& [k, inner] : detail::views::enumerate(n.bodies)) {
         std::string body_prefix = fmt::format("{}_b{}_n", id, k);
         std::string name = detail::body_name(n, k);

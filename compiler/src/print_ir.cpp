@@ -69,7 +69,10 @@ private:
       out_ += fmt::format("{}{}{}: {}", indent, i, n.label.empty() ? "" : " [" + n.label + "]",
                           detail::describe_node(p_, g, n));
       if (!n.deps.empty()) {
-        out_ += "  after " + detail::join(n.deps, ", ", [](std::uint32_t d) { return std::to_string(d); });
+        out_ += "  after " + detail::join(n.deps, ", ", [&](std::uint32_t d) {
+                  std::string_view port = detail::edge_port_name(g, n, d);
+                  return port.empty() ? std::to_string(d) : fmt::format("{}({})", port, d);
+                });
       }
       out_ += location(n.range) + '\n';
       for (const auto& [k, inner] : detail::views::enumerate(n.bodies)) {

@@ -296,7 +296,9 @@ private:
       for (const auto& name : *l) {
         out_ += first ? " after " : ", ";
         inline_comments(name.begin);
-        out_ += name.name;
+        out_ += name.port == ast::edge_port::programmatic ? "programmatic(" + name.name + ")"
+                : name.port == ast::edge_port::launched   ? "launched(" + name.name + ")"
+                                                          : name.name;
         first = false;
       }
   }

@@ -73,7 +73,7 @@ const auto node_prefix_def = -attributes >> -label_parser{} >> after_clause;
 const auto attribute_def = identifier > -arguments;
 const auto attributes_def = punct("[[") > (attribute % ',') > punct("]]");
 const auto after_clause_def = -(kw("after") > label_list);
-const auto label_list_def = identifier % ',';
+const auto label_list_def = after_label_parser{} % ',';
 // After a ',' another argument must follow, so a bad one is reported where it stands.
 const auto arguments_def = '(' > -(expression() > *(',' > expression())) > ')';
 

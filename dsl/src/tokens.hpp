@@ -65,6 +65,40 @@ struct identifier_parser : detail::token_parser<identifier_parser, ast::identifi
   }
 };
 
+// One entry of an `after` list: `L`, or `programmatic(L)` / `launched(L)` (a programmatic
+// dependent launch edge from L's programmatic or launch-completion port). The two words are not
+// reserved: followed by anything but '(' they are labels.
+struct after_label_parser : detail::token_parser<after_label_parser, ast::identifier> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    It p = first;
+    ast::identifier id;
+    if (!identifier_parser{}.parse(p, last, ctx, rctx, id)) return false;
+    ast::edge_port port = id.name == "programmatic" ? ast::edge_port::programmatic
+                          : id.name == "launched"   ? ast::edge_port::launched
+                                                    : ast::edge_port::full;
+    if (port != ast::edge_port::full) {
+      It q = p;
+      x3::skip_over(q, last, ctx);
+      if (q != last && *q == '(') {
+        ++q;
+        ast::identifier inner;
+        if (!identifier_parser{}.parse(q, last, ctx, rctx, inner)) return false;
+        x3::skip_over(q, last, ctx);
+        if (q == last || *q != ')') return false;
+        inner.port = port;
+        detail::tag(inner, first, q + 1);
+        inner.begin = id.begin;  // the whole `programmatic(L)`
+        id = std::move(inner);
+        p = q + 1;
+      }
+    }
+    x3::traits::move_to(std::move(id), attr);
+    first = p;
+    return true;
+  }
+};
+
 // The name of a struct (declared anywhere in the file) followed by '{': the start of a struct
 // literal. Other names never start one, so `repeat n { … }` stays a count and a block.
 struct struct_name_parser : detail::token_parser<struct_name_parser, ast::identifier> {

@@ -91,5 +91,8 @@ void run_v2_scratch_capture(int* out, int value, int then, cudaStream_t stream);
 // Its graph `attributes` built with on = `first`, launched, updated to on = !first, launched.
 void run_v2_attributes_explicit(int* out, bool first, cudaStream_t stream);
 void run_v2_attributes_capture(int* out, bool first, cudaStream_t stream);
+// Its graph `pdl` on (a, b, value), launched once, synchronised.
+void run_v2_pdl_explicit(int* a, int* b, int value, cudaStream_t stream);
+void run_v2_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
 
 }  // namespace gpu_test

@@ -9,4 +9,5 @@
 #define RUN_V2_EVENTS run_v2_events_capture
 #define RUN_V2_SCRATCH run_v2_scratch_capture
 #define RUN_V2_ATTRIBUTES run_v2_attributes_capture
+#define RUN_V2_PDL run_v2_pdl_capture
 #include "generated_examples.inc"

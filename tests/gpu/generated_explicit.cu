@@ -9,4 +9,5 @@
 #define RUN_V2_EVENTS run_v2_events_explicit
 #define RUN_V2_SCRATCH run_v2_scratch_explicit
 #define RUN_V2_ATTRIBUTES run_v2_attributes_explicit
+#define RUN_V2_PDL run_v2_pdl_explicit
 #include "generated_examples.inc"

@@ -30,3 +30,16 @@ __global__ void twice(int* dst, const int* src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) dst[i] = src[i] * 2;
 }
+
+__global__ void produce_pdl(int* out, int value, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value;
+  __syncthreads();
+  cudaTriggerProgrammaticLaunchCompletion();
+}
+
+__global__ void consume_pdl(int* dst, const int* src, int n) {
+  cudaGridDependencySynchronize();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = 2 * src[i];
+}

@@ -14,3 +14,7 @@ __global__ void bump(int* out, int value, int n);
 __global__ void slow_put(int* out, int value, int n, long long cycles);
 // dst[i] = src[i] * 2 for i < n.
 __global__ void twice(int* dst, const int* src, int n);
+// Programmatic dependent launch: out[i] = value, then the trigger that lets a programmatic
+// dependent start; and dst[i] = 2 * src[i] after cudaGridDependencySynchronize.
+__global__ void produce_pdl(int* out, int value, int n);
+__global__ void consume_pdl(int* dst, const int* src, int n);

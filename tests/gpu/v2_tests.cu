@@ -9,6 +9,7 @@
 
 #include <cgraph/runtime/registry.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace gpu_test;
@@ -23,6 +24,7 @@ cgraph::registry v2_kernels() {
   cgraph::registry reg;
   reg.kernel("pick_branch", pick_branch).kernel("put", put).kernel("bump", bump);
   reg.kernel("slow_put", slow_put).kernel("twice", twice);
+  reg.kernel("produce_pdl", produce_pdl).kernel("consume_pdl", consume_pdl);
   return reg;
 }
 
@@ -226,5 +228,49 @@ TEST_CASE("v2.attributes_generated_cpp_in_both_modes") {
     check_attributes(out, false);
     run_generated(out.get(), false, nullptr);
     check_attributes(out, true);
+  }
+}
+
+namespace {
+// The edges of `g`'s root with their data: "programmatic:port" for programmatic ones.
+std::vector<std::string> edge_kinds(cudaGraph_t g) {
+  std::size_t count = 0;
+  GPU_CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &count));
+  std::vector<cudaGraphNode_t> from(count), to(count);
+  std::vector<cudaGraphEdgeData> data(count);
+  GPU_CHECK(cudaGraphGetEdges(g, from.data(), to.data(), data.data(), &count));
+  std::vector<std::string> out;
+  for (const auto& e : data)
+    out.push_back(e.type == cudaGraphDependencyTypeProgrammatic
+                      ? (e.from_port == cudaGraphKernelNodePortProgrammatic ? "programmatic" : "launched")
+                      : "full");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("v2.programmatic_edges_in_both_strategies") {
+  auto prog = v2_program();
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    buffer<int> a(256), b(256);
+    auto g = cgraph::graph::build(prog, "pdl", {{"a", a.get()}, {"b", b.get()}, {"value", 3}}, v2_kernels(), with(how));
+    CHECK(edge_kinds(g.get()) == std::vector<std::string>{"launched", "programmatic"});
+    auto exec = g.instantiate();
+    for (int value : {3, 5}) {
+      CHECK(exec.update({{"value", value}}).path != cgraph::update_path::reinstantiated);
+      run(exec);
+      check_all(b, 2 * value);
+      check_all(a, 4 * value);
+    }
+  }
+}
+
+TEST_CASE("v2.programmatic_edges_generated_cpp_in_both_modes") {
+  for (auto* run_generated : {run_v2_pdl_explicit, run_v2_pdl_capture}) {
+    buffer<int> a(256), b(256);
+    run_generated(a.get(), b.get(), 7, nullptr);
+    check_all(b, 14);
+    check_all(a, 28);
   }
 }

@@ -232,6 +232,15 @@ struct node {
   std::vector<body> bodies;    // if: 1, if/else: 2, while: 1, switch: highest case + 1
   bool from_repeat = false;    // a `repeat` lowered to while + counter
   std::uint32_t attributes = none;  // `[[…]]`: index into graph::attributes
+  std::uint32_t ports = none;       // programmatic edges among deps: index into graph::port_edges
+};
+
+// `after programmatic(L)` / `after launched(L)` (LANGUAGE.md §11): the dependency on node `dep`
+// (also in node::deps) leaves L's programmatic or launch-completion port.
+enum class edge_port : std::uint8_t { programmatic = 1, launched = 2 };
+struct port_edge {
+  std::uint32_t dep = 0;
+  edge_port port = edge_port::programmatic;
 };
 
 // `[[priority(N)]]`, `[[cluster(X, Y, Z)]]` and `[[enabled(EXPR)]]` of one node (LANGUAGE.md
@@ -290,6 +299,7 @@ struct graph {
   std::vector<cond_handle> conds;
   std::vector<allocation> allocations;  // `alloc NAME: T[COUNT];`
   std::vector<node_attributes> attributes;  // by node::attributes
+  std::vector<std::vector<port_edge>> port_edges;  // by node::ports
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;

@@ -57,6 +57,15 @@ void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* 
   }
 }
 
+void programmatic_edge(graph_state& g, cudaGraph_t graph, std::uint32_t from, std::uint32_t to, bool launch_completion,
+                       const site& at) {
+  cudaGraphEdgeData edge{};
+  edge.from_port = launch_completion ? cudaGraphKernelNodePortLaunchCompletion : cudaGraphKernelNodePortProgrammatic;
+  edge.type = cudaGraphDependencyTypeProgrammatic;
+  CGRAPH_CUDA(cudaGraphRemoveDependencies(graph, &g.nodes[from], &g.nodes[to], nullptr, 1), at);
+  CGRAPH_CUDA(cudaGraphAddDependencies(graph, &g.nodes[from], &g.nodes[to], &edge, 1), at);
+}
+
 bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {
   return CGRAPH_CUDA_STATUS(cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0)) == cudaSuccess;
 }

@@ -25,8 +25,12 @@ struct tagged {
   std::uint32_t end = 0;
 };
 
+// An edge of an `after` list (LANGUAGE.md §11): `L`, `programmatic(L)` or `launched(L)`.
+enum class edge_port : std::uint8_t { full, programmatic, launched };
+
 struct identifier : tagged {
   std::string name;
+  edge_port port = edge_port::full;  // only in an `after` list
 };
 
 // ---- types -------------------------------------------------------------------------------
