@@ -153,41 +153,37 @@ bool child_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
 
 // ---- event record and wait -------------------------------------------------------------------
 
-void event_record_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
+namespace {
+template <bool Wait>
+cudaGraphNode_t add_event_node(cudaGraph_t graph, node_deps d, cudaEvent_t e, const site& at) {
+  cudaGraphNode_t node = nullptr;
+  if constexpr (Wait) CGRAPH_CUDA(cudaGraphAddEventWaitNode(&node, graph, d.data(), d.size(), e), at);
+  else CGRAPH_CUDA(cudaGraphAddEventRecordNode(&node, graph, d.data(), d.size(), e), at);
+  return node;
+}
+}  // namespace
+
+template <bool Wait>
+void event_node<Wait>::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
   mark(g, step, at);
-  CGRAPH_CUDA(cudaGraphAddEventRecordNode(&g.nodes[step], parent, d.data(), d.size(), p), at);
+  g.nodes[step] = add_event_node<Wait>(parent, d, p, at);
 }
 
-void event_record_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
+template <bool Wait>
+void event_node<Wait>::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
   mark(c.state(), step, at);
-  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
-    cudaGraphNode_t node = nullptr;
-    CGRAPH_CUDA(cudaGraphAddEventRecordNode(&node, graph, d.data(), d.size(), p), at);
-    return node;
-  });
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) { return add_event_node<Wait>(graph, d, p, at); });
 }
 
-bool event_record_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
-  return CGRAPH_CUDA_STATUS(cudaGraphExecEventRecordNodeSetEvent(exec, node, p)) == cudaSuccess;
+template <bool Wait>
+bool event_node<Wait>::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
+  cudaError_t status = Wait ? CGRAPH_CUDA_STATUS(cudaGraphExecEventWaitNodeSetEvent(exec, node, p))
+                            : CGRAPH_CUDA_STATUS(cudaGraphExecEventRecordNodeSetEvent(exec, node, p));
+  return status == cudaSuccess;
 }
 
-void event_wait_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
-  mark(g, step, at);
-  CGRAPH_CUDA(cudaGraphAddEventWaitNode(&g.nodes[step], parent, d.data(), d.size(), p), at);
-}
-
-void event_wait_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
-  mark(c.state(), step, at);
-  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
-    cudaGraphNode_t node = nullptr;
-    CGRAPH_CUDA(cudaGraphAddEventWaitNode(&node, graph, d.data(), d.size(), p), at);
-    return node;
-  });
-}
-
-bool event_wait_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
-  return CGRAPH_CUDA_STATUS(cudaGraphExecEventWaitNodeSetEvent(exec, node, p)) == cudaSuccess;
-}
+template struct event_node<false>;
+template struct event_node<true>;
 
 // ---- graph memory ------------------------------------------------------------------------------
 

@@ -96,20 +96,16 @@ struct child_node {
 
 // Event record and wait nodes (`record E;`, `wait E;`). In a capture they are added to the
 // capturing graph (as memset is), so both strategies make the same node.
-struct event_record_node {
+template <bool Wait>
+struct event_node {
   using params = cudaEvent_t;
-  static constexpr const char* name = "event record";
+  static constexpr const char* name = Wait ? "event wait" : "event record";
   static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, const site& at);
   static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, const site& at);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
 };
-struct event_wait_node {
-  using params = cudaEvent_t;
-  static constexpr const char* name = "event wait";
-  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, const site& at);
-  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, const site& at);
-  static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, params p);
-};
+using event_record_node = event_node<false>;
+using event_wait_node = event_node<true>;
 
 // Graph memory (`alloc`, `free`): an allocation node of `bytes` device memory on the current
 // device, whose address is kept as allocation `index` of the graph state, and its free node.
