@@ -434,15 +434,11 @@ private:
   // Once the graph is made (both modes): programmatic edges, kernel priorities and clusters, and each
   // `[[enabled(…)]]` value for the exec.
   void apply_attributes() {
-    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
+    for (const auto& e : plan_.port_steps)
+      line("  cg::programmatic_edge(g, {}, {}, {}, {}, {});", parent_of(e.to), e.from, e.to, e.launch_completion,
+           site(plan_.steps[e.to].node->range));
+    for (std::uint32_t i : plan_.attributed) {
       const ir::node& n = *plan_.steps[i].node;
-      if (n.ports != ir::none)
-        for (const ir::port_edge& e : g_.port_edges[n.ports]) {
-          auto k = static_cast<std::size_t>(std::find(n.deps.begin(), n.deps.end(), e.dep) - n.deps.begin());
-          line("  cg::programmatic_edge(g, {}, {}, {}, {}, {});", parent_of(i), plan_.steps[i].deps[k], i,
-               e.port == ir::edge_port::launched, site(n.range));
-        }
-      if (n.attributes == ir::none) continue;
       const ir::node_attributes& at = g_.attributes[n.attributes];
       if (std::string on = enabled_value(n); !on.empty()) line("  cg::set_enabled(g, {}, {});", i, on);
       if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;

@@ -59,7 +59,10 @@ std::uint32_t expr_lowering::add(ir::expr e) {
   // An allocation's address exists only once its node is added, after the pool is evaluated:
   // it is passed as it is, like a cond.
   bool reads_allocation = false;
-  ir::for_each_operand(graph_, e, [&](std::uint32_t o) { reads_allocation |= o < graph_.exprs.size() && graph_.exprs[o].op == op::alloc_ref; });
+  if (!graph_.allocations.empty())  // most graphs allocate nothing: no walk on the front end's hot path
+    ir::for_each_operand(graph_, e, [&](std::uint32_t o) {
+      reads_allocation |= o < graph_.exprs.size() && graph_.exprs[o].op == op::alloc_ref;
+    });
   if (reads_allocation) {
     diags_.error(e.range, "an 'alloc' name is passed to a node as it is; arithmetic on it ('buf + n') is not supported "
                           "(allocate separate buffers, or pass an offset to the kernel)");

@@ -5,6 +5,7 @@
 
 #include <cgraph/compiler/plan.hpp>
 
+#include <algorithm>
 #include <queue>
 
 namespace cgraph::plan {
@@ -20,6 +21,7 @@ public:
     for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
       plan_.conds_by_home[home_key(plan_.cond_homes[c])].push_back(c);
     find_late_readers();
+    find_port_edges_and_attributes();
     return std::move(plan_);
   }
 
@@ -55,6 +57,20 @@ private:
           plan_.late_readers.push_back(s);
           break;
         }
+      }
+    }
+  }
+
+  void find_port_edges_and_attributes() {
+    const ir::graph& g = *plan_.graph;
+    for (std::uint32_t s = 0; s < plan_.steps.size(); ++s) {
+      const ir::node& n = *plan_.steps[s].node;
+      if (n.attributes != ir::none) plan_.attributed.push_back(s);
+      if (n.ports == ir::none) continue;
+      for (const ir::port_edge& e : g.port_edges[n.ports]) {
+        // steps[s].deps follows n.deps: the dependency's step stands where e.dep stands.
+        auto k = static_cast<std::size_t>(std::find(n.deps.begin(), n.deps.end(), e.dep) - n.deps.begin());
+        plan_.port_steps.push_back({plan_.steps[s].deps[k], s, e.port == ir::edge_port::launched});
       }
     }
   }

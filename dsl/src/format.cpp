@@ -360,12 +360,17 @@ private:
   void stmt(const ast::builtin_stmt& s) {
     call_like(s.prefix, s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset", s.args, s.after);
   }
-  void stmt(const ast::event_stmt& s) {
-    prefix(s.prefix);
-    out_ += (s.wait ? "wait " : "record ") + s.event.name;
-    after(s.prefix, s.after);
+  // `KEYWORD NAME [after …];`
+  void keyword_stmt(const ast::node_prefix& p, std::string_view keyword, const ast::identifier& name,
+                    const std::vector<ast::identifier>& suffix) {
+    prefix(p);
+    out_ += keyword;
+    out_ += ' ';
+    out_ += name.name;
+    after(p, suffix);
     out_ += ';';
   }
+  void stmt(const ast::event_stmt& s) { keyword_stmt(s.prefix, s.wait ? "wait" : "record", s.event, s.after); }
   void stmt(const ast::alloc_stmt& s) {
     prefix(s.prefix);
     out_ += "alloc " + s.name.name + ": " + type(s.element) + "[";
@@ -374,12 +379,7 @@ private:
     after(s.prefix, s.after);
     out_ += ';';
   }
-  void stmt(const ast::free_stmt& s) {
-    prefix(s.prefix);
-    out_ += "free " + s.name.name;
-    after(s.prefix, s.after);
-    out_ += ';';
-  }
+  void stmt(const ast::free_stmt& s) { keyword_stmt(s.prefix, "free", s.name, s.after); }
   void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host " + s.callback.name, s.args, s.after); }
   void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call " + s.graph.name, s.args, s.after); }
   void stmt(const ast::let_stmt& s) {

@@ -1,8 +1,6 @@
 #include "build_steps.hpp"
 #include "node_params.hpp"
 
-#include <algorithm>
-
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 #include <cgraph/runtime/error.hpp>
@@ -84,15 +82,11 @@ void step_builder::refresh_late_readers() {
 }
 
 void step_builder::apply_attributes() {
-  for (std::uint32_t s = 0; s < plan_.steps.size(); ++s) {
+  for (const auto& e : plan_.port_steps)
+    backend::programmatic_edge(g_, parent_graph(plan_.steps[e.to].parent), e.from, e.to, e.launch_completion,
+                               g_.at(plan_.steps[e.to].node->range));
+  for (std::uint32_t s : plan_.attributed) {
     const ir::node& n = *plan_.steps[s].node;
-    if (n.ports != ir::none)
-      for (const ir::port_edge& e : ir_.port_edges[n.ports]) {
-        auto k = static_cast<std::size_t>(std::find(n.deps.begin(), n.deps.end(), e.dep) - n.deps.begin());
-        backend::programmatic_edge(g_, parent_graph(plan_.steps[s].parent), plan_.steps[s].deps[k], s,
-                                   e.port == ir::edge_port::launched, g_.at(n.range));
-      }
-    if (n.attributes == ir::none) continue;
     const ir::node_attributes& at = ir_.attributes[n.attributes];
     if (g_.records[s].values.enabled >= 0) backend::set_enabled(g_, s, g_.records[s].values.enabled != 0);
     if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;

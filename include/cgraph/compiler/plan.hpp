@@ -46,6 +46,16 @@ struct explicit_plan {
   // added, after the kernels that set the cond (its dependencies). Both strategies set these
   // steps' parameters again once the whole graph is made.
   std::vector<std::uint32_t> late_readers;
+  // Programmatic edges (`after programmatic(L)`, `after launched(L)`) as steps: each strategy
+  // adds the plain edge from..to, then replaces it with the port edge once the graph is made.
+  struct port_step {
+    std::uint32_t from = 0;
+    std::uint32_t to = 0;
+    bool launch_completion = false;
+  };
+  std::vector<port_step> port_steps;
+  // Steps whose node has `[[…]]` attributes, applied once the graph is made.
+  std::vector<std::uint32_t> attributed;
 };
 
 explicit_plan lower_explicit(const ir::graph& g);
