@@ -323,11 +323,17 @@ private:
       case ir::node_kind::mem_alloc: return fmt::format("{}, {}", n.callee, values);
       case ir::node_kind::mem_free: return std::to_string(n.callee);
       case ir::node_kind::child_graph:
-        if (how == strategy::capture) return fmt::format("g.children[{}]", i);  // built before the capture began
-        return fmt::format("{}::traits::build_state({}, {})", cpp_name(prog_.graphs[n.callee].name), values,
-                           child_callbacks(n));
+        if (how == strategy::capture) return fmt::format("g.children[{}]", i);  // built beforehand (build_capture)
+        return build_child(i);
       default: return values;
     }
+  }
+
+  // The child graph of `call` step i, built from its values.
+  std::string build_child(std::uint32_t i) const {
+    const ir::node& n = *plan_.steps[i].node;
+    return fmt::format("{}::traits::build_state(step_{}(p, v, g), {})", cpp_name(prog_.graphs[n.callee].name), i,
+                       child_callbacks(n));
   }
 
   std::string parent_of(std::uint32_t i) const {
@@ -460,12 +466,12 @@ private:
   void build_capture(std::vector<std::string>& prologue, std::vector<std::string>& steps) {
     {
       collect into(*this, prologue);
-      // A capturing thread may not allocate or build other graphs: child graphs first.
+      // A capturing thread may not allocate or build other graphs: child graphs first, except
+      // those given a cond of this graph, built once the capture has made its handle.
       for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
         const ir::node& n = *plan_.steps[i].node;
-        if (n.kind == ir::node_kind::child_graph)
-          line("  g.children[{}] = {}::traits::build_state(step_{}(p, v, g), {});", i, cpp_name(prog_.graphs[n.callee].name),
-               i, child_callbacks(n));
+        if (n.kind == ir::node_kind::child_graph && !plan::passes_own_cond(g_, n))
+          line("  g.children[{}] = {};", i, build_child(i));
       }
       line("  cg::capture_session c(g, {});", site(g_.range));
     }
@@ -502,6 +508,7 @@ private:
           line("{}c.leave_body({});", indent, joins(body));
         }
       } else {
+        if (plan::passes_own_cond(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.children[{}] = {}; }}", indent, i, build_child(i));
         line("{}c.{}({}, {}, {}, {});", indent, row.capture, k, i, operands(i, strategy::capture), at);
       }
       if (cn.record_event) line("{}c.record({}, {});", indent, k, i);

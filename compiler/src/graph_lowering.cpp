@@ -40,6 +40,11 @@ public:
       if (conds_[i].uses == 0 && !graph_.conds[i].synthetic)
         diags_.error(graph_.conds[i].range,
                      fmt::format("cond '{}' is not used by any if, while or switch", graph_.conds[i].name));
+      else if (conds_[i].else_if)
+        for (const auto& r : conds_[i].passed)
+          diags_.error(r, fmt::format("the cond of an 'else if' cannot be passed to 'call': its handle is made on the "
+                                      "'else' body's graph, after the called graph is built; set '{}' with a kernel "
+                                      "of this graph", graph_.conds[i].name));
     // A cond passed with a wrong type no longer reaches its kernel: rule 8 speaks of clean graphs.
     if (diags_.error_count() == errors_before) report_endless_whiles();
   }
@@ -49,7 +54,8 @@ public:
   void report_endless_whiles() {
     std::vector<bool> received(graph_.conds.size(), false);
     ir::for_each_node(graph_.root, [&](const ir::node& n) {
-      if (n.kind != ir::node_kind::kernel) return;
+      // A `call` passing the cond counts: the called graph's kernels may clear it.
+      if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::child_graph) return;
       for (const auto& a : n.args)
         if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref &&
             graph_.exprs[a.expr].index < received.size())
@@ -95,6 +101,8 @@ private:
     std::uint32_t body_id = 0;
     std::uint32_t uses = 0;
     source_range first_use;
+    bool else_if = false;               // drives the `if` of an `else if`: its handle is made late
+    std::vector<source_range> passed;   // where a `call` passes it
   };
 
   // ---- parameters ----------------------------------------------------------------------
@@ -102,12 +110,13 @@ private:
   void lower_parameters() {
     for (const auto& p : decl_.params) {
       auto t = resolve_type(p.type, diags_, globals_, program_.structs);
-      if (t && t->k == ir::type::kind::cond) {
-        diags_.error(range_of(p.type), "graph parameters cannot be 'cond'; declare conds inside the graph body");
-        t.reset();
-      }
       ir::parameter param{p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)};
-      if (p.default_value) {
+      // A cond parameter is the caller's handle (LANGUAGE.md §11): `call` passes it, or the
+      // user gives a cudaGraphConditionalHandle of the graph this one is embedded in.
+      if (t && t->k == ir::type::kind::cond && p.default_value)
+        diags_.error(range_of(*p.default_value), fmt::format("cond parameter '{}' cannot have a default; its handle "
+                                                             "comes from the graph that calls this one", p.name.name));
+      else if (p.default_value) {
         std::uint32_t e = exprs_.lower(*p.default_value);
         if (t) param.default_expr =
             exprs_.convert(e, *t, ir::check::any, range_of(*p.default_value),
@@ -491,7 +500,7 @@ private:
     for (std::size_t i = 0; i < 3; ++i) {
       if (i >= dims.size()) {
         out[i] = {exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {}), u32_type,
-                  ir::check::positive, {}};
+                  ir::check::positive, {}, {}};
         continue;
       }
       std::uint32_t e = exprs_.lower(dims[i]);
@@ -509,7 +518,7 @@ private:
       n.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.shared_bytes), "dynamic shared memory bytes");
     } else {
       n.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), u32_type,
-                        ir::check::any, {}};
+                        ir::check::any, {}, {}};
     }
     check_launch_limits(n, s);
     if (auto k = find_global(s.kernel, global_symbol::kind::kernel)) {
@@ -750,6 +759,9 @@ private:
         if (!p.default_value) required = params.size();
       }
       lower_arguments(n, s.args, params, required, s.graph, "graph");
+      for (const auto& a : n.args)
+        if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref)
+          conds_[graph_.exprs[a.expr].index].passed.push_back(a.range);
     }
     return add_node(std::move(n), in, s.prefix, s.after);
   }
@@ -801,7 +813,7 @@ private:
     }
     auto index = static_cast<std::uint32_t>(graph_.conds.size());
     graph_.conds.push_back(std::move(c));
-    conds_.push_back({current_->id, 0, {}});
+    conds_.push_back({current_->id, 0, {}, false, {}});
     declare(s.name, symbol{symbol::kind::cond, 0, index, range_of(s.name)});
     return in;
   }
@@ -821,12 +833,19 @@ private:
           diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; declare it with 'cond {};' before the "
                                                    "'{}'", name.name, name.name, statement));
       }
-      else
+      else if (s && s->k == symbol::kind::param && graph_.params[s->index].t.k == ir::type::kind::cond) {
+        auto& d = diags_.error(range_of(name), fmt::format("cond parameter '{}' cannot drive a '{}' here; its "
+                                                           "conditional node belongs to the graph that declares it",
+                                                           name.name, statement));
+        d.notes.push_back({s->declared_at, "CUDA ties a handle to the graph that made it: a called graph's kernels "
+                                           "may set it, but only that graph may test it"});
+      } else
         diags_.error(range_of(name), fmt::format("'{}' is not a cond; '{}' needs a name declared with 'cond'",
                                                  name.name, statement));
       return ir::none;
     }
     cond_info& info = conds_[s->index];
+    info.else_if = info.body_id != current_->id;
     if (info.body_id != current_->id && info.body_id != chain_home) {
       ++info.uses;  // misplaced, not unused: one error is enough
       auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is declared in another graph body; declare it in "
@@ -914,7 +933,7 @@ private:
     // body after the last iteration.
     n.cond = static_cast<std::uint32_t>(graph_.conds.size());
     graph_.conds.push_back({fmt::format("repeat#{}", repeat_count_++), ir::none, true, range_of(s)});
-    conds_.push_back({current_->id, 1, range_of(s)});
+    conds_.push_back({current_->id, 1, range_of(s), false, {}});
     ir::body body = lower_body(s.body, true);
     ir::node counter = make_node(ir::node_kind::repeat_counter, s);
     counter.cond = n.cond;

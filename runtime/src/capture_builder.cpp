@@ -52,6 +52,7 @@ private:
           }
           break;
         case ir::node_kind::child_graph:
+          if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
           compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v);
           g_.children[i] = build_child(g_, n, v);
           break;
@@ -96,7 +97,13 @@ private:
       case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
       case ir::node_kind::mem_alloc: backend::alloc_node::capture(session_, k, i, n.callee, v.args[0].as_u64(), at); break;
       case ir::node_kind::mem_free: backend::free_node::capture(session_, k, i, n.callee, at); break;
-      case ir::node_kind::child_graph: backend::child_node::capture(session_, k, i, g_.children[i]->graph, at); break;
+      case ir::node_kind::child_graph:
+        if (!g_.children[i]) {
+          backend::relaxed_capture_mode aside;
+          g_.children[i] = build_child(g_, n, v);
+        }
+        backend::child_node::capture(session_, k, i, g_.children[i]->graph, at);
+        break;
       case ir::node_kind::conditional: {
         auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
         backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], at);

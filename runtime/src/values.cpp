@@ -27,6 +27,12 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
     if (v.k != kind::boolean) return "a bool";
   } else if (t.is_pointer()) {
     if (v.k != kind::pointer) return "a pointer";
+  } else if (t.k == ir::type::kind::cond) {
+    // From `call`, the caller's handle; from the user, a cudaGraphConditionalHandle of the
+    // graph this one is embedded in.
+    if (v.k == kind::integer) v = ir::value::cond(static_cast<std::uint64_t>(v.i));
+    if (v.k != kind::cond || v.bits == 0) return "a cudaGraphConditionalHandle (not 0)";
+    return std::nullopt;
   } else if (t.k == ir::type::kind::event) {
     if (v.k != kind::pointer || v.bits == 0) return "a cudaEvent_t (not null)";
   } else if (t.is_struct()) {

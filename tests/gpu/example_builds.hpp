@@ -94,5 +94,8 @@ void run_v2_attributes_capture(int* out, bool first, cudaStream_t stream);
 // Its graph `pdl` on (a, b, value), launched once, synchronised.
 void run_v2_pdl_explicit(int* a, int* b, int value, cudaStream_t stream);
 void run_v2_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
+// `caller_loop` built with limit `first`, launched, updated to `then` and launched again.
+void run_v2_caller_loop_explicit(int* out, int* counter, int first, int then, cudaStream_t stream);
+void run_v2_caller_loop_capture(int* out, int* counter, int first, int then, cudaStream_t stream);
 
 }  // namespace gpu_test

@@ -10,4 +10,5 @@
 #define RUN_V2_SCRATCH run_v2_scratch_explicit
 #define RUN_V2_ATTRIBUTES run_v2_attributes_explicit
 #define RUN_V2_PDL run_v2_pdl_explicit
+#define RUN_V2_CALLER_LOOP run_v2_caller_loop_explicit
 #include "generated_examples.inc"

@@ -43,3 +43,12 @@ __global__ void consume_pdl(int* dst, const int* src, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) dst[i] = 2 * src[i];
 }
+
+__global__ void count_until(int* counter, int limit, cudaGraphConditionalHandle more) {
+  int c = ++*counter;
+  cudaGraphSetConditional(more, c < limit ? 1u : 0u);
+}
+
+__global__ void at_least(const int* counter, int min, cudaGraphConditionalHandle flag) {
+  cudaGraphSetConditional(flag, *counter >= min ? 1u : 0u);
+}

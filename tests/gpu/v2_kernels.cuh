@@ -18,3 +18,7 @@ __global__ void twice(int* dst, const int* src, int n);
 // dependent start; and dst[i] = 2 * src[i] after cudaGridDependencySynchronize.
 __global__ void produce_pdl(int* out, int value, int n);
 __global__ void consume_pdl(int* dst, const int* src, int n);
+// ++*counter, then keeps `more` open while the count is below limit.
+__global__ void count_until(int* counter, int limit, cudaGraphConditionalHandle more);
+// Opens `flag` when *counter >= min.
+__global__ void at_least(const int* counter, int min, cudaGraphConditionalHandle flag);

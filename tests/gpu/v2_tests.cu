@@ -25,6 +25,7 @@ cgraph::registry v2_kernels() {
   reg.kernel("pick_branch", pick_branch).kernel("put", put).kernel("bump", bump);
   reg.kernel("slow_put", slow_put).kernel("twice", twice);
   reg.kernel("produce_pdl", produce_pdl).kernel("consume_pdl", consume_pdl);
+  reg.kernel("count_until", count_until).kernel("at_least", at_least);
   return reg;
 }
 
@@ -272,5 +273,52 @@ TEST_CASE("v2.programmatic_edges_generated_cpp_in_both_modes") {
     run_generated(a.get(), b.get(), 7, nullptr);
     check_all(b, 14);
     check_all(a, 28);
+  }
+}
+
+namespace {
+// What `caller_loop` leaves for `limit`: 1, plus 10 per iteration, plus 1000 from the `if`
+// that `decide` opens once the counter reached 3.
+int caller_loop_expected(int limit) { return 1 + 10 * limit + (limit >= 3 ? 1000 : 0); }
+}  // namespace
+
+TEST_CASE("v2.conds_passed_by_call_are_set_in_called_graphs_in_both_strategies") {
+  auto prog = v2_program();
+  std::string shapes[2];
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    buffer<int> out(256), counter(1);
+    auto g = cgraph::graph::build(prog, "caller_loop", {{"out", out.get()}, {"counter", counter.get()}, {"limit", 2}},
+                                  v2_kernels(), with(how));
+    shapes[how == cgraph::strategy::stream_capture] = canonical(g);
+    auto exec = g.instantiate();
+    for (int limit : {2, 5, 3, 1}) {
+      CAPTURE(limit);
+      exec.update({{"limit", limit}});  // the called graphs are built again with the same handles
+      run(exec);
+      check_all(out, caller_loop_expected(limit));
+      CHECK(counter.read()[0] == limit);
+    }
+  }
+  CHECK(shapes[0] == shapes[1]);
+}
+
+TEST_CASE("v2.a_graph_with_a_cond_parameter_needs_a_handle_to_be_built_alone") {
+  auto prog = v2_program();
+  buffer<int> out(256), counter(1);
+  cgraph::args without{{"out", out.get()}, {"counter", counter.get()}, {"limit", 2}};
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "loop_step", without, v2_kernels()),
+                       doctest::Contains("needs a value for parameter 'more'"), cgraph::build_error);
+  auto zero = without;
+  zero.emplace_back("more", cudaGraphConditionalHandle{0});
+  CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "loop_step", zero, v2_kernels()),
+                       doctest::Contains("cudaGraphConditionalHandle (not 0)"), cgraph::build_error);
+}
+
+TEST_CASE("v2.conds_passed_by_call_generated_cpp_in_both_modes") {
+  for (auto* run_generated : {run_v2_caller_loop_explicit, run_v2_caller_loop_capture}) {
+    buffer<int> out(256), counter(1);
+    run_generated(out.get(), counter.get(), 4, 2, nullptr);
+    check_all(out, caller_loop_expected(2));
   }
 }

@@ -60,6 +60,16 @@ struct explicit_plan {
 
 explicit_plan lower_explicit(const ir::graph& g);
 
+// Whether `call` node n passes a cond of its own graph (LANGUAGE.md §11): its child graph needs
+// the handle, so the capture strategy builds it once the capture has made the handle, not
+// before the capture begins as other child graphs.
+inline bool passes_own_cond(const ir::graph& g, const ir::node& n) {
+  if (n.kind != ir::node_kind::child_graph) return false;
+  for (const auto& a : n.args)
+    if (a.expr < g.exprs.size() && g.exprs[a.expr].op == ir::op::cond_ref) return true;
+  return false;
+}
+
 inline std::uint64_t home_key(location l) { return (static_cast<std::uint64_t>(l.step) << 32) | l.body; }
 
 // ---- the capture strategy -------------------------------------------------------------------

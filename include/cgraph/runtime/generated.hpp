@@ -419,6 +419,8 @@ inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t pare
 // ---- the capture strategy ------------------------------------------------------------------------
 
 // The backend's capture session, with one short call per node kind.
+using backend::relaxed_capture_mode;
+
 class capture_session : public backend::capture_session {
 public:
   using backend::capture_session::capture_session;

@@ -85,6 +85,20 @@ private:
   cudaGraph_t root_ = nullptr;
 };
 
+// While alive, this thread may make calls an open capture forbids (cudaMalloc, another capture):
+// a `call` that passes a cond of the graph being captured builds its child graph then, once the
+// handle exists, with allocations and captures of its own that are no part of the open capture.
+class relaxed_capture_mode {
+public:
+  relaxed_capture_mode() noexcept { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  ~relaxed_capture_mode() { cudaThreadExchangeStreamCaptureMode(&mode_); }
+  relaxed_capture_mode(const relaxed_capture_mode&) = delete;
+  relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
+
+private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;  // the thread's own while alive
+};
+
 // Captures `issue` (a library call sequence: cuBLAS, cuFFT, …) on a side stream into a new graph,
 // which callers embed as a child graph node. Ends the capture whatever `issue` does.
 graph_handle capture_routine(const std::function<void(cudaStream_t)>& issue, cudaStreamCaptureMode mode, const site& at);
