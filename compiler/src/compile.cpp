@@ -8,6 +8,7 @@
 
 #include <cgraph/dsl/parse.hpp>
 
+#include <algorithm>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -33,8 +34,12 @@ public:
     check_call_graph(program_, calls_, diags_, limits_);
     constants_.finish(false);  // each constant's errors, also of one no graph uses
     if (!diags_.has_errors()) {
-      constants_.finish(true, first_file_end_);
-      warn_unused_declarations();
+      // A file that declares no graph is a library, written to be imported and used in part:
+      // nothing in it is reported unused.
+      bool library = std::none_of(graph_decls_.begin(), graph_decls_.end(),
+                                  [&](const dsl::ast::graph_decl* g) { return g->name.begin <= first_file_end_; });
+      constants_.finish(!library, first_file_end_);
+      if (!library) warn_unused_declarations();
     }
   }
 
