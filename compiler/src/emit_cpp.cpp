@@ -400,6 +400,14 @@ private:
     line("  auto state = std::make_shared<cg::graph_state>({}, {}, {}, {});", plan_.steps.size(), plan_.body_graphs,
          g_.conds.size(), g_.allocations.size());
     line("  cg::graph_state& g = *state;");
+    if (!plan_.port_steps.empty()) {
+      // Programmatic edges: the backend makes each as it adds or captures the kernel it enters.
+      line("  static constexpr cg::port_step ports[] = {{{}}};",
+           detail::join(plan_.port_steps, ", ", [](const plan::port_step& e) {
+             return fmt::format("{{{}, {}, {}}}", e.from, e.to, e.launch_completion);
+           }));
+      line("  g.port_edges = ports;");
+    }
     line("  const values v = evaluate(p);");
     for (const auto& l : prologue) line("{}", l);
     for (const auto& l : body) line("{}", l);
@@ -437,12 +445,9 @@ private:
     return values_.argument(g_.attributes[n.attributes].enabled, "attribute 'enabled'", n.range);
   }
 
-  // Once the graph is made (both modes): programmatic edges, kernel priorities and clusters, and each
+  // Once the graph is made (both modes): kernel priorities and clusters, and each
   // `[[enabled(…)]]` value for the exec.
   void apply_attributes() {
-    for (const auto& e : plan_.port_steps)
-      line("  cg::programmatic_edge(g, {}, {}, {}, {}, {});", parent_of(e.to), e.from, e.to, e.launch_completion,
-           site(plan_.steps[e.to].node->range));
     for (std::uint32_t i : plan_.attributed) {
       const ir::node& n = *plan_.steps[i].node;
       const ir::node_attributes& at = g_.attributes[n.attributes];

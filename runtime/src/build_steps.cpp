@@ -22,6 +22,7 @@ step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out
 void step_builder::prepare() {
   g_.values = evaluate_pool(*g_.program, g_.graph_index, g_.params);
   g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
+  g_.port_edges = plan_.port_steps;  // the program's: it outlives the build
   g_.records.reserve(plan_.steps.size());
   for (std::size_t i = 0; i < plan_.steps.size(); ++i) g_.records.emplace_back(&g_.arena);
 }
@@ -82,9 +83,6 @@ void step_builder::refresh_late_readers() {
 }
 
 void step_builder::apply_attributes() {
-  for (const auto& e : plan_.port_steps)
-    backend::programmatic_edge(g_, parent_graph(plan_.steps[e.to].parent), e.from, e.to, e.launch_completion,
-                               g_.at(plan_.steps[e.to].node->range));
   for (std::uint32_t s : plan_.attributed) {
     const ir::node& n = *plan_.steps[s].node;
     const ir::node_attributes& at = ir_.attributes[n.attributes];

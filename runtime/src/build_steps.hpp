@@ -25,8 +25,8 @@ protected:
   // Sets the kernels of plan_.late_readers again, now that every cond handle exists; call once
   // the graph is complete.
   void refresh_late_readers();
-  // Programmatic edges, kernel priorities and clusters, and the `[[enabled(…)]]` values for the
-  // exec, once the graph is complete (both strategies).
+  // Kernel priorities and clusters, and the `[[enabled(…)]]` values for the exec, once the
+  // graph is complete (both strategies).
   void apply_attributes();
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const;

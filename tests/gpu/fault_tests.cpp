@@ -273,6 +273,67 @@ TEST_CASE("faults.run_time_update_in_both_strategies") {
     }
 }
 
+namespace {
+// The version 2 node kinds fault_program lacks: graph memory, programmatic edges (made as the
+// kernel is added), kernel attributes, `[[enabled]]`, and a cond passed by `call` (a child
+// built during the capture). a: 1 from the temporary, doubled, tripled when `on`.
+const char* fault_program_v2 = R"(
+graph counted(counter: u32*, more: cond) { count_step<<<1, 1>>>(counter, 3, more); }
+graph g(a: f32*, counter: u32*, on: bool = true) {
+  alloc tmp: f32[32];
+  first: fill<<<1, 32>>>(tmp, 1.0, 32);
+  saxpy<<<1, 32>>>(1.0, tmp, a, 32) after programmatic(first);
+  [[priority(1), cluster(2, 1, 1)]] scale<<<2, 16>>>(a, 2.0, 32);
+  [[enabled(on)]] scale<<<1, 32>>>(a, 3.0, 32);
+  memset(counter, 0, 1);
+  cond more = 1;
+  while more { call counted(counter, more); }
+}
+)";
+}  // namespace
+
+TEST_CASE("faults.v2_node_kinds_build_instantiate_and_update_in_both_strategies") {
+  auto prog = compile(fault_program_v2);
+  buffer<float> a(32);
+  buffer<unsigned> counter(1);
+  cgraph::args values{{"a", a.get()}, {"counter", counter.get()}};
+  auto reset_a = [&] { GPU_CHECK(cudaMemset(a.get(), 0, 32 * sizeof(float))); };
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto s = fail_each_call("test.cgraph", [&] {
+      auto g = cgraph::graph::build(prog, "g", values, kernels(), with(how));
+      auto e = g.instantiate();
+    });
+    MESSAGE("run-time path, ", strategy, ", version 2 node kinds: ", s.faults, " faults injected in build + instantiate, ",
+            s.errors, " errors, nothing leaked");
+    CHECK(s.errors == s.faults);
+    std::optional<cgraph::graph> g;
+    std::optional<cgraph::graph_exec> exec;
+    update_case c{[&] {
+                    g.emplace(cgraph::graph::build(prog, "g", values, kernels(), with(how)));
+                    exec.emplace(g->instantiate());
+                    reset_a();
+                    run(*exec);
+                    for (float v : a.read()) REQUIRE(v == 6.0f);
+                  },
+                  [&] { exec->update({{"on", false}}); },
+                  [&] {
+                    reset_a();
+                    run(*exec);
+                    for (float v : a.read()) REQUIRE(v == 2.0f);
+                    REQUIRE(counter.read()[0] == 3);
+                  },
+                  [&] {
+                    exec.reset();
+                    g.reset();
+                  }};
+    auto u = fail_each_update_call("test.cgraph", c);
+    MESSAGE("run-time path, ", strategy, ", update of [[enabled]], every path: ", u.faults, " faults injected, ", u.errors,
+            " errors, ", u.recovered, " survived by a fallback path, nothing leaked");
+  }
+}
+
 TEST_CASE("faults.generated_build_and_instantiate_in_both_modes") {
   buffer<float> memory(1 << 22);
   for (auto* examples : {generated_examples_explicit, generated_examples_capture}) {

@@ -267,6 +267,22 @@ TEST_CASE("v2.programmatic_edges_in_both_strategies") {
   }
 }
 
+TEST_CASE("v2.programmatic_edges_in_a_graph_that_allocates_in_both_strategies") {
+  auto prog = v2_program();
+  std::string shapes[2];
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    buffer<int> b(256);
+    auto g = cgraph::graph::build(prog, "pdl_scratch", {{"b", b.get()}, {"value", 9}}, v2_kernels(), with(how));
+    shapes[how == cgraph::strategy::stream_capture] = canonical(g);
+    CHECK(edge_kinds(g.get()) == std::vector<std::string>{"full", "full", "programmatic"});
+    auto exec = g.instantiate();
+    run(exec);
+    check_all(b, 18);
+  }
+  CHECK(shapes[0] == shapes[1]);
+}
+
 TEST_CASE("v2.programmatic_edges_generated_cpp_in_both_modes") {
   for (auto* run_generated : {run_v2_pdl_explicit, run_v2_pdl_capture}) {
     buffer<int> a(256), b(256);

@@ -27,6 +27,14 @@ struct step {
 };
 
 
+// A programmatic edge between two kernel steps: the dependency of `to` on `from` leaves
+// `from`'s programmatic port, or its launch-completion port.
+struct port_step {
+  std::uint32_t from = 0;
+  std::uint32_t to = 0;
+  bool launch_completion = false;
+};
+
 struct explicit_plan {
   const ir::graph* graph = nullptr;
   std::vector<step> steps;      // depth-first: a conditional, then its bodies, then what follows
@@ -46,13 +54,8 @@ struct explicit_plan {
   // added, after the kernels that set the cond (its dependencies). Both strategies set these
   // steps' parameters again once the whole graph is made.
   std::vector<std::uint32_t> late_readers;
-  // Programmatic edges (`after programmatic(L)`, `after launched(L)`) as steps: each strategy
-  // adds the plain edge from..to, then replaces it with the port edge once the graph is made.
-  struct port_step {
-    std::uint32_t from = 0;
-    std::uint32_t to = 0;
-    bool launch_completion = false;
-  };
+  // Programmatic edges (`after programmatic(L)`, `after launched(L)`), ordered by `to`: the
+  // backend makes the edge with its port as it adds or captures step `to`.
   std::vector<port_step> port_steps;
   // Steps whose node has `[[…]]` attributes, applied once the graph is made.
   std::vector<std::uint32_t> attributed;

@@ -372,10 +372,7 @@ inline void set_kernel_attributes(graph_state& g, std::uint32_t step, bool has_p
   backend::kernel_node::set_attributes(g, step, has_priority ? &priority : nullptr, cluster, at);
 }
 inline void set_enabled(graph_state& g, std::uint32_t step, bool on) { backend::set_enabled(g, step, on); }
-inline void programmatic_edge(graph_state& g, cudaGraph_t graph, std::uint32_t from, std::uint32_t to,
-                              bool launch_completion, const site& at) {
-  backend::programmatic_edge(g, graph, from, to, launch_completion, at);
-}
+using port_step = plan::port_step;
 inline void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
   backend::kernel_node::add(g, step, parent, view(d), call.params(), at);
 }

@@ -6,6 +6,8 @@
 
 #include <cgraph/runtime/backend/graph_state.hpp>
 
+#include <algorithm>
+
 #include <cstdio>
 #include <exception>
 
@@ -39,6 +41,33 @@ std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) c
       if (out = children[i]->conditional_bodies(node); !out.empty()) return out;
   }
   return out;
+}
+
+namespace {
+// The first port edge entering `step` (port edges are ordered by `to`), or the end.
+std::span<const plan::port_step>::iterator first_port(std::span<const plan::port_step> edges, std::uint32_t step) {
+  auto it = std::lower_bound(edges.begin(), edges.end(), step,
+                             [](const plan::port_step& e, std::uint32_t s) { return e.to < s; });
+  return it != edges.end() && it->to == step ? it : edges.end();
+}
+}  // namespace
+
+bool graph_state::has_port_edges(std::uint32_t step) const {
+  return !port_edges.empty() && first_port(port_edges, step) != port_edges.end();
+}
+
+list<cudaGraphEdgeData> graph_state::edge_data(std::uint32_t step, list<cudaGraphNode_t> deps) {
+  auto first = first_port(port_edges, step);
+  if (first == port_edges.end()) return {};
+  edge_data_.assign(deps.size(), cudaGraphEdgeData{});
+  for (auto e = first; e != port_edges.end() && e->to == step; ++e)
+    for (std::size_t d = 0; d < deps.size(); ++d)
+      if (deps.data()[d] == nodes[e->from]) {
+        edge_data_[d].type = cudaGraphDependencyTypeProgrammatic;
+        edge_data_[d].from_port =
+            e->launch_completion ? cudaGraphKernelNodePortLaunchCompletion : cudaGraphKernelNodePortProgrammatic;
+      }
+  return edge_data_;
 }
 
 void create_graph(graph_state& g, const site& at) {

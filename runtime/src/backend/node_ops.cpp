@@ -21,20 +21,50 @@ void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = 
 
 // ---- kernel ----------------------------------------------------------------------------------
 
+namespace {
+// A kernel node whose dependencies carry edge data (programmatic edges): only cudaGraphAddNode
+// takes it.
+cudaGraphNode_t add_with_edges(cudaGraph_t graph, node_deps d, list<cudaGraphEdgeData> edges,
+                               const kernel_node::params& p, const site& at) {
+  cudaGraphNodeParams node{};
+  node.type = cudaGraphNodeTypeKernel;
+  node.kernel.func = p.func;
+  node.kernel.gridDim = p.gridDim;
+  node.kernel.blockDim = p.blockDim;
+  node.kernel.sharedMemBytes = p.sharedMemBytes;
+  node.kernel.kernelParams = p.kernelParams;
+  node.kernel.extra = p.extra;
+  cudaGraphNode_t made = nullptr;
+  CGRAPH_CUDA(cudaGraphAddNode(&made, graph, d.data(), edges.data(), d.size(), &node), at);
+  return made;
+}
+}  // namespace
+
 // Launch limits are checked before CUDA sees the node, so a bad value is a build error at its
 // .cgraph line rather than a failed launch. An update that breaks them is refused here, and
 // the rebuild it falls back to reports it where the node is added.
 void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
   mark(g, step, at);
   if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
-  CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+  list<cudaGraphEdgeData> edges = g.edge_data(step, d);
+  if (edges.size() == 0) CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+  else g.nodes[step] = add_with_edges(parent, d, edges, p, at);
 }
 
 void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
   mark(c.state(), step, at);
   if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
-  CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
-  c.captured(k, step, at);
+  if (!c.state().has_port_edges(step)) {
+    CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
+    c.captured(k, step, at);
+    return;
+  }
+  // Programmatic dependencies: added to the capturing graph with their edge data, as the
+  // explicit strategy adds them (a launch has no place for edge data but cudaLaunchKernelEx's
+  // attributes, which describe only an edge from the previous kernel on the same stream).
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps deps) {
+    return add_with_edges(graph, deps, c.state().edge_data(step, deps), p, at);
+  });
 }
 
 void kernel_node::refresh(graph_state& g, std::uint32_t step, const params& p, const site& at) {
@@ -55,15 +85,6 @@ void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* 
     v.clusterDim.z = cluster.z;
     CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.nodes[step], cudaLaunchAttributeClusterDimension, &v), at);
   }
-}
-
-void programmatic_edge(graph_state& g, cudaGraph_t graph, std::uint32_t from, std::uint32_t to, bool launch_completion,
-                       const site& at) {
-  cudaGraphEdgeData edge{};
-  edge.from_port = launch_completion ? cudaGraphKernelNodePortLaunchCompletion : cudaGraphKernelNodePortProgrammatic;
-  edge.type = cudaGraphDependencyTypeProgrammatic;
-  CGRAPH_CUDA(cudaGraphRemoveDependencies(graph, &g.nodes[from], &g.nodes[to], nullptr, 1), at);
-  CGRAPH_CUDA(cudaGraphAddDependencies(graph, &g.nodes[from], &g.nodes[to], &edge, 1), at);
 }
 
 bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {

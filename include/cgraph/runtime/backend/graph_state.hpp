@@ -5,13 +5,16 @@
 // launches read what it owns.
 
 #include <cgraph/compiler/ir.hpp>
+#include <cgraph/compiler/plan.hpp>
 #include <cgraph/runtime/backend/handle.hpp>
+#include <cgraph/runtime/backend/list.hpp>
 #include <cgraph/runtime/backend/site.hpp>
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,12 +45,23 @@ struct graph_state {
   // priorities on (cudaGraphInstantiateFlagUseNodePriority) when some node has one.
   std::vector<std::pair<std::uint32_t, bool>> enabled;
   bool node_priorities = false;
+  // The graph's programmatic edges, ordered by `to` (the plan's; generated code's constant
+  // array): set before the build, they outlive it. Kernel nodes make theirs as they are added.
+  std::span<const plan::port_step> port_edges;
+
+  // The edge data of step's dependencies `deps`, one per dependency, programmatic where a port
+  // edge of step names it; empty when step has none. Valid until the next call.
+  list<cudaGraphEdgeData> edge_data(std::uint32_t step, list<cudaGraphNode_t> deps);
+  bool has_port_edges(std::uint32_t step) const;
 
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;
   // The body graphs of a conditional node of this graph or of a child it embeds (empty for any
   // other node).
   std::vector<cudaGraph_t> conditional_bodies(cudaGraphNode_t node) const;
+
+private:
+  std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
 };
 
 using state_ptr = std::shared_ptr<graph_state>;

@@ -39,12 +39,6 @@ struct kernel_node {
   static void set_attributes(graph_state& g, std::uint32_t step, const int* priority, dim3 cluster, const site& at);
 };
 
-// `after programmatic(L)` / `after launched(L)`: the plain edge from step `from` to step `to`
-// in `graph`, made by either strategy, becomes a programmatic dependency leaving L's
-// programmatic (or launch-completion) port. Done once the graph is made.
-void programmatic_edge(graph_state& g, cudaGraph_t graph, std::uint32_t from, std::uint32_t to, bool launch_completion,
-                       const site& at);
-
 // `[[enabled(…)]]`: records the node's value for the exec (graph_state::enabled).
 inline void set_enabled(graph_state& g, std::uint32_t step, bool on) { g.enabled.emplace_back(step, on); }
 // Turns a node of an exec on or off; false when CUDA refuses.
