@@ -19,6 +19,7 @@
 
 #include <cgraph/runtime.hpp>
 
+#include "bench_support.hpp"
 #include "features_kernels.hpp"
 
 #include <cuda_runtime_api.h>
@@ -35,14 +36,6 @@
 
 #include <fmt/format.h>
 
-#define CHECK_CUDA(call)                                                                                   \
-  do {                                                                                                     \
-    cudaError_t bench_status = (call);                                                                     \
-    if (bench_status != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(bench_status)); \
-      std::exit(1);                                                                                        \
-    }                                                                                                      \
-  } while (0)
 
 namespace {
 
@@ -50,10 +43,7 @@ using clock_type = std::chrono::steady_clock;
 int repeats = 15;
 constexpr int launches = 50;  // per timed run
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::median;
 
 struct variant {
   std::string name;

@@ -10,6 +10,7 @@
 
 #include <cgraph/runtime.hpp>
 
+#include "bench_support.hpp"
 #include "bench_kernels.hpp"
 #include "bench_shapes.hpp"
 #ifdef CGRAPH_BENCH_GENERATED
@@ -32,14 +33,6 @@
 
 #include <fmt/format.h>
 
-#define CHECK_CUDA(call)                                                                                   \
-  do {                                                                                                     \
-    cudaError_t bench_status = (call);                                                                     \
-    if (bench_status != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(bench_status)); \
-      std::exit(1);                                                                                        \
-    }                                                                                                      \
-  } while (0)
 
 namespace {
 
@@ -49,10 +42,7 @@ using bench::name;
 using clock_type = std::chrono::steady_clock;
 int repeats = 9;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::median;
 
 // Median seconds of `body` over `repeats` runs after one warm-up; `setup` runs untimed first.
 double time_it(const std::function<void()>& setup, const std::function<void()>& body,

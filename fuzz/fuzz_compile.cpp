@@ -61,4 +61,10 @@ void compile_one(const std::uint8_t* data, std::size_t size) {
   if (before != after) violated("fmt keeps the meaning", before + "\n----- after fmt -----\n" + after);
 }
 
+void check_one(const std::uint8_t* data, std::size_t size) {
+  source_file source("fuzz.cgraph", std::string(reinterpret_cast<const char*>(data), size));
+  auto result = compile(source);
+  (void)format_diagnostics(source, result.diags);
+}
+
 }  // namespace cgraph::fuzz

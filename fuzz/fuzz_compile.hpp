@@ -11,4 +11,9 @@ namespace cgraph::fuzz {
 
 void compile_one(const std::uint8_t* data, std::size_t size);
 
+// The front end alone (parse, check, lower, diagnostics), without the backends and the `fmt`
+// properties, so the parser and checks are fuzzed at full speed (the second target,
+// cgraph_fuzz_check; issue 17).
+void check_one(const std::uint8_t* data, std::size_t size);
+
 }  // namespace cgraph::fuzz

@@ -69,8 +69,9 @@ private:
       out_ += fmt::format("{}{}{}: {}", indent, i, n.label.empty() ? "" : " [" + n.label + "]",
                           detail::describe_node(p_, g, n));
       if (!n.deps.empty()) {
+        const ir::node& node = n;  // clang 14 cannot capture a structured binding
         out_ += "  after " + detail::join(n.deps, ", ", [&](std::uint32_t d) {
-                  std::string_view port = detail::edge_port_name(g, n, d);
+                  std::string_view port = detail::edge_port_name(g, node, d);
                   return port.empty() ? std::to_string(d) : fmt::format("{}({})", port, d);
                 });
       }
