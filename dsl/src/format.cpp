@@ -510,8 +510,14 @@ private:
   void declaration(const ast::struct_decl& d) {
     out_ += "struct " + d.name.name + " {";
     // A comment on the '{' line stays there unless it follows the first field.
-    if (d.fields.empty() || comment_before(d.fields[0].begin)) trailing(d.name.end);
-    else out_ += '\n';
+    if (d.fields.empty() || comment_before(d.fields[0].begin)) {
+      trailing(d.name.end);
+    } else {
+      out_ += '\n';
+      // A blank line before the struct is not one before its first field (formatting twice
+      // would add it).
+      last_end_ = std::max(last_end_, d.name.end);
+    }
     ++depth_;
     for (const auto& f : d.fields) {
       leading(f.begin, false);
