@@ -129,14 +129,13 @@ void bench_pdl(int kernels, int work, cudaStream_t stream) {
   cgraph::args values{{"a", a}, {"b", b}, {"n", n}, {"work", work}};
   auto plain_exec = instantiate(hand_chain(kernels, a, b, n, work, false));
   auto pdl_exec = instantiate(hand_chain(kernels, a, b, n, work, true));
+  auto pdl_program = cgraph::program::compile(chain_text(kernels, true), "chain.cgraph");
   auto cg_plain = cgraph::graph::build(cgraph::program::compile(chain_text(kernels, false), "chain.cgraph"), "chain",
                                        values, reg).instantiate();
-  auto cg_pdl = cgraph::graph::build(cgraph::program::compile(chain_text(kernels, true), "chain.cgraph"), "chain",
-                                     values, reg).instantiate();
+  auto cg_pdl = cgraph::graph::build(pdl_program, "chain", values, reg).instantiate();
   cgraph::build_options capture;
   capture.strategy = cgraph::strategy::stream_capture;
-  auto cg_pdl_capture = cgraph::graph::build(cgraph::program::compile(chain_text(kernels, true), "chain.cgraph"),
-                                             "chain", values, reg, capture).instantiate();
+  auto cg_pdl_capture = cgraph::graph::build(pdl_program, "chain", values, reg, capture).instantiate();
   std::vector<variant> vs{
       {"hand-written graph, plain edges", [&](cudaStream_t s) { CHECK_CUDA(cudaGraphLaunch(plain_exec, s)); }, {}},
       {"hand-written graph, programmatic edges", [&](cudaStream_t s) { CHECK_CUDA(cudaGraphLaunch(pdl_exec, s)); }, {}},

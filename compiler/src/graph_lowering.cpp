@@ -845,7 +845,6 @@ private:
       return ir::none;
     }
     cond_info& info = conds_[s->index];
-    info.else_if = info.body_id != current_->id;
     if (info.body_id != current_->id && info.body_id != chain_home) {
       ++info.uses;  // misplaced, not unused: one error is enough
       auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is declared in another graph body; declare it in "
@@ -860,6 +859,7 @@ private:
       return ir::none;
     }
     info.first_use = range_of(name);
+    info.else_if = info.body_id != current_->id;  // the one use it may have: an `else if` elsewhere
     return s->index;
   }
 
