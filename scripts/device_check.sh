@@ -24,7 +24,14 @@ if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
     # --report-api-errors no: cgraph probes cudaFuncGetParamInfo one index past the last
     # parameter (CUDA has no count), which the API-error report would list; every memory,
     # race and sync check stays on, and cgraph checks every CUDA result itself.
-    compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$build/tests/cgraph_gpu_tests" \
+    # racecheck (CUDA 13.0) loses the launches of the `attributes` graph's cluster kernel inside
+    # this test binary ("Internal Sanitizer Error: Detected a failure to track a kernel launch")
+    # and its results come out wrong, though the same graph is right natively and under memcheck
+    # and synccheck, and a hand-written cluster graph is racecheck-clean: those cases run under
+    # the other two tools only (docs/reliability.md).
+    skip=()
+    [ "$tool" = racecheck ] && skip=(-tce='v2.attributes*')
+    compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$build/tests/cgraph_gpu_tests" "${skip[@]}" \
       > "$out/sanitizer-$tool.log" 2>&1
     echo "exit $?"; grep -E "ERROR SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
   done

@@ -21,7 +21,15 @@ std::string describe_graph(const body_lookup& owner, cudaGraph_t g, int depth) {
   GPU_CHECK(cudaGraphGetNodes(g, nodes.data(), &n));
   GPU_CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &e));
   std::vector<cudaGraphNode_t> from(e), to(e);
-  GPU_CHECK(cudaGraphGetEdges(g, from.data(), to.data(), nullptr, &e));
+  // Edge data must be asked for: CUDA refuses a query that would drop a programmatic edge's
+  // ports (cudaErrorLossyQuery), and the ports are part of what makes two graphs the same.
+  std::vector<cudaGraphEdgeData> data(e);
+  GPU_CHECK(cudaGraphGetEdges(g, from.data(), to.data(), data.data(), &e));
+  auto edge_kind = [&](std::size_t i) {
+    const auto& d = data[i];
+    return fmt::format("[type {} ports {}->{}]", static_cast<int>(d.type), static_cast<int>(d.from_port),
+                       static_cast<int>(d.to_port));
+  };
 
   std::map<cudaGraphNode_t, std::string> label;
   for (auto node : nodes) label[node] = describe(owner, node, depth);
@@ -30,8 +38,8 @@ std::string describe_graph(const body_lookup& owner, cudaGraph_t g, int depth) {
     for (auto node : nodes) {
       std::vector<std::string> in, out;
       for (std::size_t i = 0; i < e; ++i) {
-        if (to[i] == node) in.push_back(label[from[i]]);
-        if (from[i] == node) out.push_back(label[to[i]]);
+        if (to[i] == node) in.push_back(label[from[i]] + edge_kind(i));
+        if (from[i] == node) out.push_back(label[to[i]] + edge_kind(i));
       }
       std::sort(in.begin(), in.end());
       std::sort(out.begin(), out.end());
@@ -45,7 +53,7 @@ std::string describe_graph(const body_lookup& owner, cudaGraph_t g, int depth) {
   }
   std::vector<std::string> lines;
   for (auto node : nodes) lines.push_back("node " + label[node]);
-  for (std::size_t i = 0; i < e; ++i) lines.push_back("edge " + label[from[i]] + " -> " + label[to[i]]);
+  for (std::size_t i = 0; i < e; ++i) lines.push_back("edge " + label[from[i]] + " -> " + label[to[i]] + " " + edge_kind(i));
   std::sort(lines.begin(), lines.end());
   std::string out = fmt::format("graph of {} nodes, {} edges {{\n", n, e);
   for (auto& l : lines) out += std::string(static_cast<std::size_t>(depth) * 2 + 2, ' ') + l + "\n";
