@@ -2,6 +2,7 @@
 // State shared by the grammar's handlers during one parse: the buffer (to turn iterators
 // into offsets) and the diagnostics sink. Set for the duration of parse() on this thread.
 
+#include <cgraph/dsl/ast.hpp>
 #include <cgraph/dsl/diagnostic.hpp>
 
 #include <algorithm>
@@ -44,6 +45,15 @@ struct parser_state {
   bool is_struct_name(std::string_view word) const {
     return std::find(struct_names.begin(), struct_names.end(), word) != struct_names.end();
   }
+
+  // The last node prefix parsed (`[[…]] label: … after …`) and where it began and ended. Every
+  // prefixed statement starts with one, and the statement alternatives are tried in turn from
+  // the same position: the first parses it, the others take it from here (statement_def.hpp).
+  struct prefix_memo {
+    const char* at = nullptr;
+    const char* end = nullptr;
+    ast::node_prefix value;
+  } prefix;
 
   static parser_state*& current();  // thread-local
 };

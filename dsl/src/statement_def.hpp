@@ -61,6 +61,35 @@ const x3::rule<repeat_class, ast::repeat_stmt> repeat_stmt = "repeat";
 const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
 const x3::rule<for_class, ast::for_stmt> for_stmt = "for";
 
+// node_prefix, parsed once per statement: the alternatives of `statement` all begin with it,
+// so each that fails after it (a launch tried as `record`, `alloc` and `free` first) would
+// parse it again, label and all, with the skipper run each time. Only successes are kept;
+// a prefix that fails, fails the same way each time.
+struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
+  using attribute_type = ast::node_prefix;
+  static bool const has_attribute = true;
+  template <typename Iterator, typename Context, typename RContext, typename Attribute>
+  bool parse(Iterator& first, const Iterator& last, const Context& ctx, RContext& rctx, Attribute& attr) const {
+    parser_state::prefix_memo& memo = parser_state::current()->prefix;
+    if (memo.at == first) {
+      attr = memo.value;
+      first = memo.end;
+      return true;
+    }
+    const Iterator start = first;
+    memo.value = {};  // X3 appends to the containers of an attribute it parses into
+    if (!node_prefix.parse(first, last, ctx, rctx, memo.value)) {
+      memo.at = nullptr;
+      return false;
+    }
+    memo.at = start;
+    memo.end = first;
+    attr = memo.value;
+    return true;
+  }
+};
+const memo_prefix_parser prefix{};
+
 const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(std::move(x3::_attr(ctx))); };
 
 // `eps >> …`: a sequence puts the iterator back where the statement began when it fails, so
@@ -77,20 +106,20 @@ const auto label_list_def = after_label_parser{} % ',';
 // After a ',' another argument must follow, so a bad one is reported where it stands.
 const auto arguments_def = '(' > -(expression() > *(',' > expression())) > ')';
 
-const auto launch_stmt_def = node_prefix >> identifier > punct("<<<") > launch_dims() > ',' > launch_dims() >
+const auto launch_stmt_def = prefix >> identifier > punct("<<<") > launch_dims() > ',' > launch_dims() >
                              -(',' > expression()) > punct(">>>") > arguments > after_clause > ';';
-const auto builtin_stmt_def = node_prefix >> builtin_keyword_parser{} > arguments >
+const auto builtin_stmt_def = prefix >> builtin_keyword_parser{} > arguments >
                               after_clause > ';';
 // `record` and `wait` are not reserved (a kernel may be named so): `record<<<…` fails at the
 // missing name and is parsed as a launch.
 const auto event_kind = (kw("record") >> x3::attr(false)) | (kw("wait") >> x3::attr(true));
-const auto event_stmt_def = node_prefix >> event_kind >> identifier >> after_clause > ';';
+const auto event_stmt_def = prefix >> event_kind >> identifier >> after_clause > ';';
 // Nor are `alloc` and `free`: each commits once its name (and the ':' of alloc) is seen.
-const auto alloc_stmt_def = node_prefix >> kw("alloc") >> identifier >> ':' > type > '[' > expression() > ']' >
+const auto alloc_stmt_def = prefix >> kw("alloc") >> identifier >> ':' > type > '[' > expression() > ']' >
                             after_clause > ';';
-const auto free_stmt_def = node_prefix >> kw("free") >> identifier >> after_clause > ';';
-const auto host_stmt_def = node_prefix >> kw("host") > identifier > arguments > after_clause > ';';
-const auto call_stmt_def = node_prefix >> kw("call") > identifier > arguments > after_clause > ';';
+const auto free_stmt_def = prefix >> kw("free") >> identifier >> after_clause > ';';
+const auto host_stmt_def = prefix >> kw("host") > identifier > arguments > after_clause > ';';
+const auto call_stmt_def = prefix >> kw("call") > identifier > arguments > after_clause > ';';
 const auto let_stmt_def = kw("let") > identifier > '=' > expression() > ';';
 const auto cond_stmt_def = kw("cond") > identifier > -('=' > expression()) > ';';
 // `else if B { … }` is an else body holding that `if` (marked, so fmt prints it back as written).
@@ -101,12 +130,12 @@ const auto wrap_else_if = [](auto& ctx) {
   b.end = x3::_attr(ctx).end;
   b.statements.emplace_back(x3::forward_ast<ast::if_stmt>(std::move(x3::_attr(ctx))));
 };
-const auto if_stmt_def = node_prefix >> kw("if") > identifier > after_clause > block > -(kw("else") > (else_if | block));
+const auto if_stmt_def = prefix >> kw("if") > identifier > after_clause > block > -(kw("else") > (else_if | block));
 const auto else_if_def = if_stmt[wrap_else_if];
-const auto while_stmt_def = node_prefix >> kw("while") > identifier > after_clause > block;
+const auto while_stmt_def = prefix >> kw("while") > identifier > after_clause > block;
 const auto case_clause_def = kw("case") > expression() > block;
-const auto switch_stmt_def = node_prefix >> kw("switch") > identifier > after_clause > '{' > *case_clause > '}';
-const auto repeat_stmt_def = node_prefix >> kw("repeat") > expression() > after_clause > block;
+const auto switch_stmt_def = prefix >> kw("switch") > identifier > after_clause > '{' > *case_clause > '}';
+const auto repeat_stmt_def = prefix >> kw("repeat") > expression() > after_clause > block;
 const auto set_branches = [](auto& ctx) { x3::_val(ctx).branches = std::move(x3::_attr(ctx)); };
 const auto parallel_stmt_def = mark_begin >> kw("parallel") > block[set_branches] > mark_end;
 const auto for_kind = (kw("parallel") >> kw("for") >> x3::attr(true)) | (kw("for") >> x3::attr(false));
