@@ -7,10 +7,30 @@
 
 #include <boost/spirit/home/x3.hpp>
 
+#include <array>
+
 
 namespace cgraph::dsl::parser {
 
 namespace x3 = boost::spirit::x3;
+
+// What the skipper does with each byte, decided once per byte value instead of by a chain of
+// comparisons: the skipper runs before every token the grammar tries, backtracking included,
+// so this loop is among the hottest of the front end.
+enum class skip_class : unsigned char { token, space, slash, stray };
+
+constexpr std::array<skip_class, 256> make_skip_classes() {
+  std::array<skip_class, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    char ch = static_cast<char>(c);
+    t[c] = lexical::is_space(ch)         ? skip_class::space
+           : ch == '/'                   ? skip_class::slash
+           : lexical::starts_token(ch)   ? skip_class::token
+                                         : skip_class::stray;
+  }
+  return t;
+}
+inline constexpr std::array<skip_class, 256> skip_classes = make_skip_classes();
 
 struct skipper : x3::parser<skipper> {
   using attribute_type = x3::unused_type;
@@ -20,18 +40,20 @@ struct skipper : x3::parser<skipper> {
   bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
     Iterator start = first;
     while (first != last) {
-      char c = *first;
-      if (lexical::is_space(c)) {
-        ++first;
-      } else if (c == '/' && last - first >= 2 && first[1] == '/') {
-        first = lexical::skip_line_comment(first, last);
-      } else if (c == '/' && last - first >= 2 && first[1] == '*') {
-        const char* after = lexical::skip_block_comment(first, last);
-        first = after ? after : last;
-      } else if (!lexical::starts_token(c)) {
-        ++first;
-      } else {
-        break;
+      switch (skip_classes[static_cast<unsigned char>(*first)]) {
+        case skip_class::token: return first != start;
+        case skip_class::space:
+        case skip_class::stray: ++first; break;
+        case skip_class::slash:
+          if (last - first >= 2 && first[1] == '/') {
+            first = lexical::skip_line_comment(first, last);
+          } else if (last - first >= 2 && first[1] == '*') {
+            const char* after = lexical::skip_block_comment(first, last);
+            first = after ? after : last;
+          } else {
+            return first != start;  // the '/' operator
+          }
+          break;
       }
     }
     return first != start;

@@ -72,7 +72,7 @@ struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
   bool parse(Iterator& first, const Iterator& last, const Context& ctx, RContext& rctx, Attribute& attr) const {
     parser_state::prefix_memo& memo = parser_state::current()->prefix;
     if (memo.at == first) {
-      attr = memo.value;
+      copy(memo.value, attr);
       first = memo.end;
       return true;
     }
@@ -84,8 +84,15 @@ struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
     }
     memo.at = start;
     memo.end = first;
-    attr = memo.value;
+    copy(memo.value, attr);
     return true;
+  }
+
+private:
+  // Most statements have no prefix: then only its position is copied, no vectors.
+  static void copy(const ast::node_prefix& from, ast::node_prefix& to) {
+    if (from.attributes.empty() && !from.label && from.after.empty()) static_cast<ast::tagged&>(to) = from;
+    else to = from;
   }
 };
 const memo_prefix_parser prefix{};
