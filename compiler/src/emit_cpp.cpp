@@ -523,12 +523,25 @@ private:
   // ---- the update ---------------------------------------------------------------------------------
 
   // The parameters the values of step i read.
+  // The parameters a node's own values read: its arguments, not its `[[…]]` attributes
+  // (priority and cluster are constants; `enabled` has its own setter, enabled_reads).
   std::vector<std::uint32_t> reads(const ir::node& n, const ir::dependency_index& deps) const {
+    const ir::node_attributes* at = n.attributes == ir::none ? nullptr : &g_.attributes[n.attributes];
+    auto is_attribute = [&](const ir::argument& a) {
+      return at && (&a == &at->priority || &a == &at->enabled || (&a >= at->cluster.data() && &a < at->cluster.data() + 3));
+    };
     std::set<std::uint32_t> out;
     ir::for_each_argument(g_, n, [&](const ir::argument& a) {
-      if (a.expr < g_.exprs.size()) out.insert(deps.expr_params[a.expr].begin(), deps.expr_params[a.expr].end());
+      if (a.expr < g_.exprs.size() && !is_attribute(a))
+        out.insert(deps.expr_params[a.expr].begin(), deps.expr_params[a.expr].end());
     });
     return {out.begin(), out.end()};
+  }
+
+  // The parameters a node's `[[enabled(…)]]` reads (none without one).
+  std::vector<std::uint32_t> enabled_reads(const ir::node& n, const ir::dependency_index& deps) const {
+    if (n.attributes == ir::none || g_.attributes[n.attributes].enabled.expr == ir::none) return {};
+    return deps.expr_params[g_.attributes[n.attributes].enabled.expr];
   }
 
   std::string changed_any(const std::vector<std::uint32_t>& params) const {
@@ -574,14 +587,19 @@ private:
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
       const ir::node& n = *plan_.steps[i].node;
       auto params = reads(n, deps);
+      const detail::node_kind_info& row = detail::info(n.kind);
+      // A node turned on or off by an update is only flipped: its values are set again only
+      // when they read a parameter that changed (an exec's whole-graph update re-applies
+      // every `enabled` itself).
+      if (row.update == detail::node_update::per_node) {
+        if (!params.empty()) line("  if ({}) u.{}({}, {});", changed_any(params), row.set, i, operands(i, strategy::update));
+        if (auto flips = enabled_reads(n, deps); !flips.empty())
+          line("  if ({}) u.enabled({}, {});", changed_any(flips), i, enabled_value(n));
+        continue;
+      }
       if (params.empty()) continue;
       std::string when = changed_any(params);
-      const detail::node_kind_info& row = detail::info(n.kind);
-      if (row.update == detail::node_update::per_node) {
-        line("  if ({}) u.{}({}, {});", when, row.set, i, operands(i, strategy::update));
-        if (std::string on = enabled_value(n); !on.empty()) line("  if ({}) u.enabled({}, {});", when, i, on);
-      }
-      else if (row.update == detail::node_update::whole_graph)
+      if (row.update == detail::node_update::whole_graph)
         // A host callback's arguments live in a slot the graph owns; a child graph is a new
         // build: both are applied by updating the whole graph.
         line("  if ({}) u.refuse();  // {}", when, step_comment(i).substr(3));
