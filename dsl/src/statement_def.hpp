@@ -77,11 +77,11 @@ struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
       return true;
     }
     const Iterator start = first;
+    // Invalid until this parse succeeds: a prefix that throws (an expectation failure inside
+    // `[[…]]`) must not leave another position's memo pointing at a cleared value.
+    memo.at = nullptr;
     memo.value = {};  // X3 appends to the containers of an attribute it parses into
-    if (!node_prefix.parse(first, last, ctx, rctx, memo.value)) {
-      memo.at = nullptr;
-      return false;
-    }
+    if (!node_prefix.parse(first, last, ctx, rctx, memo.value)) return false;
     memo.at = start;
     memo.end = first;
     copy(memo.value, attr);
