@@ -128,9 +128,10 @@ void check_host_in_conditionals(ir::program& program, const std::vector<call_sit
     }
     std::uint8_t kinds = c.in_conditional_body ? program.graphs[c.callee].root_only : 0;
     if (!kinds) continue;
-    const char* what = kinds & ir::root_only_host    ? "a host callback"
-                       : kinds & ir::root_only_event ? "an event 'record' or 'wait'"
-                                                     : "an 'alloc' or 'free'";
+    const char* what = kinds & ir::root_only_host         ? "a host callback"
+                       : kinds & ir::root_only_event      ? "an event 'record' or 'wait'"
+                       : kinds & ir::root_only_collective ? "an NCCL collective"
+                                                          : "an 'alloc' or 'free'";
     diags.error(c.range, fmt::format("graph '{}' holds {} (directly or through 'call'), which CUDA does not allow "
                                      "inside a conditional body",
                                      program.graphs[c.callee].name, what));

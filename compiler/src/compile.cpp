@@ -121,9 +121,11 @@ private:
       auto t = resolve_type(p.type, diags_, globals_, program_.structs);
       if (t && host && t->k == ir::type::kind::cond)
         diags_.error(range_of(p.type), "host callbacks take scalar, pointer or struct parameters, not 'cond'");
-      if (t && t->k == ir::type::kind::event) {
-        diags_.error(range_of(p.type), fmt::format("{} cannot take an 'event'; events are graph parameters, used by "
-                                                   "'record' and 'wait'", host ? "host callbacks" : "kernels"));
+      if (t && t->is_handle()) {
+        diags_.error(range_of(p.type), fmt::format("{} cannot take {}", host ? "host callbacks" : "kernels",
+                                                   t->k == ir::type::kind::event
+                                                       ? "an 'event'; events are graph parameters, used by 'record' and 'wait'"
+                                                       : "a 'comm'; communicators are graph parameters, used by collectives"));
         t.reset();
       }
       out.push_back({p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});

@@ -243,6 +243,19 @@ private:
     }) + ")";
   }
 
+  // The device of a placed node (`[[device]]`, `on device`) as an int, or -1.
+  std::string device_of(const ir::node& n) const {
+    if (n.attributes == ir::none || g_.attributes[n.attributes].device.expr == ir::none) return "-1";
+    return fmt::format("static_cast<int>({})", values_.argument(g_.attributes[n.attributes].device, "the device", n.range));
+  }
+  // ", DEVICE" after the site of a placed kernel, memcpy or memset's backend call; "" otherwise
+  // (a collective's device travels in its calls).
+  std::string device_suffix(const ir::node& n) const {
+    if (n.kind == ir::node_kind::collective) return {};
+    std::string d = device_of(n);
+    return d == "-1" ? std::string() : ", " + d;
+  }
+
   std::string step_comment(std::uint32_t i) const {
     const ir::node& n = *plan_.steps[i].node;
     return fmt::format("// step {}, {}: {}", i, src_.position(n.range.begin), detail::describe_node(prog_, g_, n));
@@ -296,6 +309,24 @@ private:
         result = "std::uint64_t";
         body = values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range);
         break;
+      case ir::node_kind::collective: {
+        std::string calls;
+        for (std::size_t k = 0; (k + 1) * ir::collective_slots <= n.args.size(); ++k) {
+          const ir::collective_call& c = g_.collectives[n.callee + k];
+          auto slot = [&](ir::collective_slot s) {
+            std::size_t a = k * ir::collective_slots + s;
+            return values_.argument(n.args[a], describe_argument(prog_, n, a), n.range);
+          };
+          calls += fmt::format("{}cg::collective_call{{cgraph::dsl::collective_op::{}, cgraph::dsl::reduction::{}, "
+                               "cgraph::ir::scalar::{}, {}, {}, {}, {}, {}, {}, {}}}",
+                               k ? ", " : "", dsl::info(c.op).name, dsl::reductions[static_cast<std::size_t>(c.reduction)],
+                               ir::to_string(c.element), slot(ir::slot_send), slot(ir::slot_recv), slot(ir::slot_count),
+                               slot(ir::slot_peer), slot(ir::slot_comm), device_of(n), site(c.range));
+        }
+        result = fmt::format("cg::collective_list<{}>", n.args.size() / ir::collective_slots);
+        body = fmt::format("{{{{{}}}}}", calls);
+        break;
+      }
       case ir::node_kind::mem_free: return;  // nothing but its allocation
       case ir::node_kind::conditional: return;  // nothing but its cond handle
     }
@@ -325,6 +356,9 @@ private:
       case ir::node_kind::child_graph:
         if (how == strategy::capture) return fmt::format("g.children[{}]", i);  // built beforehand (build_capture)
         return build_child(i);
+      case ir::node_kind::collective:
+        if (how == strategy::capture) return fmt::format("g.children[{}]", i);  // captured beforehand (build_capture)
+        return capture_collectives(i);
       default: return values;
     }
   }
@@ -334,6 +368,11 @@ private:
     const ir::node& n = *plan_.steps[i].node;
     return fmt::format("{}::traits::build_state(step_{}(p, v, g), {})", cpp_name(prog_.graphs[n.callee].name), i,
                        child_callbacks(n));
+  }
+
+  // The graph of collective step i, captured from its values (backend/collective.hpp).
+  std::string capture_collectives(std::uint32_t i) const {
+    return fmt::format("cg::capture_collectives(step_{}(p, v, g), {})", i, site(plan_.steps[i].node->range));
   }
 
   std::string parent_of(std::uint32_t i) const {
@@ -432,7 +471,7 @@ private:
         for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
           create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
       } else {
-        line("  cg::{}({}, {}, {});", row.add, head, operands(i, strategy::explicit_graph), at);
+        line("  cg::{}({}, {}, {}{});", row.add, head, operands(i, strategy::explicit_graph), at, device_suffix(n));
       }
     }
     refresh_late_readers();
@@ -477,6 +516,8 @@ private:
         const ir::node& n = *plan_.steps[i].node;
         if (n.kind == ir::node_kind::child_graph && !plan::passes_own_cond(g_, n))
           line("  g.children[{}] = {};", i, build_child(i));
+        // NCCL's warm-up runs work and waits: never inside the capture.
+        if (n.kind == ir::node_kind::collective) line("  g.children[{}] = {};", i, capture_collectives(i));
       }
       line("  cg::capture_session c(g, {});", site(g_.range));
     }
@@ -514,7 +555,7 @@ private:
         }
       } else {
         if (plan::passes_own_cond(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.children[{}] = {}; }}", indent, i, build_child(i));
-        line("{}c.{}({}, {}, {}, {});", indent, row.capture, k, i, operands(i, strategy::capture), at);
+        line("{}c.{}({}, {}, {}, {}{});", indent, row.capture, k, i, operands(i, strategy::capture), at, device_suffix(n));
       }
       if (cn.record_event) line("{}c.record({}, {});", indent, k, i);
     }
@@ -528,7 +569,8 @@ private:
   std::vector<std::uint32_t> reads(const ir::node& n, const ir::dependency_index& deps) const {
     const ir::node_attributes* at = n.attributes == ir::none ? nullptr : &g_.attributes[n.attributes];
     auto is_attribute = [&](const ir::argument& a) {
-      return at && (&a == &at->priority || &a == &at->enabled || (&a >= at->cluster.data() && &a < at->cluster.data() + 3));
+      return at && (&a == &at->priority || &a == &at->enabled || &a == &at->device ||
+                    (&a >= at->cluster.data() && &a < at->cluster.data() + 3));
     };
     std::set<std::uint32_t> out;
     ir::for_each_argument(g_, n, [&](const ir::argument& a) {
@@ -591,6 +633,10 @@ private:
       // A node turned on or off by an update is only flipped: its values are set again only
       // when they read a parameter that changed (an exec's whole-graph update re-applies
       // every `enabled` itself).
+      // A node moved to another device is a new node: only a new graph has it.
+      if (n.attributes != ir::none && g_.attributes[n.attributes].device.expr != ir::none)
+        if (const auto& moves = deps.expr_params[g_.attributes[n.attributes].device.expr]; !moves.empty())
+          line("  if ({}) u.refuse();  // the device of step {}", changed_any(moves), i);
       if (row.update == detail::node_update::per_node) {
         if (!params.empty()) line("  if ({}) u.{}({}, {});", changed_any(params), row.set, i, operands(i, strategy::update));
         if (auto flips = enabled_reads(n, deps); !flips.empty())

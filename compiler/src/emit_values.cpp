@@ -74,6 +74,7 @@ std::string cpp_type(ir::type t, std::span<const ir::structure> structs) {
     case ir::type::kind::cond: return "cudaGraphConditionalHandle";
     case ir::type::kind::null: return "std::nullptr_t";
     case ir::type::kind::event: return "cudaEvent_t";
+    case ir::type::kind::comm: return "ncclComm*";  // ncclComm_t, without nccl.h
   }
   return "void";
 }
@@ -110,6 +111,7 @@ std::string value_printer::domain_type(std::uint32_t index) const {
   if (t.is_pointer()) return "std::uint64_t";
   if (t.k == ir::type::kind::cond) return "cudaGraphConditionalHandle";
   if (t.k == ir::type::kind::event) return "cudaEvent_t";
+  if (t.k == ir::type::kind::comm) return "ncclComm*";
   if (t.is_float()) return "double";
   if (t.is_bool()) return "bool";
   return "std::int64_t";
@@ -166,7 +168,7 @@ std::string value_printer::expr(std::uint32_t index) const {
 }
 
 std::string value_printer::domain_of(const std::string& member, ir::type t, source_range at, std::string_view name) const {
-  if (t.is_struct() || t.is_bool() || t.k == ir::type::kind::event) return member;
+  if (t.is_struct() || t.is_bool() || t.is_handle()) return member;
   if (t.is_pointer()) return "cg::address(" + member + ")";
   if (is_small_float(t)) return fmt::format("cg::small_float_to_double<{}>({})", scalar_enum(t.s), member);
   if (t.is_float()) return "double{" + member + "}";
@@ -199,7 +201,7 @@ std::string value_printer::argument(const ir::argument& a, std::string_view what
   if (e.is_constant() && a.target.k != ir::type::kind::cond) return literal(e.constant, a.target);  // checked when compiled
   if (e.op == ir::op::param && g_.params[e.index].t == a.target && a.check == ir::check::any)
     return params_ + cpp_name(g_.params[e.index].name);
-  if (a.target.k == ir::type::kind::cond || a.target.k == ir::type::kind::event || a.target.is_bool() ||
+  if (a.target.k == ir::type::kind::cond || a.target.is_handle() || a.target.is_bool() ||
       a.target.is_struct())
     return expr(a.expr);
   source_range r = a.range.end > a.range.begin ? a.range : fallback;

@@ -194,7 +194,7 @@ converted convert(const value& v, type target, check c) {
     store(v.bits);
     return out;
   }
-  if (target.k == type::kind::cond || target.k == type::kind::event) {
+  if (target.k == type::kind::cond || target.is_handle()) {
     store(v.bits);
     return out;
   }
@@ -260,7 +260,7 @@ value load(const std::byte* bytes, type t) {
   };
   if (t.is_struct()) return value::structure(bytes, t.bytes());
   if (t.k == type::kind::cond) return value::cond(read(std::uint64_t{}));
-  if (t.is_pointer() || t.k == type::kind::event) return value::pointer(read(std::uint64_t{}));
+  if (t.is_pointer() || t.is_handle()) return value::pointer(read(std::uint64_t{}));
   switch (t.s) {
     case scalar::i8: return value::integer(read(std::int8_t{}));
     case scalar::i16: return value::integer(read(std::int16_t{}));

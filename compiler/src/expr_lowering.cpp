@@ -37,6 +37,7 @@ std::string describe_value_type(ir::type t, std::span<const ir::structure> struc
   if (t.is_bool()) return "bool";
   if (t.k == ir::type::kind::cond) return "cond";
   if (t.k == ir::type::kind::event) return "event";
+  if (t.k == ir::type::kind::comm) return "comm";
   if (t.k == ir::type::kind::null) return "null";
   return "'" + ir::to_string(t, structs) + "'";
 }
@@ -524,7 +525,8 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
       break;
     case ir::type::kind::void_pointer: compatible = from.is_pointer() && (!from.is_const || target.is_const); break;
     case ir::type::kind::cond: compatible = from.k == ir::type::kind::cond; break;
-    case ir::type::kind::event: compatible = from.k == ir::type::kind::event; break;
+    case ir::type::kind::event:
+    case ir::type::kind::comm: compatible = from.k == target.k; break;
     case ir::type::kind::null: break;  // nothing is declared with the type of `null`
     case ir::type::kind::structure: compatible = from.is_struct() && from.id() == target.id(); break;
   }
@@ -532,7 +534,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     std::string hint;
     if (from.k == ir::type::kind::cond) hint = "; a cond can only be passed to a 'cond' parameter";
     else if (target.k == ir::type::kind::cond) hint = "; pass a name declared with 'cond'";
-    else if (target.k == ir::type::kind::event) hint = "; pass a graph parameter of type 'event'";
+    else if (target.is_handle()) hint = fmt::format("; pass a graph parameter of type '{}'", ir::to_string(target));
     else if (from.is_const && target.is_pointer() && !target.is_const)
       hint = "; a pointer to const cannot be written through";
     else if (from.k == ir::type::kind::void_pointer && target.k == ir::type::kind::pointer)

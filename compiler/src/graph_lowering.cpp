@@ -205,6 +205,9 @@ private:
       frontier operator()(const ast::x3::forward_ast<ast::parallel_stmt>& x) const { return self.lower_parallel(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::block>& x) const { return self.lower_block(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::for_stmt>& x) const { return self.lower_for(x.get(), in); }
+      frontier operator()(const ast::collective_stmt& x) const { return self.lower_collective(x, in); }
+      frontier operator()(const ast::x3::forward_ast<ast::group_stmt>& x) const { return self.lower_group(x.get(), in); }
+      frontier operator()(const ast::x3::forward_ast<ast::device_stmt>& x) const { return self.lower_device(x.get(), in); }
     };
     return boost::apply_visitor(visitor{*this, in}, s);
   }
@@ -212,6 +215,7 @@ private:
   frontier add_node(ir::node n, const frontier& in, const ast::node_prefix& prefix,
                     const std::vector<ast::identifier>& after) {
     if (!prefix.attributes.empty()) lower_attributes(n, prefix.attributes);
+    if (device_block_.expr != ir::none) place_on_block_device(n);
     return add_node(std::move(n), in, prefix.label ? &*prefix.label : nullptr, {&prefix.after, &after});
   }
 
@@ -248,7 +252,7 @@ private:
 
   // `[[priority(N)]]`, `[[cluster(X, Y, Z)]]`, `[[enabled(EXPR)]]` (LANGUAGE.md §11).
   void lower_attributes(ir::node& n, const std::vector<ast::attribute>& attributes) {
-    static constexpr std::string_view known[] = {"priority", "cluster", "enabled"};
+    static constexpr std::string_view known[] = {"priority", "cluster", "enabled", "device"};
     ir::node_attributes out;
     std::unordered_map<std::string_view, source_range> seen;
     const bool kernel = n.kind == ir::node_kind::kernel;
@@ -260,7 +264,8 @@ private:
         auto near = dsl::closest(name, names);
         diags_.error(range_of(a.name), fmt::format("unknown attribute '{}'{}", name,
                                                    near ? fmt::format("; did you mean '{}'?", *near)
-                                                        : std::string("; the attributes are priority, cluster and enabled")));
+                                                        : std::string("; the attributes are priority, cluster, enabled "
+                                                                      "and device")));
         continue;
       }
       if (auto [it, inserted] = seen.try_emplace(name, range_of(a)); !inserted) {
@@ -269,6 +274,14 @@ private:
         continue;
       }
       const bool is_enabled = name == "enabled";
+      if (name == "device") {
+        if (a.args.size() != 1) {
+          diags_.error(range_of(a), "'device' takes one value");
+          continue;
+        }
+        out.device = lower_device_index(a.args[0], n.kind, range_of(a));
+        continue;
+      }
       if (!(kernel || (is_enabled && copy_or_set))) {
         diags_.error(range_of(a), is_enabled ? "'enabled' applies to kernel, memcpy and memset nodes"
                                              : fmt::format("'{}' applies to kernel nodes", name));
@@ -309,6 +322,224 @@ private:
     }
     n.attributes = static_cast<std::uint32_t>(graph_.attributes.size());
     graph_.attributes.push_back(out);
+  }
+
+  // ---- devices (LANGUAGE.md §15) --------------------------------------------------------------
+
+  // The nodes a device can be given: those CUDA adds in a device's context. A collective's work
+  // runs on its communicator's device; a device given to it is checked against that when built.
+  static bool placeable(ir::node_kind k) {
+    return k == ir::node_kind::kernel || k == ir::node_kind::memcpy || k == ir::node_kind::memset ||
+           k == ir::node_kind::collective;
+  }
+
+  // `[[device(N)]]`'s or `on device(N)`'s N as a u32 argument, or an empty one after an error.
+  ir::argument lower_device_index(const ast::expression& x, std::optional<ir::node_kind> kind, source_range at) {
+    if (kind && !placeable(*kind)) {
+      diags_.error(at, fmt::format("'device' applies to kernel, memcpy, memset and collective nodes, not to a {} node",
+                                   ir::to_string(*kind)));
+      return {};
+    }
+    if (current_->conditional) {
+      diags_.error(at, "a node in a conditional body runs on its conditional node's device; 'device' is not allowed "
+                       "there");
+      return {};
+    }
+    std::uint32_t e = exprs_.lower(x);
+    if (e == bad_expr) return {};
+    auto converted = exprs_.convert(e, u32_type, ir::check::any, range_of(x), [] { return std::string("the device"); });
+    return converted.expr == bad_expr ? ir::argument{} : converted;
+  }
+
+  // A node made inside `on device(N) { … }` takes N unless it names a device of its own.
+  void place_on_block_device(ir::node& n) {
+    if (!placeable(n.kind)) {
+      auto& d = diags_.error(n.range, fmt::format("a {} node cannot be placed on a device; 'on device' holds kernel "
+                                                  "launches, memcpy, memset, collectives and groups",
+                                                  ir::to_string(n.kind)));
+      d.notes.push_back({device_block_range_, "the device is given here"});
+      return;
+    }
+    if (n.attributes == ir::none) {
+      n.attributes = static_cast<std::uint32_t>(graph_.attributes.size());
+      graph_.attributes.emplace_back();
+    }
+    ir::node_attributes& at = graph_.attributes[n.attributes];
+    if (at.device.expr == ir::none) at.device = device_block_;
+  }
+
+  frontier lower_device(const ast::device_stmt& s, const frontier& in) {
+    ir::argument device = lower_device_index(s.device, std::nullopt, range_of(s.device));
+    ir::argument outer = std::exchange(device_block_, device);
+    source_range outer_range = std::exchange(device_block_range_, range_of(s.device));
+    frontier out = lower_block(s.body, in);
+    device_block_ = outer;
+    device_block_range_ = outer_range;
+    return out;
+  }
+
+  // ---- collectives (LANGUAGE.md §15) ----------------------------------------------------------
+
+  frontier lower_collective(const ast::collective_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::collective, s);
+    collective_node_checks(n);
+    lower_collective_call(s, n);
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  // `group { … }`: one node whose collectives NCCL issues together (ncclGroupStart … End), as
+  // one process driving several GPUs must.
+  frontier lower_group(const ast::group_stmt& s, const frontier& in) {
+    ir::node n = make_node(ir::node_kind::collective, s);
+    collective_node_checks(n);
+    for (const auto& statement : s.body.statements) {
+      const auto* call = boost::get<ast::collective_stmt>(&statement);
+      if (!call) {
+        const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return unwrap(x); }, statement);
+        diags_.error(source_range{t.begin, t.end}, "a 'group' holds collectives only (all_reduce, all_gather, "
+                                                   "reduce_scatter, broadcast, reduce, send, recv)");
+        continue;
+      }
+      if (!call->prefix.attributes.empty() || call->prefix.label || !call->prefix.after.empty() || !call->after.empty())
+        diags_.error(range_of(call->keyword), "a collective in a 'group' takes no label, attributes or 'after'; give "
+                                              "them to the group");
+      lower_collective_call(*call, n);
+    }
+    if (n.args.empty()) {
+      diags_.error(range_of(s), "an empty 'group'; it needs at least one collective");
+      return in;
+    }
+    return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  template <typename T>
+  static const T& unwrap(const T& x) { return x; }
+  template <typename T>
+  static const T& unwrap(const ast::x3::forward_ast<T>& x) { return x.get(); }
+
+  void collective_node_checks(ir::node& n) {
+    if (current_->conditional)
+      diags_.error(n.range, "collectives are not allowed inside a conditional body (NCCL's captured work does not "
+                            "instantiate there: NVIDIA/nccl issue 1986)");
+    n.callee = static_cast<std::uint32_t>(graph_.collectives.size());
+    graph_.root_only |= ir::root_only_collective;
+  }
+
+  // One collective's arguments, checked against its roles (dsl::collectives) and stored in the
+  // node's collective_slots order.
+  void lower_collective_call(const ast::collective_stmt& s, ir::node& n) {
+    const dsl::collective_info& info = dsl::info(s.keyword.op);
+    ir::collective_call call{s.keyword.op, dsl::reduction::sum, ir::scalar::u8, range_of(s)};
+    std::array<ir::argument, ir::collective_slots> slots{};
+    const source_range here = range_of(s.keyword);
+    slots[ir::slot_send] = slots[ir::slot_recv] = {exprs_.constant(ir::value::pointer(0), ir::type::null(), here),
+                                                   ir::type::void_pointer(true), ir::check::any, 0, here};
+    slots[ir::slot_recv].target = ir::type::void_pointer(false);
+    slots[ir::slot_peer] = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), here),
+                            ir::type::of(ir::scalar::i32), ir::check::any, 0, here};
+    if (s.args.size() != info.roles.size()) {
+      diags_.error(here, fmt::format("'{}' expects {} arguments ({}), got {}", info.name, info.roles.size(),
+                                     role_names(info.roles), s.args.size()));
+    } else {
+      std::optional<ir::scalar> element;
+      const ast::expression* first_buffer = nullptr;
+      for (std::size_t i = 0; i < s.args.size(); ++i) {
+        const ast::expression& x = s.args[i];
+        auto what = [&] { return fmt::format("the {} of '{}'", role_name(info.roles[i]), info.name); };
+        switch (info.roles[i]) {
+          case 's':
+          case 'r': {
+            const bool send = info.roles[i] == 's';
+            std::uint32_t e = exprs_.lower(x);
+            if (e == bad_expr) break;
+            const ir::type t = exprs_.at(e).result;
+            if (t.k != ir::type::kind::pointer) {
+              diags_.error(range_of(x), fmt::format("{} must be a pointer to the elements (f32*, …), got {}", what(),
+                                                    describe_value_type(t)));
+              break;
+            }
+            if (element && *element != t.s) {
+              auto& d = diags_.error(range_of(x), fmt::format("the buffers of '{}' have different element types ({} and "
+                                                              "{})", info.name, ir::to_string(*element),
+                                                              ir::to_string(t.s)));
+              d.notes.push_back({range_of(*first_buffer), "the first buffer is here"});
+              break;
+            }
+            if (reads_allocation(e)) {
+              diags_.error(range_of(x), fmt::format("{} cannot be memory made by 'alloc': NCCL's work is captured "
+                                                    "before the graph's allocation exists; allocate it outside the graph",
+                                                    what()));
+              break;
+            }
+            element = t.s;
+            first_buffer = &x;
+            auto converted = exprs_.convert(e, ir::type::void_pointer(send), ir::check::any, range_of(x), what);
+            if (converted.expr != bad_expr) slots[send ? ir::slot_send : ir::slot_recv] = converted;
+            break;
+          }
+          case 'n':
+            slots[ir::slot_count] = exprs_.convert(exprs_.lower(x), u64_type, ir::check::any, range_of(x), what);
+            break;
+          case 'p':
+            slots[ir::slot_peer] = exprs_.convert(exprs_.lower(x), ir::type::of(ir::scalar::i32), ir::check::any,
+                                                  range_of(x), what);
+            break;
+          case 'c':
+            slots[ir::slot_comm] = exprs_.convert(exprs_.lower(x), ir::type::comm(), ir::check::any, range_of(x), what);
+            break;
+          case 'o': call.reduction = lower_reduction(x, info); break;
+        }
+      }
+      if (element) {
+        if (!nccl_type(*element))
+          diags_.error(range_of(*first_buffer), fmt::format("NCCL has no element type for '{}' (it takes i8, u8, i32, "
+                                                            "u32, i64, u64, f16, bf16, f32 and f64)",
+                                                            ir::to_string(*element)));
+        call.element = *element;
+      }
+    }
+    n.args.insert(n.args.end(), slots.begin(), slots.end());
+    graph_.collectives.push_back(call);
+  }
+
+  // Whether expression e reads the address of an `alloc` (known only once its node is made).
+  bool reads_allocation(std::uint32_t e) const {
+    if (e >= graph_.exprs.size()) return false;
+    const ir::expr& x = graph_.exprs[e];
+    if (x.op == ir::op::alloc_ref) return true;
+    bool found = false;
+    ir::for_each_operand(graph_, x, [&](std::uint32_t operand) { found = found || reads_allocation(operand); });
+    return found;
+  }
+
+  // The reduction argument: one of the words of dsl::reductions, written bare.
+  dsl::reduction lower_reduction(const ast::expression& x, const dsl::collective_info& info) {
+    const auto* id = x.rest.empty() && x.choices.empty() && x.first.prefix.empty()
+                         ? boost::get<ast::identifier>(&x.first.value)
+                         : nullptr;
+    if (auto r = id ? dsl::reduction_from_name(id->name) : std::nullopt) return *r;
+    diags_.error(range_of(x), fmt::format("the reduction of '{}' is one of sum, prod, max, min and avg", info.name));
+    return dsl::reduction::sum;
+  }
+
+  static bool nccl_type(ir::scalar s) {
+    return s != ir::scalar::i16 && s != ir::scalar::u16 && s != ir::scalar::boolean;
+  }
+
+  static std::string_view role_name(char role) {
+    switch (role) {
+      case 's': return "send buffer";
+      case 'r': return "receive buffer";
+      case 'n': return "element count";
+      case 'o': return "reduction";
+      case 'p': return "root or peer rank";
+      default: return "communicator";
+    }
+  }
+  static std::string role_names(std::string_view roles) {
+    std::string out;
+    for (char r : roles) out += (out.empty() ? "" : ", ") + std::string(role_name(r));
+    return out;
   }
 
   // Each grid dimension known when compiling must be a multiple of the cluster's.
@@ -1058,6 +1289,8 @@ private:
   std::unordered_map<std::string_view, label_info> labels_;
   std::vector<const ast::identifier*> unresolved_;
   std::vector<cond_info> conds_;
+  ir::argument device_block_;            // the device of the innermost `on device` block, or none
+  source_range device_block_range_;
 };
 
 }  // namespace

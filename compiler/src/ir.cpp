@@ -38,6 +38,7 @@ std::string to_string(type t, std::span<const structure> structs) {
     case type::kind::cond: return "cond";
     case type::kind::null: return "null";
     case type::kind::event: return "event";
+    case type::kind::comm: return "comm";
   }
   return "?";
 }

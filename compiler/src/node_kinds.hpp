@@ -31,7 +31,7 @@ struct node_kind_info {
   node_update update;
 };
 
-inline constexpr std::array<node_kind_info, 12> node_kinds = {{
+inline constexpr std::array<node_kind_info, 13> node_kinds = {{
     {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node},
     {ir::node_kind::memcpy, "memcpy", "", "", {"destination", "source", "byte count"}, "memcpy", "add_memcpy", "memcpy",
      "memcpy", node_update::per_node},
@@ -55,6 +55,11 @@ inline constexpr std::array<node_kind_info, 12> node_kinds = {{
     {ir::node_kind::mem_alloc, "alloc", ", shape=invhouse", "", {"byte count"}, "alloc", "add_alloc", "alloc", "",
      node_update::whole_graph},
     {ir::node_kind::mem_free, "free", ", shape=house", "", {}, "", "add_free", "free", "", node_update::none},
+    // NCCL collectives, captured into a graph of their own and embedded as a child graph in both
+    // strategies. Generated code updates them as a whole graph; the run-time path captures them
+    // again and sets the child graph in the exec, as it does for captured routines.
+    {ir::node_kind::collective, "collective", ", shape=octagon", "", {}, "", "add_child", "child", "",
+     node_update::whole_graph},
 }};
 
 constexpr const node_kind_info& info(ir::node_kind k) { return node_kinds[static_cast<std::size_t>(k)]; }

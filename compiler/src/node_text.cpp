@@ -52,6 +52,7 @@ std::string attributes_text(const ir::program& p, const ir::graph& g, const ir::
                       return a.expr == ir::none ? std::string("?") : print_expr(g, a.expr, p.structs);
                     }) + ")");
   if (at.enabled.expr != ir::none) parts.push_back("enabled(" + print_expr(g, at.enabled.expr, p.structs) + ")");
+  if (at.device.expr != ir::none) parts.push_back("device(" + print_expr(g, at.device.expr, p.structs) + ")");
   return parts.empty() ? std::string() : "[[" + join(parts, ", ", [](const std::string& s) { return s; }) + "]] ";
 }
 
@@ -80,6 +81,21 @@ std::string describe_kind(const ir::program& p, const ir::graph& g, const ir::no
       return fmt::format("{} {}", info(n.kind).name, print_expr(g, n.args[0].expr, p.structs));
     case ir::node_kind::repeat_counter:
       return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr, p.structs));
+    case ir::node_kind::collective: {
+      // One call per collective_slots arguments, all five shown: "all_reduce<f32, sum>(x, x, n, 0, c)";
+      // a group lists its calls in braces.
+      const bool group = n.args.size() > ir::collective_slots;
+      std::string text = group ? "group {" : "";
+      for (std::size_t k = 0; k * ir::collective_slots < n.args.size(); ++k) {
+        const ir::collective_call& c = g.collectives[n.callee + k];
+        const bool reduces = dsl::info(c.op).roles.find('o') != std::string_view::npos;
+        text += fmt::format("{}{}<{}{}>({}){}", group ? " " : "", dsl::info(c.op).name, ir::to_string(c.element),
+                            reduces ? ", " + std::string(dsl::reductions[static_cast<std::size_t>(c.reduction)]) : "",
+                            join_args(p, g, std::span(n.args).subspan(k * ir::collective_slots, ir::collective_slots)),
+                            group ? ";" : "");
+      }
+      return group ? text + " }" : text;
+    }
     case ir::node_kind::conditional: {
       if (n.from_repeat) return fmt::format("repeat {} [cond {}]", print_expr(g, n.args[0].expr, p.structs), g.conds[n.cond].name);
       std::string_view kind = n.cond_kind == ir::cond_kind::while_loop     ? "while"
@@ -125,6 +141,11 @@ std::string describe_argument(const ir::program& p, const ir::node& n, std::size
     std::string which = arg < callee.params->size() ? fmt::format("argument {} ('{}')", arg + 1, (*callee.params)[arg].name)
                                                     : fmt::format("argument {}", arg + 1);
     return fmt::format("{} of {} '{}'", which, row.callee, callee.name);
+  }
+  if (n.kind == ir::node_kind::collective) {
+    static constexpr std::string_view slots[] = {"send buffer", "receive buffer", "element count", "root or peer rank",
+                                                 "communicator"};
+    return fmt::format("the {} of collective {}", slots[arg % ir::collective_slots], arg / ir::collective_slots + 1);
   }
   std::string_view role = arg < row.operands.size() && !row.operands[arg].empty() ? row.operands[arg] : "argument";
   return row.operand_owner.empty() ? fmt::format("the {}", role) : fmt::format("the {} of {}", role, row.operand_owner);

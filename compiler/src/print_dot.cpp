@@ -1,5 +1,6 @@
 // `cgraphc dot`: Graphviz DOT from the IR. Conditional nodes are diamonds; each of their
 // bodies is a dashed cluster, entered by a dashed edge from the diamond to the body's roots.
+// Nodes placed on a device (LANGUAGE.md §15) are drawn in one filled cluster per device.
 
 #include "node_kinds.hpp"
 
@@ -9,6 +10,10 @@
 #include <cgraph/compiler/printers.hpp>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace cgraph {
 
@@ -64,8 +69,15 @@ private:
   }
 
   void body(const ir::graph& g, const ir::body& b, const std::string& prefix, const std::string& indent) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> devices;  // device text, its nodes
     for (const auto& [i, n] : detail::views::enumerate(b.nodes)) {
       std::string id = prefix + std::to_string(i);
+      if (n.attributes != ir::none && g.attributes[n.attributes].device.expr != ir::none) {
+        std::string device = print_expr(g, g.attributes[n.attributes].device.expr, p_.structs);
+        auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.first == device; });
+        if (it == devices.end()) it = devices.insert(devices.end(), {device, {}});
+        it->second.push_back(id);
+      }
       std::string text = detail::describe_node(p_, g, n);
       if (!n.label.empty()) text = n.label + ": " + text;
       std::string kind = n.kind == ir::node_kind::conditional ? std::string(ir::to_string(n.cond_kind))
@@ -95,6 +107,13 @@ private:
             out_ += fmt::format("{}\"{}\" -> \"{}{}\" [style=dashed, label=\"{}\"];\n", indent, id, body_prefix, r,
                                 escape(name));
       }
+    }
+    for (const auto& [k, device] : detail::views::enumerate(devices)) {
+      out_ += fmt::format("{}subgraph \"cluster_{}device{}\" {{\n{}  label=\"device({})\";\n{}  style=filled;\n{}  "
+                          "fillcolor=\"#eef3fb\";\n",
+                          indent, prefix, k, indent, escape(device.first), indent, indent);
+      for (const auto& id : device.second) out_ += fmt::format("{}  \"{}\";\n", indent, id);
+      out_ += indent + "}\n";
     }
   }
 

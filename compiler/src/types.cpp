@@ -47,9 +47,10 @@ std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags
     diags.error(range_of(t), "'void' is only a type as 'void*'");
     return std::nullopt;
   }
-  if (t.base == "event") {
-    if (!t.pointer && !t.is_const) return ir::type::event();
-    diags.error(range_of(t), "'event' is passed by value (a cudaEvent_t): write 'event'");
+  if (t.base == "event" || t.base == "comm") {
+    if (!t.pointer && !t.is_const) return t.base == "event" ? ir::type::event() : ir::type::comm();
+    diags.error(range_of(t), t.base == "event" ? "'event' is passed by value (a cudaEvent_t): write 'event'"
+                                               : "'comm' is passed by value (an ncclComm_t): write 'comm'");
     return std::nullopt;
   }
   if (t.base == "cond") {
@@ -123,8 +124,10 @@ private:
         diags_.error(range_of(f.type), "a struct field cannot be 'cond'; conds are passed as parameters of their own");
         t.reset();
       }
-      if (t && t->k == ir::type::kind::event) {
-        diags_.error(range_of(f.type), "a struct field cannot be 'event'; events are graph parameters of their own");
+      if (t && t->is_handle()) {
+        diags_.error(range_of(f.type), t->k == ir::type::kind::event
+                                           ? "a struct field cannot be 'event'; events are graph parameters of their own"
+                                           : "a struct field cannot be 'comm'; communicators are graph parameters of their own");
         t.reset();
       }
       if (!t) {

@@ -457,6 +457,20 @@ private:
     block(s.branches);
   }
   void stmt(const ast::block& s) { block(s); }
+  void stmt(const ast::collective_stmt& s) { call_like(s.prefix, std::string(dsl::info(s.keyword.op).name), s.args, s.after); }
+  void stmt(const ast::group_stmt& s) {
+    prefix(s.prefix);
+    out_ += "group";
+    after(s.prefix, s.after);
+    out_ += ' ';
+    block(s.body);
+  }
+  void stmt(const ast::device_stmt& s) {
+    out_ += "on device(";
+    expression(s.device);
+    out_ += ") ";
+    block(s.body);
+  }
 
   // ---- declarations --------------------------------------------------------------------------
 

@@ -32,6 +32,9 @@ struct switch_class : annotate_position {};
 struct repeat_class : annotate_position {};
 struct parallel_class : annotate_position {};
 struct for_class : annotate_position {};
+struct collective_class : annotate_position {};
+struct group_class : annotate_position {};
+struct device_class : annotate_position {};
 struct args_class : annotate_position {};
 
 const block_type block = "'{'";
@@ -60,6 +63,9 @@ const x3::rule<switch_class, ast::switch_stmt> switch_stmt = "switch";
 const x3::rule<repeat_class, ast::repeat_stmt> repeat_stmt = "repeat";
 const x3::rule<parallel_class, ast::parallel_stmt> parallel_stmt = "parallel";
 const x3::rule<for_class, ast::for_stmt> for_stmt = "for";
+const x3::rule<collective_class, ast::collective_stmt> collective_stmt = "collective";
+const x3::rule<group_class, ast::group_stmt> group_stmt = "group";
+const x3::rule<device_class, ast::device_stmt> device_stmt = "on device";
 
 // node_prefix, parsed once per statement: the alternatives of `statement` all begin with it,
 // so each that fails after it (a launch tried as `record`, `alloc` and `free` first) would
@@ -147,15 +153,19 @@ const auto set_branches = [](auto& ctx) { x3::_val(ctx).branches = std::move(x3:
 const auto parallel_stmt_def = mark_begin >> kw("parallel") > block[set_branches] > mark_end;
 const auto for_kind = (kw("parallel") >> kw("for") >> x3::attr(true)) | (kw("for") >> x3::attr(false));
 const auto for_stmt_def = for_kind > identifier > kw("in") > expression() > x3::lit("..") > expression() > block;
+// `group` and `on` are not reserved either: each commits at the '{' or the `device` after it.
+const auto collective_stmt_def = prefix >> collective_keyword_parser{} > arguments > after_clause > ';';
+const auto group_stmt_def = prefix >> kw("group") >> after_clause >> &x3::lit('{') > block;
+const auto device_stmt_def = kw("on") >> kw("device") > '(' > expression() > ')' > block;
 
 // The launch, by far the most common statement, is tried first. It cannot steal a keyword
 // statement: a keyword is never an identifier, so it fails before its commit point at '<<<'.
-const auto statement_def = event_stmt | alloc_stmt | free_stmt | launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
+const auto statement_def = event_stmt | alloc_stmt | free_stmt | collective_stmt | group_stmt | device_stmt | launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
                            while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, attribute, attributes, after_clause, arguments, launch_stmt, builtin_stmt,
                     host_stmt, event_stmt, alloc_stmt, free_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, else_if, while_stmt, case_clause,
-                    switch_stmt, repeat_stmt, parallel_stmt, for_stmt, label_list)
+                    switch_stmt, repeat_stmt, parallel_stmt, for_stmt, label_list, collective_stmt, group_stmt, device_stmt)
 
 }  // namespace cgraph::dsl::parser
 

@@ -7,6 +7,7 @@
 #include "parser_state.hpp"
 
 #include <cgraph/dsl/ast.hpp>
+#include <cgraph/dsl/collectives.hpp>
 
 #include <boost/spirit/home/x3.hpp>
 
@@ -188,6 +189,31 @@ struct punct_parser : detail::token_parser<punct_parser, x3::unused_type> {
 
 inline punct_parser punct(std::string_view text) { return punct_parser(text); }
 
+// A collective's name (collectives table) followed by '(': the words are not reserved, so
+// `reduce<<<…>>>(…)` stays a launch of a kernel named reduce.
+struct collective_keyword_parser : detail::token_parser<collective_keyword_parser, ast::collective_keyword> {
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last || !lexical::is_alpha(*first)) return false;
+    const char* end = lexical::scan_word(first, last);
+    std::string_view word(first, static_cast<std::size_t>(end - first));
+    for (const auto& c : collectives) {
+      if (c.name != word) continue;
+      It p = end;
+      x3::skip_over(p, last, ctx);
+      if (p == last || *p != '(') return false;
+      ast::collective_keyword k;
+      k.op = c.op;
+      detail::tag(k, first, end);
+      x3::traits::move_to(std::move(k), attr);
+      first = end;
+      return true;
+    }
+    return false;
+  }
+};
+
 // `memcpy` or `memset`, with its position (arity errors point at it).
 struct builtin_keyword_parser : detail::token_parser<builtin_keyword_parser, ast::builtin_keyword> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
@@ -337,8 +363,8 @@ struct type_parser : detail::token_parser<type_parser, ast::type_name> {
       end = lexical::scan_word(p, last);
       word = std::string_view(p, static_cast<std::size_t>(end - p));
     }
-    static constexpr std::string_view names[] = {"i8",  "i16", "i32", "i64", "u8",   "u16",  "u32", "u64",
-                                                 "f32", "f64", "f16", "bf16", "bool", "void", "cond", "event"};
+    static constexpr std::string_view names[] = {"i8",  "i16", "i32",  "i64",  "u8",   "u16",  "u32",   "u64", "f32",
+                                                 "f64", "f16", "bf16", "bool", "void", "cond", "event", "comm"};
     if (std::find(std::begin(names), std::end(names), word) == std::end(names) &&
         !parser_state::current()->is_struct_name(word))
       return false;

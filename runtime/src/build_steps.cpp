@@ -106,4 +106,10 @@ backend::graph_handle capture_routine(const captured_routine& routine, const nod
   return backend::capture_routine([&](cudaStream_t s) { routine(s, v.values, v.grid, v.block); }, mode, at);
 }
 
+backend::graph_handle capture_collectives(const built_graph& g, const ir::node& n, const node_values& v, const where& at) {
+  std::vector<backend::collective_call> calls;
+  collective_calls(g, n, v, calls);
+  return backend::capture_collectives(calls, g.symbols->capture_mode, at);
+}
+
 }  // namespace cgraph::detail

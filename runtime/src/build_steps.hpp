@@ -49,6 +49,10 @@ std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n
 backend::graph_handle capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,
                                       const where& at);
 
+// Captures collective node `n` of `g` with `v`'s values into a new graph (backend/collective.hpp);
+// both strategies embed it as a child graph node, and an update sets it in the exec.
+backend::graph_handle capture_collectives(const built_graph& g, const ir::node& n, const node_values& v, const where& at);
+
 // Builds with the capture strategy (capture_builder.cpp).
 void capture_graph(built_graph& g);
 

@@ -41,7 +41,8 @@ private:
           backend::child_node::add(g_, i, parent, deps_, child, at);
         } else {
           backend::kernel_node::add(g_, i, parent, deps_,
-                                    kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), at);
+                                    kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), at,
+                                    v.device);
         }
         break;
       case ir::node_kind::repeat_init:
@@ -49,8 +50,13 @@ private:
         backend::repeat_count(g_, n.cond, at);
         backend::kernel_node::add(g_, i, parent, deps_, repeat_params(n, v, g_).params(), at);
         break;
-      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), at); break;
-      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), at); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), at, v.device); break;
+      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), at, v.device); break;
+      case ir::node_kind::collective: {
+        auto child = capture_collectives(g_, n, v, at);  // the node holds a clone
+        backend::child_node::add(g_, i, parent, deps_, child, at);
+        break;
+      }
       case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), at); break;
       case ir::node_kind::event_record: backend::event_record_node::add(g_, i, parent, deps_, event_params(v), at); break;
       case ir::node_kind::event_wait: backend::event_wait_node::add(g_, i, parent, deps_, event_params(v), at); break;

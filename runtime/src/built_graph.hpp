@@ -124,6 +124,7 @@ struct node_values {
   dim3 block{1, 1, 1};
   unsigned shared_bytes = 0;
   std::int8_t enabled = -1;  // `[[enabled(…)]]`: 0 or 1; -1 for a node without it
+  int device = -1;           // `[[device(…)]]` / `on device(…)`: the GPU; -1 for the current one
   std::pmr::vector<ir::converted> args;  // kernel and host arguments; memcpy/memset operands
   std::vector<ir::value> values;    // host and child-graph arguments as values of their types
   // Struct arguments' bytes: such an argument's `args` entry is `indirect`, its as_u64() the
@@ -141,7 +142,7 @@ struct node_values {
   friend bool operator==(const node_values& a, const node_values& b) {
     auto same = [](const ir::converted& x, const ir::converted& y) { return x.size == y.size && x.bytes == y.bytes; };
     return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z && a.block.x == b.block.x &&
-           a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes && a.enabled == b.enabled &&
+           a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes && a.enabled == b.enabled && a.device == b.device &&
            std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same) &&
            std::equal(a.struct_bytes.begin(), a.struct_bytes.end(), b.struct_bytes.begin(), b.struct_bytes.end());
   }

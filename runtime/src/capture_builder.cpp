@@ -51,6 +51,10 @@ private:
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
           }
           break;
+        case ir::node_kind::collective:  // NCCL's warm-up runs work and waits: never inside a capture
+          compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v);
+          routines_[i] = capture_collectives(g_, n, v, at);
+          break;
         case ir::node_kind::child_graph:
           if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
           compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v);
@@ -83,15 +87,16 @@ private:
           backend::child_node::capture(session_, k, i, routines_.at(i), at);
         } else {
           auto function = kernel_function(*g_.program, *g_.symbols, n.callee, at);
-          backend::kernel_node::capture(session_, k, i, kernel_params(function, v, pointers_), at);
+          backend::kernel_node::capture(session_, k, i, kernel_params(function, v, pointers_), at, v.device);
         }
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
         backend::kernel_node::capture(session_, k, i, repeat_params(n, v, g_).params(), at);
         break;
-      case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at); break;
-      case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at, v.device); break;
+      case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at, v.device); break;
+      case ir::node_kind::collective: backend::child_node::capture(session_, k, i, routines_.at(i), at); break;
       case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, session_.root()), at); break;
       case ir::node_kind::event_record: backend::event_record_node::capture(session_, k, i, event_params(v), at); break;
       case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
@@ -121,7 +126,8 @@ private:
 
   const plan::capture_plan& capture_;
   backend::capture_session session_;
-  std::map<std::uint32_t, backend::graph_handle> routines_;  // captured routines by step, made before the capture
+  // Captured routines and collectives by step, made before the capture.
+  std::map<std::uint32_t, backend::graph_handle> routines_;
   std::vector<void*> pointers_;
 };
 

@@ -29,6 +29,8 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     node_values& v = fresh[k];
     where at = cur.at(n.range);
     bool applied = true;
+    // A node moved to another device is a new node: only a new graph (and exec) has it.
+    if (v.device != s.applied(i).device) return false;
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
@@ -60,6 +62,11 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
         auto child = build_child(cur, n, v);
         applied = backend::child_node::set(exec, node, child->graph);
         if (applied) s.core.keep(i, std::move(child));
+        break;
+      }
+      case ir::node_kind::collective: {
+        auto child = capture_collectives(cur, n, v, at);  // the exec takes a copy
+        applied = backend::child_node::set(exec, node, child);
         break;
       }
       case ir::node_kind::conditional: break;  // its values are its cond's: see defaults_changed

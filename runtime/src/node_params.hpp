@@ -4,6 +4,7 @@
 
 #include "built_graph.hpp"
 
+#include <cgraph/runtime/backend/collective.hpp>
 #include <cgraph/runtime/generated.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 
@@ -33,6 +34,20 @@ inline backend::memcpy_params memcpy_params(const node_values& v) {
 inline cudaMemsetParams memset_params(const ir::node& n, const node_values& v) {
   return gen::memset_call(as_pointer(v.args[0]), static_cast<unsigned>(v.args[1].as_u64()), n.element_size,
                           v.args[2].as_u64());
+}
+
+// The calls of a collective node (graph::collectives, collective_slots values each) into `out`;
+// each call's errors name its own statement.
+inline void collective_calls(const built_graph& g, const ir::node& n, const node_values& v,
+                             std::vector<backend::collective_call>& out) {
+  out.clear();
+  for (std::size_t k = 0; (k + 1) * ir::collective_slots <= v.args.size(); ++k) {
+    const ir::collective_call& c = g.ir().collectives[n.callee + k];
+    const ir::converted* a = &v.args[k * ir::collective_slots];
+    out.push_back({c.op, c.reduction, c.element, as_pointer(a[ir::slot_send]), as_pointer(a[ir::slot_recv]),
+                   a[ir::slot_count].as_u64(), static_cast<std::int32_t>(static_cast<std::uint32_t>(a[ir::slot_peer].as_u64())),
+                   static_cast<ncclComm*>(as_pointer(a[ir::slot_comm])), v.device, g.at(c.range)});
+  }
 }
 
 // The event of a `record` or `wait` node.

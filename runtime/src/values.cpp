@@ -33,8 +33,9 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
     if (v.k == kind::integer) v = ir::value::cond(static_cast<std::uint64_t>(v.i));
     if (v.k != kind::cond || v.bits == 0) return "a cudaGraphConditionalHandle (not 0)";
     return std::nullopt;
-  } else if (t.k == ir::type::kind::event) {
-    if (v.k != kind::pointer || v.bits == 0) return "a cudaEvent_t (not null)";
+  } else if (t.is_handle()) {
+    if (v.k != kind::pointer || v.bits == 0)
+      return t.k == ir::type::kind::event ? "a cudaEvent_t (not null)" : "an ncclComm_t (not null)";
   } else if (t.is_struct()) {
     if (v.k != kind::structure || v.bits == 0) return fmt::format("a struct of {} bytes", t.bytes());
     if (static_cast<std::uint64_t>(v.i) != t.bytes())
@@ -129,6 +130,11 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
   out.args.clear();
   out.values.clear();
   out.struct_bytes.clear();
+  // `out` may hold another node's values (an update reuses its buffers): a node that is not a
+  // kernel must not keep a kernel's launch dimensions, or it compares as changed.
+  out.grid = dim3(1, 1, 1);
+  out.block = dim3(1, 1, 1);
+  out.shared_bytes = 0;
   out.args.reserve(n.args.size());
   auto value_of = [&](const ir::argument& a) {
     const ir::expr& e = g.exprs[a.expr];
@@ -176,8 +182,18 @@ void compute_values(const program_state& p, std::uint32_t index, const ir::node&
   }
   if (n.kind == ir::node_kind::conditional) return;
   out.enabled = -1;
-  if (n.attributes != ir::none && g.attributes[n.attributes].enabled.expr != ir::none)
-    out.enabled = static_cast<std::int8_t>(convert(g.attributes[n.attributes].enabled, 0, "attribute 'enabled'").as_u64() != 0);
+  out.device = -1;
+  if (n.attributes != ir::none) {
+    const ir::node_attributes& at = g.attributes[n.attributes];
+    if (at.enabled.expr != ir::none)
+      out.enabled = static_cast<std::int8_t>(convert(at.enabled, 0, "attribute 'enabled'").as_u64() != 0);
+    if (at.device.expr != ir::none) {
+      const std::uint64_t device = convert(at.device, 0, "the device").as_u64();
+      if (device > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        fail(at.device, 0, "the device", {}, fmt::format("{} is not a device number", device));
+      out.device = static_cast<int>(device);
+    }
+  }
   for (std::size_t i = 0; i < n.args.size(); ++i) {
     const ir::argument& a = n.args[i];
     out.args.push_back(convert(a, i, nullptr));

@@ -98,4 +98,17 @@ void run_v2_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
 void run_v2_caller_loop_explicit(int* out, int* counter, int first, int then, cudaStream_t stream);
 void run_v2_caller_loop_capture(int* out, int* counter, int first, int then, cudaStream_t stream);
 
+// tests/gpu/multi_gpu.cgraph's graph `dp_rank` as generated C++ in one mode: built on (g, w,
+// value, lr, n, comm, device), launched `steps` times on `stream`, synchronised. The comm is an
+// ncclComm_t (void here so C++ sources need no NCCL header).
+void run_dp_rank_explicit(float* g, float* w, float value, float lr, int n, void* comm, unsigned device, int steps,
+                          cudaStream_t stream);
+void run_dp_rank_capture(float* g, float* w, float value, float lr, int n, void* comm, unsigned device, int steps,
+                         cudaStream_t stream);
+// Its graph `dp_two` on two GPUs and their comms, launched `steps` times on `stream` (device 0).
+void run_dp_two_explicit(float* g0, float* g1, float* w0, float* w1, float lr, int n, void* c0, void* c1, int steps,
+                         cudaStream_t stream);
+void run_dp_two_capture(float* g0, float* g1, float* w0, float* w1, float lr, int n, void* c0, void* c1, int steps,
+                        cudaStream_t stream);
+
 }  // namespace gpu_test

@@ -11,8 +11,13 @@
 
 #include "testing.hpp"
 
+#include <filesystem>
 #include <functional>
 #include <optional>
+
+#if CGRAPH_TEST_NCCL
+#include <nccl.h>
+#endif
 
 using namespace gpu_test;
 
@@ -331,6 +336,45 @@ TEST_CASE("faults.v2_node_kinds_build_instantiate_and_update_in_both_strategies"
     auto u = fail_each_update_call("test.cgraph", c);
     MESSAGE("run-time path, ", strategy, ", update of [[enabled]], every path: ", u.faults, " faults injected, ", u.errors,
             " errors, ", u.recovered, " survived by a fallback path, nothing leaked");
+  }
+}
+
+TEST_CASE("faults.placed_nodes_and_collectives_in_both_strategies") {
+  // tests/gpu/multi_gpu.cgraph: `placed` (kernel, memcpy and memset nodes on a device) and, with
+  // NCCL, `every_collective` on a one-rank communicator (streams, events, the warm-up's scratch
+  // and the capture around NCCL's calls; NCCL's own calls are not injected).
+  auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "multi_gpu.cgraph").string());
+  cgraph::registry reg = multi_gpu_kernels();
+  buffer<float> x(64), y(64), e(64), f(64), h(64);
+  buffer<int> z(64), k(64);
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto s = fail_each_call("multi_gpu.cgraph", [&] {
+      auto g = cgraph::graph::build(prog, "placed",
+                                    {{"x", x.get()}, {"y", y.get()}, {"z", z.get()}, {"v", 1.0f}, {"s", 2.0f}, {"n", 64}},
+                                    reg, with(how));
+      auto exec = g.instantiate();
+    });
+    CHECK(s.errors == s.faults);
+    MESSAGE("run-time path, ", strategy, ", placed nodes: ", s.faults, " faults injected in build + instantiate, ",
+            s.errors, " errors, nothing leaked");
+#if CGRAPH_TEST_NCCL
+    ncclComm_t comm = nullptr;
+    int device = 0;
+    REQUIRE(ncclCommInitAll(&comm, 1, &device) == ncclSuccess);
+    auto c = fail_each_call("multi_gpu.cgraph", [&] {
+      auto g = cgraph::graph::build(prog, "every_collective",
+                                    {{"a", x.get()}, {"b", y.get()}, {"e", e.get()}, {"f", f.get()}, {"h", h.get()},
+                                     {"k", z.get()}, {"m", k.get()}, {"n", 64}, {"c", comm}},
+                                    reg, with(how));
+      auto exec = g.instantiate();
+    });
+    CHECK(c.errors == c.faults);
+    MESSAGE("run-time path, ", strategy, ", every collective: ", c.faults, " faults injected in build + instantiate, ",
+            c.errors, " errors, nothing leaked");
+    ncclCommDestroy(comm);
+#endif
   }
 }
 

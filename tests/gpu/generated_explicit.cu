@@ -11,4 +11,6 @@
 #define RUN_V2_ATTRIBUTES run_v2_attributes_explicit
 #define RUN_V2_PDL run_v2_pdl_explicit
 #define RUN_V2_CALLER_LOOP run_v2_caller_loop_explicit
+#define RUN_DP_RANK run_dp_rank_explicit
+#define RUN_DP_TWO run_dp_two_explicit
 #include "generated_examples.inc"

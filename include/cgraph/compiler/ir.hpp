@@ -4,6 +4,7 @@
 // CUDA: `cgraphc` and the code generator use it on machines without a GPU.
 
 #include <cgraph/compiler/value.hpp>
+#include <cgraph/dsl/collectives.hpp>
 #include <cgraph/dsl/operators.hpp>
 #include <cgraph/dsl/source.hpp>
 
@@ -28,9 +29,10 @@ enum class scalar : std::uint8_t { i8, i16, i32, i64, u8, u16, u32, u64, f32, f6
 // pointer converts to it. A struct type names its declaration (program::structs) and carries
 // its size and alignment, so sizes need no table.
 struct type {
-  // event: a cudaEvent_t, a graph parameter for `record` and `wait` (LANGUAGE.md §11); its
-  // value is a pointer value (the handle's bits).
-  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure, event };
+  // event: a cudaEvent_t, a graph parameter for `record` and `wait` (LANGUAGE.md §11); comm: an
+  // ncclComm_t, a graph parameter for collectives (§15). Handles: their value is a pointer
+  // value (the handle's bits).
+  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure, event, comm };
   kind k = kind::scalar;
   ir::scalar s = ir::scalar::i64;  // the scalar, or a pointer's element type
   bool is_const = false;           // a pointer to const: `const f32*`, `const void*`
@@ -50,6 +52,9 @@ struct type {
   static constexpr type cond() { return {kind::cond, ir::scalar::u64}; }
   static constexpr type null() { return {kind::null, ir::scalar::u8}; }
   static constexpr type event() { return {kind::event, ir::scalar::u64}; }
+  static constexpr type comm() { return {kind::comm, ir::scalar::u64}; }
+  // An opaque library handle passed only as a whole graph parameter: an event or a comm.
+  bool is_handle() const { return k == kind::event || k == kind::comm; }
   static constexpr type structure(std::uint32_t id, std::uint32_t size, std::uint8_t align) {
     return {kind::structure, ir::scalar::u8, false, align, id | (size << 12)};
   }
@@ -190,9 +195,11 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
 // event_record and event_wait (`record E;`, `wait E;`) take the event as args[0]; mem_alloc
 // (`alloc`) its byte count as args[0] and mem_free (`free`, or the end of the body) none; both
 // name their allocation by `callee` (graph::allocations).
+// collective (a collective statement, or a `group` of them): calls graph::collectives[callee …
+// callee + args.size() / collective_slots), each with collective_slots arguments.
 enum class node_kind : std::uint8_t {
   kernel, memcpy, memset, host, child_graph, conditional, repeat_counter, repeat_init, event_record, event_wait,
-  mem_alloc, mem_free
+  mem_alloc, mem_free, collective
 };
 enum class cond_kind : std::uint8_t { if_then, if_else, while_loop, switch_cases };
 
@@ -200,7 +207,11 @@ std::string_view to_string(node_kind k);
 std::string_view to_string(cond_kind k);
 
 // Nodes CUDA allows in no conditional body (LANGUAGE.md §13 rule 9), as bits of graph::root_only.
-enum root_only_kinds : std::uint8_t { root_only_host = 1, root_only_event = 2, root_only_memory = 4 };
+enum root_only_kinds : std::uint8_t {
+  root_only_host = 1, root_only_event = 2, root_only_memory = 4,
+  // NCCL's captured work does not instantiate inside a conditional body (NVIDIA/nccl issue 1986).
+  root_only_collective = 8
+};
 
 struct node;
 
@@ -245,10 +256,25 @@ struct port_edge {
 
 // `[[priority(N)]]`, `[[cluster(X, Y, Z)]]` and `[[enabled(EXPR)]]` of one node (LANGUAGE.md
 // §11); an argument whose expr is `none` is absent. Priority and cluster are constants.
+// `[[device(N)]]` (or an enclosing `on device(N)`, LANGUAGE.md §15) is the GPU the node runs
+// on, any u32 expression; absent, the device current when the graph is built.
 struct node_attributes {
   argument priority;
   std::array<argument, 3> cluster;
   argument enabled;
+  argument device;
+};
+
+// One collective of a collective node (LANGUAGE.md §15). Its arguments, in the node's args, are
+// always collective_slots: the send buffer, the receive buffer, the element count, the root or
+// peer, and the communicator; a buffer or rank its statement does not take is a constant
+// (null, 0).
+enum collective_slot : std::uint8_t { slot_send, slot_recv, slot_count, slot_peer, slot_comm, collective_slots };
+struct collective_call {
+  dsl::collective_op op = dsl::collective_op::all_reduce;
+  dsl::reduction reduction = dsl::reduction::sum;
+  ir::scalar element = ir::scalar::f32;  // of the buffers
+  source_range range;
 };
 
 // ---- declarations -----------------------------------------------------------------------------
@@ -300,6 +326,7 @@ struct graph {
   std::vector<allocation> allocations;  // `alloc NAME: T[COUNT];`
   std::vector<node_attributes> attributes;  // by node::attributes
   std::vector<std::vector<port_edge>> port_edges;  // by node::ports
+  std::vector<collective_call> collectives;        // by collective nodes' callee
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;
@@ -318,7 +345,7 @@ void for_each_argument(const Graph& g, const Node& n, F&& f) {
   for (const auto& a : n.args) f(a);
   if (n.attributes != none) {
     const auto& at = g.attributes[n.attributes];
-    for (const argument* a : {&at.priority, &at.cluster[0], &at.cluster[1], &at.cluster[2], &at.enabled})
+    for (const argument* a : {&at.priority, &at.cluster[0], &at.cluster[1], &at.cluster[2], &at.enabled, &at.device})
       if (a->expr != none) f(*a);
   }
 }

@@ -20,12 +20,14 @@
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/graph.hpp>
 #include <cgraph/runtime/backend/capture_session.hpp>
+#include <cgraph/runtime/backend/collective.hpp>
 #include <cgraph/runtime/backend/exec_core.hpp>
 #include <cgraph/runtime/backend/graph_state.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -356,10 +358,11 @@ backend::list<T> view(std::initializer_list<T> l) {
   return {l.begin(), l.size()};
 }
 
+// `device`: a placed node's GPU (`[[device]]`, `on device`), or -1 for the current one.
 template <typename... A>
 void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const void* function,
-                kernel_call<A...> call, const site& at) {
-  backend::kernel_node::add(g, step, parent, view(d), call.params(function), at);
+                kernel_call<A...> call, const site& at, int device = -1) {
+  backend::kernel_node::add(g, step, parent, view(d), call.params(function), at, device);
 }
 // explicit_plan::late_readers, in both strategies, once the graph is made.
 template <typename... A>
@@ -376,12 +379,13 @@ using port_step = plan::port_step;
 inline void add_repeat(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, repeat_call call, const site& at) {
   backend::kernel_node::add(g, step, parent, view(d), call.params(), at);
 }
-inline void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at) {
-  backend::memcpy_node::add(g, step, parent, view(d), call, at);
+inline void add_memcpy(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, memcpy_call call, const site& at,
+                       int device = -1) {
+  backend::memcpy_node::add(g, step, parent, view(d), call, at, device);
 }
 inline void add_memset(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaMemsetParams& call,
-                       const site& at) {
-  backend::memset_node::add(g, step, parent, view(d), call, at);
+                       const site& at, int device = -1) {
+  backend::memset_node::add(g, step, parent, view(d), call, at, device);
 }
 inline void add_host(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const cudaHostNodeParams& call,
                      const site& at) {
@@ -413,6 +417,18 @@ inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t pare
   backend::conditional_node::add(g, step, parent, view(d), p, first_body, at);
 }
 
+// A collective node's calls (LANGUAGE.md §15), captured into a graph kept by a state of its own,
+// which both strategies embed as a child graph (add_child, capture_session::child).
+using backend::collective_call;
+template <std::size_t N>
+using collective_list = std::array<collective_call, N>;
+template <std::size_t N>
+state_ptr capture_collectives(const collective_list<N>& calls, const site& at) {
+  auto s = std::make_shared<graph_state>(0, 0, 0);
+  s->graph = backend::capture_collectives({calls.data(), N}, cudaStreamCaptureModeThreadLocal, at);
+  return s;
+}
+
 // ---- the capture strategy ------------------------------------------------------------------------
 
 // The backend's capture session, with one short call per node kind.
@@ -426,20 +442,21 @@ public:
   void leave_body(std::initializer_list<std::uint32_t> joins) { backend::capture_session::leave_body(view(joins)); }
 
   template <typename... A>
-  void launch(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
-    backend::kernel_node::capture(*this, k, step, call.params(function), at);
+  void launch(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at,
+              int device = -1) {
+    backend::kernel_node::capture(*this, k, step, call.params(function), at, device);
   }
   void launch_repeat(unsigned k, std::uint32_t step, repeat_call call, const site& at) {
     backend::kernel_node::capture(*this, k, step, call.params(), at);
   }
-  void memcpy(unsigned k, std::uint32_t step, memcpy_call call, const site& at) {
-    backend::memcpy_node::capture(*this, k, step, call, at);
+  void memcpy(unsigned k, std::uint32_t step, memcpy_call call, const site& at, int device = -1) {
+    backend::memcpy_node::capture(*this, k, step, call, at, device);
   }
   void host(unsigned k, std::uint32_t step, const cudaHostNodeParams& call, const site& at) {
     backend::host_node::capture(*this, k, step, call, at);
   }
-  void memset(unsigned k, std::uint32_t step, const cudaMemsetParams& call, const site& at) {
-    backend::memset_node::capture(*this, k, step, call, at);
+  void memset(unsigned k, std::uint32_t step, const cudaMemsetParams& call, const site& at, int device = -1) {
+    backend::memset_node::capture(*this, k, step, call, at, device);
   }
   void event_record(unsigned k, std::uint32_t step, cudaEvent_t e, const site& at) {
     backend::event_record_node::capture(*this, k, step, e, at);

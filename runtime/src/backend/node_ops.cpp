@@ -6,6 +6,7 @@
 #include "../compat.hpp"
 
 #include <cgraph/runtime/backend/capture_session.hpp>
+#include <cgraph/runtime/backend/device.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 
 namespace cgraph::backend {
@@ -43,26 +44,34 @@ cudaGraphNode_t add_with_edges(cudaGraph_t graph, node_deps d, list<cudaGraphEdg
 // Launch limits are checked before CUDA sees the node, so a bad value is a build error at its
 // .cgraph line rather than a failed launch. An update that breaks them is refused here, and
 // the rebuild it falls back to reports it where the node is added.
-void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
+                      int device) {
   mark(g, step, at);
+  device_scope on(device, at);
   if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
   list<cudaGraphEdgeData> edges = g.edge_data(step, d);
   if (edges.size() == 0) CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
   else g.nodes[step] = add_with_edges(parent, d, edges, p, at);
 }
 
-void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
+                          int device) {
   mark(c.state(), step, at);
-  if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
-  if (!c.state().has_port_edges(step)) {
+  {
+    device_scope on(device, at);  // the limits of the device it runs on
+    if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
+  }
+  if (!c.state().has_port_edges(step) && device < 0) {
     CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
     c.captured(k, step, at);
     return;
   }
   // Programmatic dependencies: added to the capturing graph with their edge data, as the
   // explicit strategy adds them (a launch has no place for edge data but cudaLaunchKernelEx's
-  // attributes, which describe only an edge from the previous kernel on the same stream).
+  // attributes, which describe only an edge from the previous kernel on the same stream). A
+  // placed kernel too, in its device's context.
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps deps) {
+    device_scope on(device, at);
     return add_with_edges(graph, deps, c.state().edge_data(step, deps), p, at);
   });
 }
@@ -98,16 +107,28 @@ bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& 
 
 // ---- memcpy ----------------------------------------------------------------------------------
 
-void memcpy_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+void memcpy_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
+                      int device) {
   mark(g, step, at);
+  device_scope on(device, at);
   CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&g.nodes[step], parent, d.data(), d.size(), p.dst, p.src, p.bytes, cudaMemcpyDefault),
               at);
 }
 
-void memcpy_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+void memcpy_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
+                          int device) {
   mark(c.state(), step, at);
-  CGRAPH_CUDA(cudaMemcpyAsync(p.dst, p.src, p.bytes, cudaMemcpyDefault, c.stream(k)), at);
-  c.captured(k, step, at);
+  if (device < 0) {
+    CGRAPH_CUDA(cudaMemcpyAsync(p.dst, p.src, p.bytes, cudaMemcpyDefault, c.stream(k)), at);
+    c.captured(k, step, at);
+    return;
+  }
+  c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    device_scope on(device, at);
+    cudaGraphNode_t node = nullptr;
+    CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&node, graph, d.data(), d.size(), p.dst, p.src, p.bytes, cudaMemcpyDefault), at);
+    return node;
+  });
 }
 
 bool memcpy_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
@@ -117,14 +138,18 @@ bool memcpy_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& 
 
 // ---- memset ----------------------------------------------------------------------------------
 
-void memset_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
+void memset_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
+                      int device) {
   mark(g, step, at);
+  device_scope on(device, at);
   CGRAPH_CUDA(cudaGraphAddMemsetNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
 }
 
-void memset_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+void memset_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
+                          int device) {
   mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
+    device_scope on(device, at);
     cudaGraphNode_t node = nullptr;
     CGRAPH_CUDA(cudaGraphAddMemsetNode(&node, graph, d.data(), d.size(), &p), at);
     return node;

@@ -4,6 +4,7 @@
 // This header is shared by dsl/ and compiler/ only and is never installed, so the Spirit X3
 // types used for its variants stay out of every public header.
 
+#include <cgraph/dsl/collectives.hpp>
 #include <cgraph/dsl/operators.hpp>
 
 #include <boost/optional.hpp>
@@ -200,6 +201,18 @@ struct free_stmt : tagged {
   std::vector<identifier> after;
 };
 
+// all_reduce(…), send(…), … (LANGUAGE.md §15): the words are not reserved; a collective is
+// one followed by '('. Arguments are checked against collectives' roles when lowering.
+struct collective_keyword : tagged {
+  collective_op op{};
+};
+struct collective_stmt : tagged {
+  node_prefix prefix;
+  collective_keyword keyword;
+  std::vector<expression> args;
+  std::vector<identifier> after;
+};
+
 struct host_stmt : tagged {
   node_prefix prefix;
   identifier callback;
@@ -262,6 +275,20 @@ struct parallel_stmt : tagged {
   block branches;  // each statement of the block is one branch
 };
 
+// group { COLLECTIVE; … }: one node that issues its collectives between ncclGroupStart and
+// ncclGroupEnd (the body is a block; lowering accepts only collectives in it).
+struct group_stmt : tagged {
+  node_prefix prefix;
+  std::vector<identifier> after;
+  block body;
+};
+
+// on device(N) { … }: the device of every node of the block without a [[device]] of its own.
+struct device_stmt : tagged {
+  expression device;
+  block body;
+};
+
 // for I in A..B { … } and parallel for I in A..B { … } (LANGUAGE.md §11)
 struct for_stmt : tagged {
   bool parallel = false;
@@ -274,7 +301,8 @@ struct for_stmt : tagged {
 struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt, event_stmt, alloc_stmt, free_stmt,
                                cond_stmt, x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>,
                                x3::forward_ast<switch_stmt>, x3::forward_ast<repeat_stmt>,
-                               x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>> {
+                               x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>,
+                               collective_stmt, x3::forward_ast<group_stmt>, x3::forward_ast<device_stmt>> {
   using base_type::base_type;
   using base_type::operator=;
 };

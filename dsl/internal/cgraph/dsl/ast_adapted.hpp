@@ -20,6 +20,9 @@ BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::node_prefix, attributes, label, afte
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::launch_stmt, prefix, kernel, grid, block, shared_bytes,
                           args, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::builtin_stmt, prefix, keyword, args, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::collective_stmt, prefix, keyword, args, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::group_stmt, prefix, after, body)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::device_stmt, device, body)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::host_stmt, prefix, callback, args, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::event_stmt, prefix, wait, event, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::alloc_stmt, prefix, name, element, count, after)

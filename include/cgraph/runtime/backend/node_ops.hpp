@@ -8,6 +8,11 @@
 //            caller answers with a whole-graph update
 //   name     what it is, for messages
 //
+// Kernel, memcpy and memset nodes take a `device` (LANGUAGE.md §15): -1 for the current one, or
+// the GPU to make the node on (backend/device.hpp). A capture adds such a node to the capturing
+// graph in that device's context, as the explicit strategy does, since a launch on another
+// device's stream cannot join the capture's streams.
+//
 // Each records the node's handle and site in the graph state under its plan step. A CUDA
 // failure throws cuda_error naming the call and the site. Adding a node kind is one more
 // struct here, its lowering and its printing.
@@ -29,8 +34,10 @@ using node_deps = list<cudaGraphNode_t>;
 struct kernel_node {
   using params = cudaKernelNodeParams;
   static constexpr const char* name = "kernel";
-  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
-  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at,
+                  int device = -1);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at,
+                      int device = -1);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
   // Sets the parameters of the graph's node of `step` again (explicit_plan::late_readers).
   static void refresh(graph_state& g, std::uint32_t step, const params& p, const site& at);
@@ -54,8 +61,10 @@ struct memcpy_params {
 struct memcpy_node {
   using params = memcpy_params;
   static constexpr const char* name = "memcpy";
-  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
-  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at,
+                  int device = -1);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at,
+                      int device = -1);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
 };
 
@@ -64,8 +73,10 @@ struct memcpy_node {
 struct memset_node {
   using params = cudaMemsetParams;
   static constexpr const char* name = "memset";
-  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at);
-  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at,
+                  int device = -1);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at,
+                      int device = -1);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
 };
 
