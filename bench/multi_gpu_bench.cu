@@ -18,6 +18,7 @@
 #include <cgraph/runtime.hpp>
 
 #include "bench_support.hpp"
+#include "data_parallel_kernels.cuh"  // examples/: the kernels the example graph declares
 
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -29,16 +30,6 @@
 #include <string>
 #include <vector>
 
-
-__global__ void local_grad(float* g, const float* w, const float* x, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) g[i] = w[i] - x[i];
-}
-
-__global__ void apply_grad(float* w, const float* g, float lr, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) w[i] -= lr * g[i];
-}
 
 namespace {
 

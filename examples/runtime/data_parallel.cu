@@ -17,16 +17,6 @@
 #include <string>
 #include <vector>
 
-__global__ void local_grad(float* g, const float* w, const float* x, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) g[i] = w[i] - x[i];
-}
-
-__global__ void apply_grad(float* w, const float* g, float lr, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) w[i] -= lr * g[i];
-}
-
 namespace {
 
 // One GPU's replica: weights, gradient and its shard of the data, on device `d`.
