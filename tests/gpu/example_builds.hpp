@@ -99,7 +99,8 @@ void run_v2_caller_loop_explicit(int* out, int* counter, int first, int then, cu
 void run_v2_caller_loop_capture(int* out, int* counter, int first, int then, cudaStream_t stream);
 
 // tests/gpu/multi_gpu.cgraph's graph `dp_rank` as generated C++ in one mode: built on (g, w,
-// value, lr, n, comm, device), launched `steps` times on `stream`, synchronised. The comm is an
+// value, lr, n, comm, device), launched `steps` times on `stream`, updated to n / 2 elements and
+// launched `steps` times more, synchronised. The comm is an
 // ncclComm_t (void here so C++ sources need no NCCL header).
 void run_dp_rank_explicit(float* g, float* w, float value, float lr, int n, void* comm, unsigned device, int steps,
                           cudaStream_t stream);

@@ -62,11 +62,14 @@ int count_not(const std::vector<T>& values, T expected) {
 TEST_CASE("multi_gpu.placed_nodes_in_both_strategies_and_updated") {
   auto prog = multi_gpu_program();
   const int n = 1000;
+  // One set of buffers for both strategies: the canonical forms compare their addresses.
+  buffer<float> x(n), y(n);
+  buffer<int> z(n);
   std::string shapes[2];
   for (auto s : both) {
     CAPTURE(name_of(s));
-    buffer<float> x(n), y(n);
-    buffer<int> z(n);
+    for (float* out : {x.get(), y.get()}) GPU_CHECK(cudaMemset(out, 0xFF, n * sizeof(float)));
+    GPU_CHECK(cudaMemset(z.get(), 0xFF, n * sizeof(int)));
     auto g = cgraph::graph::build(prog, "placed",
                                   {{"x", x.get()}, {"y", y.get()}, {"z", z.get()}, {"v", 3.0f}, {"s", 2.0f}, {"n", n}},
                                   multi_gpu_kernels(), with(s));
@@ -159,13 +162,16 @@ TEST_CASE("multi_gpu.every_collective_with_one_rank_in_both_strategies_and_updat
     a_host[static_cast<std::size_t>(i)] = 0.5f * static_cast<float>(i);
     k_host[static_cast<std::size_t>(i)] = i - 7;
   }
+  // One set of buffers for both strategies: the canonical forms compare their addresses.
+  buffer<float> a(n), b(n), e(n), f(n), h(n), b2(n);
+  buffer<int> k(n), m(n);
   std::string shapes[2];
   for (auto s : both) {
     CAPTURE(name_of(s));
-    buffer<float> a(n), b(n), e(n), f(n), h(n), b2(n);
-    buffer<int> k(n), m(n);
     a.write(a_host);
     k.write(k_host);
+    for (float* out : {b.get(), e.get(), f.get(), h.get(), b2.get()}) GPU_CHECK(cudaMemset(out, 0xFF, n * sizeof(float)));
+    GPU_CHECK(cudaMemset(m.get(), 0xFF, n * sizeof(int)));
     cgraph::args values{{"a", a.get()}, {"b", b.get()}, {"e", e.get()}, {"f", f.get()}, {"h", h.get()},
                         {"k", k.get()}, {"m", m.get()}, {"n", n}, {"c", one.comms[0]}};
     auto g = cgraph::graph::build(prog, "every_collective", values, multi_gpu_kernels(), with(s));
@@ -194,7 +200,13 @@ TEST_CASE("multi_gpu.data_parallel_step_with_one_rank_matches_the_cpu") {
   communicators one(1);
   const int n = 4096, steps = 3;
   const float value = 1.5f, lr = -0.25f;
-  const float expected = steps * lr * value;  // w starts at 0; one rank: the all-reduce is g itself
+  // w starts at 0; with one rank the all-reduce is g itself. `steps` launches on n elements,
+  // then `steps` more after an update to n / 2 (the collective's count changes).
+  auto check = [&](const std::vector<float>& w) {
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) wrong += w[static_cast<std::size_t>(i)] != (i < n / 2 ? 2 : 1) * steps * lr * value;
+    CHECK(wrong == 0);
+  };
   for (auto s : both) {
     CAPTURE(name_of(s));
     buffer<float> g(n), w(n);
@@ -206,13 +218,17 @@ TEST_CASE("multi_gpu.data_parallel_step_with_one_rank_matches_the_cpu") {
                     .instantiate();
     for (int i = 0; i < steps; ++i) exec.launch(nullptr);
     GPU_CHECK(cudaDeviceSynchronize());
-    CHECK(count_not(w.read(), expected) == 0);
+    auto r = exec.update({{"n", n / 2}});
+    CHECK(r.path != cgraph::update_path::unchanged);
+    for (int i = 0; i < steps; ++i) exec.launch(nullptr);
+    GPU_CHECK(cudaDeviceSynchronize());
+    check(w.read());
   }
   for (auto* generated : {run_dp_rank_explicit, run_dp_rank_capture}) {
     buffer<float> g(n), w(n);
     w.write(std::vector<float>(n, 0.0f));
     generated(g.get(), w.get(), value, lr, n, one.comms[0], 0u, steps, nullptr);
-    CHECK(count_not(w.read(), expected) == 0);
+    check(w.read());
   }
 }
 
@@ -225,13 +241,17 @@ TEST_CASE("multi_gpu.two_gpus_driven_by_one_process") {
   communicators two(2);
   const int n = 1 << 20, steps = 3;
   const float lr = 0.5f, expected = steps * lr * 3.0f;  // g0 = 1, g1 = 2: both all-reduce to 3
+  // One set of buffers for every run: the canonical forms compare their addresses.
+  std::vector<std::unique_ptr<buffer<float>>> g, w;
+  for (int d = 0; d < 2; ++d) {
+    on_device here(d);
+    g.push_back(std::make_unique<buffer<float>>(n));
+    w.push_back(std::make_unique<buffer<float>>(n));
+  }
   auto check_step = [&](auto&& build_and_run) {
-    std::vector<std::unique_ptr<buffer<float>>> g, w;
     for (int d = 0; d < 2; ++d) {
       on_device here(d);
-      g.push_back(std::make_unique<buffer<float>>(n));
-      w.push_back(std::make_unique<buffer<float>>(n));
-      w.back()->write(std::vector<float>(n, 0.0f));
+      w[static_cast<std::size_t>(d)]->write(std::vector<float>(n, 0.0f));
     }
     build_and_run(g[0]->get(), g[1]->get(), w[0]->get(), w[1]->get());
     for (int d = 0; d < 2; ++d) {
