@@ -1,6 +1,7 @@
 // Writes the benchmark's graphs as .cgraph files (DIR/<shape>_<nodes>.cgraph) for the
 // generated-C++ column of runtime_bench: the build compiles them with cgraph_add_graphs.
-//   write_bench_graphs DIR
+//   write_bench_graphs DIR            every shape and size of bench_shapes.hpp
+//   write_bench_graphs DIR chain N    DIR/chain_N.cgraph alone (table_form_bench)
 
 #include "bench_shapes.hpp"
 
@@ -8,20 +9,26 @@
 #include <fstream>
 #include <string>
 
+namespace {
+
+bool write(const std::string& dir, bench::shape s, int nodes) {
+  std::string path = dir + "/" + bench::file_name(s) + "_" + std::to_string(nodes) + ".cgraph";
+  std::ofstream out(path);
+  out << bench::text_of(s, nodes, true);
+  if (!out) std::fprintf(stderr, "write_bench_graphs: cannot write %s\n", path.c_str());
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[2]) == "chain") return write(argv[1], bench::shape::chain, std::stoi(argv[3])) ? 0 : 1;
   if (argc != 2) {
-    std::fprintf(stderr, "usage: write_bench_graphs DIR\n");
+    std::fprintf(stderr, "usage: write_bench_graphs DIR [chain N]\n");
     return 2;
   }
   for (auto s : {bench::shape::chain, bench::shape::wide, bench::shape::conditional})
-    for (int nodes : bench::sizes) {
-      std::string path = std::string(argv[1]) + "/" + bench::file_name(s) + "_" + std::to_string(nodes) + ".cgraph";
-      std::ofstream out(path);
-      out << bench::text_of(s, nodes, true);
-      if (!out) {
-        std::fprintf(stderr, "write_bench_graphs: cannot write %s\n", path.c_str());
-        return 1;
-      }
-    }
+    for (int nodes : bench::sizes)
+      if (!write(argv[1], s, nodes)) return 1;
   return 0;
 }

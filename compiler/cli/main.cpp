@@ -182,7 +182,8 @@ void write_depfile(const std::string& depfile, const std::string& output, const 
   if (!out) throw usage_error{"cannot write '" + depfile + "': " + std::strerror(errno)};
 }
 
-int run_emit(const std::string& file, const std::string& mode, const std::string& output, const std::string& depfile) {
+int run_emit(const std::string& file, const std::string& mode, const std::string& output, const std::string& depfile,
+             std::size_t table_threshold) {
   auto src = read_source(file);
   auto program = compile_file(src);
   if (!program) return exit_input_errors;
@@ -190,7 +191,8 @@ int run_emit(const std::string& file, const std::string& mode, const std::string
     if (output.empty()) throw usage_error{"--depfile needs -o (the file it lists dependencies of)"};
     write_depfile(depfile, output, src);
   }
-  auto result = cgraph::emit_cpp(*program, src, mode == "capture" ? cgraph::emit_mode::stream_capture : cgraph::emit_mode::explicit_nodes);
+  auto result = cgraph::emit_cpp(*program, src, mode == "capture" ? cgraph::emit_mode::stream_capture : cgraph::emit_mode::explicit_nodes,
+                                 table_threshold);
   diagnostics_out.report(src, result.diags);
   if (!result.code) return exit_input_errors;
   if (output.empty()) {
@@ -240,6 +242,10 @@ int main(int argc, char** argv) {
   emit->add_option("--mode", mode, "construction strategy")->required()->check(CLI::IsMember({"explicit", "capture"}));
   emit->add_option("-o", output, "output file");
   emit->add_option("--depfile", depfile, "write the files read (imports too) as a Make rule for -o");
+  std::size_t table_threshold = cgraph::default_table_threshold;
+  emit->add_option("--table-threshold", table_threshold,
+                   "write graphs of at least this many nodes as tables (explicit mode, kernel, memcpy and memset nodes; "
+                   "0: never)");
 
   std::vector<std::string> fmt_files;
   bool fmt_check = false, fmt_in_place = false;
@@ -267,7 +273,7 @@ int main(int argc, char** argv) {
     else if (*dot) status = run_dot(file, graph);
     else if (*fmt)
       status = run_fmt(fmt_files, fmt_check ? fmt_action::check : fmt_in_place ? fmt_action::in_place : fmt_action::print);
-    else if (*emit) status = run_emit(file, mode, output, depfile);
+    else if (*emit) status = run_emit(file, mode, output, depfile, table_threshold);
   } catch (const usage_error& e) {
     std::cerr << "cgraphc: error: " << e.message << '\n';
     status = exit_usage;

@@ -15,6 +15,7 @@
 #include <cgraph/compiler/printers.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -101,19 +102,26 @@ std::string_view cond_kind_name(ir::cond_kind k) {
 class graph_emitter {
 public:
   graph_emitter(const ir::program& prog, const source_file& src, std::uint32_t index, emit_mode mode,
-                const std::vector<std::vector<std::uint32_t>>& hosts_used, std::string& out)
+                const std::vector<std::vector<std::uint32_t>>& hosts_used, std::string& out, std::size_t table_threshold)
       : prog_(prog), src_(src), g_(prog.graphs[index]), index_(index), mode_(mode), hosts_used_(hosts_used),
-        plan_(plan::lower_explicit(g_)), values_(src, prog, g_), out_(out) {}
+        plan_(plan::lower_explicit(g_)), values_(src, prog, g_), out_(out),
+        table_(table_threshold != 0 && plan_.steps.size() >= table_threshold && table_form_fits()) {}
 
   void run() {
     std::string name = cpp_name(g_.name);
-    line("// ---- graph {}, {} ----", g_.name, src_.position(g_.range.begin));
+    if (table_)
+      line("// ---- graph {}, {} ({} nodes: the table form, cgraph/runtime/generated.hpp) ----", g_.name,
+           src_.position(g_.range.begin), plan_.steps.size());
+    else
+      line("// ---- graph {}, {} ----", g_.name, src_.position(g_.range.begin));
     line("namespace {} {{", name);
     line("");
     parameters();
     callbacks();
     lets();
-    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) step_function(i);
+    if (table_) table();
+    else
+      for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) step_function(i);
     line("struct traits {{");
     line("  using parameters = {}::parameters;", name);
     line("  using callbacks = {}::callbacks;", name);
@@ -121,8 +129,13 @@ public:
     line("  static void update_nodes(cg::node_updater& u, const parameters& before, const parameters& p);");
     line("}};");
     line("");
-    build();
-    update();
+    if (table_) {
+      build_table();
+      update_table();
+    } else {
+      build();
+      update();
+    }
     line("using graph = cg::graph<traits>;");
     line("using exec = cg::exec<traits>;");
     line("");
@@ -561,6 +574,194 @@ private:
     }
   }
 
+  // ---- the table form (large graphs; cgraph/runtime/generated.hpp) ------------------------------
+
+  // Whether every node fits the table's one loop: kernel, memcpy and memset nodes of the root
+  // (no conditional), without attributes or programmatic edges, with arguments of scalar and
+  // pointer types, all in the file itself (a node's site names `file`).
+  bool table_form_fits() const {
+    if (mode_ != emit_mode::explicit_nodes) return false;
+    for (const auto& s : plan_.steps) {
+      const ir::node& n = *s.node;
+      if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::memcpy && n.kind != ir::node_kind::memset) return false;
+      if (n.attributes != ir::none || n.ports != ir::none || s.parent.step != ir::none) return false;
+      if (src_.segment_of(n.range.begin) != 0) return false;
+      bool plain = true;
+      ir::for_each_argument(g_, n, [&](const ir::argument& a) {
+        plain = plain && !a.target.is_struct() && a.target.k != ir::type::kind::cond && !a.target.is_handle();
+      });
+      if (!plain) return false;
+    }
+    return prog_.kernels.size() < 65536;
+  }
+
+  // A type as a C++ constant expression.
+  static std::string type_constant(ir::type t) {
+    static constexpr std::string_view kinds[] = {"scalar", "pointer", "void_pointer", "cond", "null", "structure", "event", "comm"};
+    return fmt::format("cgraph::ir::type{{cgraph::ir::type::kind::{}, cgraph::ir::scalar::{}, {}, 0, 0}}",
+                       kinds[static_cast<std::size_t>(t.k)], ir::to_string(t.s) == "bool" ? "boolean" : ir::to_string(t.s),
+                       t.is_const);
+  }
+
+  // The slots, argument targets and node records, and the function that computes the slots
+  // of the parameters' expressions (each distinct expression once).
+  void table() {
+    std::vector<std::pair<ir::value::kind, std::uint64_t>> constants;
+    std::map<std::pair<ir::value::kind, std::uint64_t>, std::uint32_t> constant_index;
+    std::vector<std::string> computed;  // C++ expressions making a cgraph::value
+    std::map<std::string, std::uint32_t> computed_index;
+    constexpr std::uint32_t computed_bit = 1u << 31;  // a slot after the constants, numbered once they are known
+    auto slot = [&](const ir::argument& a) -> std::uint32_t {
+      const ir::expr& e = g_.exprs[a.expr];
+      if (e.is_constant() && !e.constant.big_unsigned()) {
+        std::uint64_t bits = e.constant.k == ir::value::kind::integer ? static_cast<std::uint64_t>(e.constant.i)
+                             : e.constant.k == ir::value::kind::floating ? std::bit_cast<std::uint64_t>(e.constant.f)
+                                                                         : e.constant.bits;
+        auto key = std::pair{e.constant.k, bits};
+        auto [it, added] = constant_index.try_emplace(key, static_cast<std::uint32_t>(constants.size()));
+        if (added) constants.push_back(key);
+        return it->second;
+      }
+      const ir::type t = e.result;
+      std::string text = e.is_constant() ? fmt::format("cgraph::value::unsigned_integer({}u)", static_cast<std::uint64_t>(e.constant.i))
+                                         : fmt::format("cgraph::value::{}({})", t.is_pointer() ? "pointer" : t.is_float() ? "floating" : t.is_bool() ? "boolean" : "integer",
+                                     values_.expr(a.expr));
+      auto [it, added] = computed_index.try_emplace(text, static_cast<std::uint32_t>(computed.size()));
+      if (added) computed.push_back(std::move(text));
+      return computed_bit | it->second;
+    };
+    // Argument targets by shape, slot lists, dependencies and records, deduplicated.
+    std::vector<std::string> arguments, shapes, records;  // arguments: one row per shape
+    std::size_t argument_entries = 0;
+    std::map<std::string, std::uint32_t> shape_index;
+    std::vector<std::uint32_t> lists, deps;
+    std::map<std::vector<std::uint32_t>, std::uint32_t> list_index;
+    std::vector<std::uint32_t> functions;  // kernel indices
+    auto list_of = [&](std::vector<std::uint32_t> l) {
+      auto [it, added] = list_index.try_emplace(l, static_cast<std::uint32_t>(lists.size()));
+      if (added) lists.insert(lists.end(), l.begin(), l.end());
+      return it->second;
+    };
+    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
+      const ir::node& n = *plan_.steps[i].node;
+      std::string shape;
+      std::vector<std::uint32_t> args;
+      for (const auto& [k, a] : detail::views::enumerate(n.args)) {
+        shape += fmt::format("{{{}, cgraph::ir::check::{}, {}}}, ", type_constant(a.target),
+                             a.check == ir::check::positive ? "positive" : "any", quoted(describe_argument(prog_, n, k)));
+        args.push_back(slot(a));
+      }
+      auto [it, added] = shape_index.try_emplace(shape, static_cast<std::uint32_t>(shapes.size()));
+      if (added) {
+        shapes.push_back(fmt::format("{{{}, {}}}", argument_entries, n.args.size()));
+        arguments.push_back(shape);
+        argument_entries += n.args.size();
+      }
+      std::uint32_t config = 0, function = 0;
+      if (n.kind == ir::node_kind::kernel) {
+        std::vector<std::uint32_t> c;
+        for (const auto& a : n.grid) c.push_back(slot(a));
+        for (const auto& a : n.block) c.push_back(slot(a));
+        c.push_back(slot(n.shared_bytes));
+        config = list_of(std::move(c));
+        auto f = std::find(functions.begin(), functions.end(), n.callee);
+        function = static_cast<std::uint32_t>(f - functions.begin());
+        if (f == functions.end()) functions.push_back(n.callee);
+      }
+      const auto lc = src_.location(n.range.begin);
+      records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{}}}",
+                                    n.kind == ir::node_kind::kernel ? "K" : n.kind == ir::node_kind::memcpy ? "C" : "S",
+                                    n.element_size, function, it->second, lc.line, lc.column, config, list_of(std::move(args)),
+                                    deps.size(), plan_.steps[i].deps.size()));
+      deps.insert(deps.end(), plan_.steps[i].deps.begin(), plan_.steps[i].deps.end());
+    }
+    // The argument table: each shape's arguments in a row of their own.
+    const auto constant_count = static_cast<std::uint32_t>(constants.size());
+    for (auto& l : lists)
+      if (l & computed_bit) l = constant_count + (l & ~computed_bit);
+    computed_slots_ = static_cast<std::uint32_t>(computed.size());
+    auto numbers = [](const std::vector<std::uint32_t>& v) {
+      return v.empty() ? std::string("0") : detail::join(v, ",", [](std::uint32_t x) { return std::to_string(x); });
+    };
+    line("// The table: {} nodes, {} constant and {} computed slots.", records.size(), constants.size(), computed.size());
+    line("namespace table_form {{");
+    line("constexpr auto K = cgraph::ir::node_kind::kernel, C = cgraph::ir::node_kind::memcpy, S = cgraph::ir::node_kind::memset;");
+    std::string kinds;
+    for (const auto& c : constants)
+      kinds += c.first == ir::value::kind::integer    ? 'i'
+               : c.first == ir::value::kind::floating ? 'f'
+               : c.first == ir::value::kind::boolean  ? 'b'
+                                                      : 'p';
+    line("inline constexpr char constant_kinds[] = \"{}\";", kinds);
+    line("inline constexpr std::uint64_t constant_bits[] = {{{}}};",
+         constants.empty() ? std::string("0")
+                           : detail::join(constants, ",", [](const auto& c) { return std::to_string(c.second) + "u"; }));
+    line("inline constexpr std::uint32_t slot_lists[] = {{{}}};", numbers(lists));
+    line("inline constexpr std::uint32_t deps[] = {{{}}};", numbers(deps));
+    line("inline constexpr cg::table_argument arguments[] = {{");
+    for (const auto& a : arguments)
+      if (!a.empty()) line("  {}", a);
+    if (argument_entries == 0) line("  {{}}");  // C++ has no empty arrays
+    line("}};");
+    line("inline constexpr cg::table_shape shapes[] = {{{}}};", detail::join(shapes, ", ", [](const std::string& s) { return s; }));
+    line("inline const void* const functions[] = {{{}}};",
+         functions.empty() ? std::string("nullptr")
+                           : detail::join(functions, ", ", [&](std::uint32_t k) { return kernel_pointer(prog_.kernels[k]); }));
+    line("// {{kind, memset element size, function, shape, line, column, launch slots, argument slots, first dependency, dependencies}}");
+    line("inline constexpr cg::table_node nodes[] = {{");
+    for (std::size_t i = 0; i < records.size(); i += 8) {
+      std::string row;
+      for (std::size_t k = i; k < std::min(records.size(), i + 8); ++k) row += records[k] + ",";
+      line("{}", row);
+    }
+    line("}};");
+    line("}}  // namespace table_form");
+    line("");
+    line("inline cg::node_table table() {{");
+    line("  using namespace table_form;");
+    line("  return {{file, {{nodes, {}}}, {{slot_lists, {}}}, {{deps, {}}}, {{shapes, {}}}, {{arguments, {}}}, {{functions, {}}}, "
+         "constant_kinds, {{constant_bits, {}}}}};",
+         records.size(), lists.size(), deps.size(), shapes.size(), argument_entries, functions.size(), constants.size());
+    line("}}");
+    line("");
+    std::vector<std::string> statements;
+    for (std::size_t k = 0; k < computed.size(); ++k)
+      statements.push_back(fmt::format("  s[{}] = {};", constant_count + k, computed[k]));
+    auto body = in_parts("compute_slots",
+                         "[[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v, std::vector<cgraph::value>& s",
+                         "p, v, s", {}, std::move(statements));
+    line("// The slots of the parameters' expressions, after the {} constants.", constant_count);
+    line("inline void compute_slots([[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v,");
+    line("    [[maybe_unused]] std::vector<cgraph::value>& s) {{");
+    for (const auto& l : body) line("{}", l);
+    line("}}");
+    line("");
+  }
+
+  void build_table() {
+    line("inline cg::state_ptr traits::build_state(const parameters& p, [[maybe_unused]] const callbacks& cb) {{");
+    line("  auto state = std::make_shared<cg::graph_state>({}, 0, 0, 0);", plan_.steps.size());
+    line("  cg::graph_state& g = *state;");
+    line("  const values v = evaluate(p);");
+    line("  std::vector<cgraph::value> s = cg::table_slots(table(), {});", computed_slots_);
+    line("  compute_slots(p, v, s);");
+    line("  cg::create_graph(g, {});", site(g_.range));
+    line("  cg::build_from_table(g, table(), s);");
+    line("  return state;");
+    line("}}");
+    line("");
+  }
+
+  void update_table() {
+    line("inline void traits::update_nodes(cg::node_updater& u, const parameters& before, const parameters& p) {{");
+    line("  std::vector<cgraph::value> was = cg::table_slots(table(), {0}), now = cg::table_slots(table(), {0});", computed_slots_);
+    line("  compute_slots(before, evaluate(before), was);");
+    line("  compute_slots(p, evaluate(p), now);");
+    line("  cg::update_from_table(u, table(), was, now);");
+    line("}}");
+    line("");
+  }
+
   // ---- the update ---------------------------------------------------------------------------------
 
   // The parameters the values of step i read.
@@ -670,6 +871,8 @@ private:
   emit::value_printer values_;
   std::string& out_;
   std::vector<std::string>* sink_ = nullptr;  // where line() writes while set (collect)
+  bool table_ = false;                        // written in the table form
+  std::uint32_t computed_slots_ = 0;          // table form: slots computed from the parameters
 };
 
 // Host callbacks each graph uses, directly or through `call`, in declaration order; and the
@@ -765,7 +968,7 @@ void emit_structs(const ir::program& prog, const source_file& src, Line& line) {
 
 }  // namespace
 
-emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode mode) {
+emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode mode, std::size_t table_threshold) {
   emit_result result;
   for (const auto& k : prog.kernels)
     if (k.library != ir::none)
@@ -826,7 +1029,7 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
   }
   line("");
   auto calls = analyse_calls(prog);
-  for (auto i : calls.order) graph_emitter(prog, src, i, mode, calls.hosts_used, out).run();
+  for (auto i : calls.order) graph_emitter(prog, src, i, mode, calls.hosts_used, out, table_threshold).run();
   line(fmt::format("}}  // namespace {}", mode_namespace));
   line(fmt::format("}}  // namespace cgraph_generated::{}", file_namespace(src.name())));
   result.code = std::move(out);

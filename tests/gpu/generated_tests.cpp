@@ -5,9 +5,11 @@
 #include "example_builds.hpp"
 #include "gpu_support.hpp"
 #include "isomorphism.hpp"
+#include "kernels.cuh"
 
 #include "testing.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "repeat_smooth.cgraph.hpp"
@@ -111,6 +113,25 @@ TEST_CASE("generated.update_takes_the_cheapest_path") {
   cgraph::testing::refuse_updates(before);
   exec.launch(nullptr);
   GPU_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
+  // table_chain.cgraph has 2 103 nodes: above the threshold, the explicit mode writes tables.
+  const int n = 1000;
+  buffer<float> a(n), b(n);
+  auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_chain.cgraph").string());
+  auto expected = cgraph::graph::build(prog, "table_chain", {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
+  auto state = build_table_chain_explicit(a.get(), b.get(), 1.0f, n);
+  CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) == canonical(expected));
+  auto exec = make_table_chain_explicit(a.get(), b.get(), 1.0f, n);
+  exec.launch(nullptr);
+  auto first = b.read();
+  CHECK(std::count(first.begin(), first.end(), 2100.0f) == n);
+  CHECK(a.read()[0] == 2100.0f);  // the memcpy
+  exec.update(2.0f);  // 2 100 kernel nodes read s: set again through the table's loop
+  exec.launch(nullptr);
+  auto second = b.read();
+  CHECK(std::count(second.begin(), second.end(), 4200.0f) == n);
 }
 
 TEST_CASE("generated.long_graphs_build_and_update_in_parts") {

@@ -20,7 +20,15 @@ struct emit_result {
   diagnostics diags;                // what generated C++ cannot express
 };
 
-// Deterministic: the same program and mode always give the same text.
-emit_result emit_cpp(const ir::program& program, const source_file& source, emit_mode mode);
+// A graph of at least this many nodes is written in the table form (cgraph/runtime/generated.hpp):
+// its node records as constant arrays walked by one loop, tens of bytes of C++ per node instead
+// of hundreds, when the explicit mode builds it and every node is a kernel, memcpy or memset
+// node of the root without attributes. Others keep the readable form, a function per node.
+inline constexpr std::size_t default_table_threshold = 2048;
+
+// Deterministic: the same program and mode always give the same text. `table_threshold` 0:
+// never the table form.
+emit_result emit_cpp(const ir::program& program, const source_file& source, emit_mode mode,
+                     std::size_t table_threshold = default_table_threshold);
 
 }  // namespace cgraph

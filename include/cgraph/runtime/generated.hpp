@@ -497,6 +497,10 @@ public:
   void kernel(std::uint32_t step, const void* function, kernel_call<A...> call) {
     if (start()) finish(backend::kernel_node::set(exec_.get(), exec_.node(step), call.params(function)));
   }
+  // A kernel's parameters made by the table form (build_from_table).
+  void kernel_params(std::uint32_t step, const cudaKernelNodeParams& params) {
+    if (start()) finish(backend::kernel_node::set(exec_.get(), exec_.node(step), params));
+  }
   void repeat(std::uint32_t step, repeat_call call) {
     if (start()) finish(backend::kernel_node::set(exec_.get(), exec_.node(step), call.params()));
   }
@@ -535,6 +539,60 @@ private:
   bool refused_ = false;
   std::size_t changed_ = 0;
 };
+
+// ---- the table form: large graphs as constant arrays walked by one loop ----------------------
+//
+// Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
+// memset nodes is written as tables instead of a function per node: the per-kernel
+// static_asserts and every node's .cgraph line stay, and the C++ grows by tens of bytes per
+// node instead of hundreds. Each argument reads a slot: a constant of the table, or one of the
+// parameters' expressions, which generated code computes into the slots after the constants
+// (each distinct expression once). The loop converts slots to each argument's type with the
+// run-time path's conversion (ir::convert), so errors read as they do there.
+
+// What an argument is converted to, and what its errors call it.
+struct table_argument {
+  ir::type target;
+  ir::check check;
+  const char* what;
+};
+// A node's arguments (a kernel's, or a memcpy's or memset's three): arguments[first, first + count).
+struct table_shape {
+  std::uint32_t first;
+  std::uint32_t count;
+};
+struct table_node {
+  ir::node_kind kind;          // kernel, memcpy or memset
+  std::uint8_t element_size;   // memset: 1, 2 or 4
+  std::uint16_t function;      // kernel: index into node_table::functions
+  std::uint16_t shape;         // index into node_table::shapes: its arguments' targets
+  std::uint32_t line;
+  std::uint32_t column;
+  std::uint32_t config;        // kernel: 7 slots (grid, block, shared bytes) at slot_lists[config]
+  std::uint32_t args;          // its arguments' slots at slot_lists[args] (memcpy, memset: 3)
+  std::uint32_t deps;          // its dependencies, steps at node_table::deps[deps, deps + dep_count)
+  std::uint32_t dep_count;
+};
+struct node_table {
+  const char* file;
+  backend::list<table_node> nodes;
+  backend::list<std::uint32_t> slot_lists;
+  backend::list<std::uint32_t> deps;
+  backend::list<table_shape> shapes;
+  backend::list<table_argument> arguments;
+  backend::list<const void*> functions;
+  // The constant slots: kinds[k] is 'i' (an integer, bits its two's complement), 'f' (a double,
+  // its IEEE bits), 'b' (a bool) or 'p' (a pointer), and bits[k] its bits.
+  const char* constant_kinds;
+  backend::list<std::uint64_t> constant_bits;
+};
+// The constants as values, then room for `computed` more (filled by generated code).
+std::vector<value> table_slots(const node_table& t, std::size_t computed);
+// Adds every node of `t` to g.graph (made already), in order, with `slots`' values.
+void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& slots);
+// Sets again each node that reads a slot whose value differs between `before` and `now`.
+void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
+                       const std::vector<value>& now);
 
 template <typename Traits>
 class exec {

@@ -1,0 +1,78 @@
+// The table form of generated C++ (issue 17), side by side in one run: building a 100 000-node
+// chain of `tiny` kernels by the generated C++ that cgraph_add_graphs wrote in the table form,
+// and by hand-written explicit calls (one cudaGraphAddKernelNode per node). Each figure is the
+// median of 7 builds (graph made and destroyed, wall clock), after one warm-up build each.
+//
+//   table_form_bench
+//
+// A program, not a test.
+
+#include "bench_kernels.hpp"
+#include "bench_support.hpp"
+#include "chain_100000.cgraph.hpp"  // generated at build time from the chain write_bench_graphs wrote
+
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+constexpr int nodes = 100000;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+// The same chain by hand: tiny<<<1, 32>>>(p, i) after the previous node.
+double hand_explicit(float* p) {
+  auto start = clock_type::now();
+  cudaGraph_t g = nullptr;
+  CHECK_CUDA(cudaGraphCreate(&g, 0));
+  cudaGraphNode_t previous = nullptr;
+  for (int i = 0; i < nodes; ++i) {
+    int index = i;  // the first node's `first` is 0
+    void* args[] = {&p, &index};
+    cudaKernelNodeParams params{};
+    params.func = reinterpret_cast<void*>(bench::tiny_function());
+    params.gridDim = dim3(1);
+    params.blockDim = dim3(32);
+    params.kernelParams = args;
+    cudaGraphNode_t node = nullptr;
+    CHECK_CUDA(cudaGraphAddKernelNode(&node, g, previous ? &previous : nullptr, previous ? 1 : 0, &params));
+    previous = node;
+  }
+  double s = seconds_since(start);
+  CHECK_CUDA(cudaGraphDestroy(g));
+  return s;
+}
+
+double table_form(float* p) {
+  auto start = clock_type::now();
+  auto state = cgraph_generated::chain_100000::g::traits::build_state({p, 0}, {});
+  double s = seconds_since(start);
+  state.reset();
+  return s;
+}
+
+}  // namespace
+
+int main() {
+  float* p = nullptr;
+  CHECK_CUDA(cudaMalloc(&p, 256 * sizeof(float)));
+  std::vector<double> hand, table;
+  for (int r = 0; r <= 7; ++r) {
+    double h = hand_explicit(p), t = table_form(p);
+    if (r > 0) {  // the first round warms up
+      hand.push_back(h);
+      table.push_back(t);
+    }
+  }
+  const double h = bench::median(hand), t = bench::median(table);
+  std::printf("table_form_bench: build a %d-node chain, median of 7\n", nodes);
+  std::printf("hand-written explicit  %8.2f ms  %6.3f us/node\n", h * 1e3, h * 1e6 / nodes);
+  std::printf("generated, table form  %8.2f ms  %6.3f us/node\n", t * 1e3, t * 1e6 / nodes);
+  std::printf("table form / hand      %8.3f\n", t / h);
+  CHECK_CUDA(cudaFree(p));
+  return 0;
+}

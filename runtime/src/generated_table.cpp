@@ -1,0 +1,148 @@
+// The table form of generated code (cgraph/runtime/generated.hpp, "the table form"): one loop
+// that adds, or sets again, every node of a graph that cgraphc wrote as constant arrays.
+
+#include <cgraph/compiler/eval.hpp>
+#include <cgraph/runtime/backend/node_ops.hpp>
+#include <cgraph/runtime/generated.hpp>
+
+#include <array>
+#include <cstring>
+
+namespace cgraph::gen {
+
+namespace {
+
+constexpr ir::type u32_type = ir::type::of(ir::scalar::u32);
+
+// One node's CUDA parameters, made from the slots; reused from node to node (no allocation per
+// node once the largest node has been seen).
+class node_params {
+public:
+  node_params(const node_table& t, const std::vector<value>& slots) : t_(t), slots_(slots) {}
+
+  cudaKernelNodeParams kernel(const table_node& n, const site& at) {
+    static constexpr const char* config_what[] = {"grid dimension x",  "grid dimension y",  "grid dimension z",
+                                                  "block dimension x", "block dimension y", "block dimension z",
+                                                  "dynamic shared memory bytes"};
+    std::array<unsigned, 7> config{};
+    for (std::size_t k = 0; k < 7; ++k)
+      config[k] = static_cast<unsigned>(convert(slot(n.config, k), u32_type, k < 6 ? ir::check::positive : ir::check::any,
+                                                at, config_what[k]));
+    const table_shape& shape = t_.shapes.data()[n.shape];
+    storage_.resize(shape.count);
+    pointers_.resize(shape.count);
+    for (std::uint32_t k = 0; k < shape.count; ++k) {
+      storage_[k] = argument(n, k, at);  // the argument's bytes, little-endian, from the first
+      pointers_[k] = &storage_[k];
+    }
+    cudaKernelNodeParams p{};
+    p.func = const_cast<void*>(t_.functions.data()[n.function]);
+    p.gridDim = dim3(config[0], config[1], config[2]);
+    p.blockDim = dim3(config[3], config[4], config[5]);
+    p.sharedMemBytes = config[6];
+    p.kernelParams = pointers_.data();
+    return p;
+  }
+
+  memcpy_call copy(const table_node& n, const site& at) {
+    return {reinterpret_cast<void*>(argument(n, 0, at)), reinterpret_cast<const void*>(argument(n, 1, at)), argument(n, 2, at)};
+  }
+
+  cudaMemsetParams set(const table_node& n, const site& at) {
+    return memset_call(reinterpret_cast<void*>(argument(n, 0, at)), static_cast<unsigned>(argument(n, 1, at)),
+                       n.element_size, argument(n, 2, at));
+  }
+
+private:
+  const value& slot(std::uint32_t list, std::size_t k) const { return slots_[t_.slot_lists.data()[list + k]]; }
+
+  // Argument k of a node, converted to its shape's target (memcpy and memset nodes have shapes
+  // too: a memset's value takes the destination's element type).
+  std::uint64_t argument(const table_node& n, std::size_t k, const site& at) const {
+    const table_argument& a = t_.arguments.data()[t_.shapes.data()[n.shape].first + k];
+    return convert(slot(n.args, k), a.target, a.check, at, a.what);
+  }
+
+  static std::uint64_t convert(const value& v, ir::type target, ir::check check, const site& at, const char* what) {
+    ir::converted c = ir::convert(v, target, check);
+    if (!c.error.empty()) value_failed(at, what, c.error);
+    return c.as_u64();
+  }
+
+  const node_table& t_;
+  const std::vector<value>& slots_;
+  std::vector<std::uint64_t> storage_;  // one kernel's arguments, each in 8 bytes
+  std::vector<void*> pointers_;
+};
+
+}  // namespace
+
+std::vector<value> table_slots(const node_table& t, std::size_t computed) {
+  std::vector<value> out;
+  const std::size_t constants = t.constant_bits.size();
+  out.reserve(constants + computed);
+  for (std::size_t k = 0; k < constants; ++k) {
+    const std::uint64_t bits = t.constant_bits.data()[k];
+    switch (t.constant_kinds[k]) {
+      case 'i': out.push_back(value::integer(static_cast<std::int64_t>(bits))); break;
+      case 'f': {
+        double f = 0;
+        std::memcpy(&f, &bits, sizeof f);
+        out.push_back(value::floating(f));
+        break;
+      }
+      case 'b': out.push_back(value::boolean(bits != 0)); break;
+      default: out.push_back(value::pointer(bits)); break;
+    }
+  }
+  out.resize(constants + computed);
+  return out;
+}
+
+void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& slots) {
+  node_params make(t, slots);
+  std::vector<cudaGraphNode_t> deps;
+  for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
+    const table_node& n = t.nodes.data()[i];
+    const site at{t.file, n.line, n.column};
+    deps.clear();
+    for (std::uint32_t k = 0; k < n.dep_count; ++k) deps.push_back(g.nodes[t.deps.data()[n.deps + k]]);
+    switch (n.kind) {
+      case ir::node_kind::kernel: backend::kernel_node::add(g, i, g.graph, deps, make.kernel(n, at), at); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, g.graph, deps, make.copy(n, at), at); break;
+      case ir::node_kind::memset: backend::memset_node::add(g, i, g.graph, deps, make.set(n, at), at); break;
+      default: value_failed(at, "", "the table form holds kernel, memcpy and memset nodes only");
+    }
+  }
+}
+
+void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
+                       const std::vector<value>& now) {
+  node_params make(t, now);
+  auto reads_changed = [&](std::uint32_t list, std::uint32_t count) {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      std::uint32_t s = t.slot_lists.data()[list + k];
+      if (!(before[s] == now[s])) return true;
+    }
+    return false;
+  };
+  for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
+    const table_node& n = t.nodes.data()[i];
+    const site at{t.file, n.line, n.column};
+    switch (n.kind) {
+      case ir::node_kind::kernel:
+        if (reads_changed(n.config, 7) || reads_changed(n.args, t.shapes.data()[n.shape].count))
+          u.kernel_params(i, make.kernel(n, at));
+        break;
+      case ir::node_kind::memcpy:
+        if (reads_changed(n.args, 3)) u.memcpy(i, make.copy(n, at));
+        break;
+      case ir::node_kind::memset:
+        if (reads_changed(n.args, 3)) u.memset(i, make.set(n, at));
+        break;
+      default: break;
+    }
+  }
+}
+
+}  // namespace cgraph::gen
