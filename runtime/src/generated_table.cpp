@@ -15,7 +15,9 @@ namespace {
 constexpr ir::type u32_type = ir::type::of(ir::scalar::u32);
 
 // One node's CUDA parameters, made from the slots; reused from node to node (no allocation per
-// node once the largest node has been seen).
+// node once the largest node has been seen). Consecutive nodes mostly share their launch
+// configuration and some arguments (a pointer, a count): a conversion already made for the
+// same slot and target is not made again.
 class node_params {
 public:
   node_params(const node_table& t, const std::vector<value>& slots) : t_(t), slots_(slots) {}
@@ -24,22 +26,31 @@ public:
     static constexpr const char* config_what[] = {"grid dimension x",  "grid dimension y",  "grid dimension z",
                                                   "block dimension x", "block dimension y", "block dimension z",
                                                   "dynamic shared memory bytes"};
-    std::array<unsigned, 7> config{};
-    for (std::size_t k = 0; k < 7; ++k)
-      config[k] = static_cast<unsigned>(convert(slot(n.config, k), u32_type, k < 6 ? ir::check::positive : ir::check::any,
-                                                at, config_what[k]));
+    if (n.config != config_list_) {
+      for (std::size_t k = 0; k < 7; ++k)
+        config_[k] = static_cast<unsigned>(convert(slot(n.config, k), u32_type, k < 6 ? ir::check::positive : ir::check::any,
+                                                   at, config_what[k]));
+      config_list_ = n.config;
+    }
     const table_shape& shape = t_.shapes.data()[n.shape];
-    storage_.resize(shape.count);
-    pointers_.resize(shape.count);
+    if (storage_.size() < shape.count) {
+      storage_.resize(shape.count);
+      pointers_.resize(shape.count);
+      made_.resize(shape.count);
+    }
     for (std::uint32_t k = 0; k < shape.count; ++k) {
-      storage_[k] = argument(n, k, at);  // the argument's bytes, little-endian, from the first
+      const std::uint32_t s = t_.slot_lists.data()[n.args + k], a = shape.first + k;
+      if (made_[k].slot != s || made_[k].argument != a) {
+        storage_[k] = argument(n, k, at);  // the argument's bytes, little-endian, from the first
+        made_[k] = {s, a};
+      }
       pointers_[k] = &storage_[k];
     }
     cudaKernelNodeParams p{};
     p.func = const_cast<void*>(t_.functions.data()[n.function]);
-    p.gridDim = dim3(config[0], config[1], config[2]);
-    p.blockDim = dim3(config[3], config[4], config[5]);
-    p.sharedMemBytes = config[6];
+    p.gridDim = dim3(config_[0], config_[1], config_[2]);
+    p.blockDim = dim3(config_[3], config_[4], config_[5]);
+    p.sharedMemBytes = config_[6];
     p.kernelParams = pointers_.data();
     return p;
   }
@@ -73,6 +84,14 @@ private:
   const std::vector<value>& slots_;
   std::vector<std::uint64_t> storage_;  // one kernel's arguments, each in 8 bytes
   std::vector<void*> pointers_;
+  // What storage_[k] was converted from: a slot, and the argument (a target) of the shapes.
+  struct made {
+    std::uint32_t slot = ~0u;
+    std::uint32_t argument = ~0u;
+  };
+  std::vector<made> made_;
+  std::uint32_t config_list_ = ~0u;  // the launch slots config_ was converted from
+  std::array<unsigned, 7> config_{};
 };
 
 }  // namespace
