@@ -48,15 +48,23 @@ struct word_end_parser : detail::token_parser<word_end_parser, x3::unused_type> 
   }
 };
 
+namespace detail {
+// Skips trivia, then the word [A-Za-z_][A-Za-z0-9_]* at `first` (not consumed), or "" if none.
+template <typename It, typename Ctx>
+std::string_view word_at(It& first, It const& last, Ctx const& ctx) {
+  x3::skip_over(first, last, ctx);
+  if (first == last || !lexical::is_alpha(*first)) return {};
+  return {first, static_cast<std::size_t>(lexical::scan_word(first, last) - first)};
+}
+}  // namespace detail
+
 // [A-Za-z_][A-Za-z0-9_]* that is not a keyword.
 struct identifier_parser : detail::token_parser<identifier_parser, ast::identifier> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
-    x3::skip_over(first, last, ctx);
-    if (first == last || !lexical::is_alpha(*first)) return false;
-    const char* end = lexical::scan_word(first, last);
-    std::string_view word(first, static_cast<std::size_t>(end - first));
-    if (lexical::is_keyword(word)) return false;
+    const std::string_view word = detail::word_at(first, last, ctx);
+    if (word.empty() || lexical::is_keyword(word)) return false;
+    const char* end = first + word.size();
     ast::identifier id;
     id.name.assign(word);
     detail::tag(id, first, end);
@@ -194,10 +202,8 @@ inline punct_parser punct(std::string_view text) { return punct_parser(text); }
 struct collective_keyword_parser : detail::token_parser<collective_keyword_parser, ast::collective_keyword> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
-    x3::skip_over(first, last, ctx);
-    if (first == last || !lexical::is_alpha(*first)) return false;
-    const char* end = lexical::scan_word(first, last);
-    std::string_view word(first, static_cast<std::size_t>(end - first));
+    const std::string_view word = detail::word_at(first, last, ctx);
+    const char* end = first + word.size();
     for (const auto& c : collectives) {
       if (c.name != word) continue;
       It p = end;
