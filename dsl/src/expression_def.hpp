@@ -40,10 +40,57 @@ const auto expression_def = unary >> *operation >> *choice;
 const auto choice_def = '?' > expression > ':' > expression;
 const auto operation_def = binary_op_parser{} > unary;
 const auto unary_def = prefix_parser{} >> operand;
-// A name not followed by '(' is tried before a call: names are common, calls are rare. A
-// struct's name followed by '{' is a literal.
-const auto primary = float_parser{} | int_parser{} | bool_parser{} | null_parser{} | sizeof_expr |
-                     struct_literal | (identifier >> !x3::lit('(')) | function_call | parenthesized;
+// One operand, its kind decided from its first byte and, for a name, the byte after it: a digit
+// or '.' starts a number, '(' a parenthesized expression; `true`, `false`, `null` and `sizeof`
+// are literals; a name followed by '(' is a call, a struct's name followed by '{' a literal,
+// any other name a name. The same language as trying each kind in turn (float, int, bool,
+// null, sizeof, struct literal, name, call, parentheses), without building and discarding an
+// attribute for each kind that fails: operands are a third of the parser's work.
+struct primary_parser : x3::parser<primary_parser> {
+  using attribute_type = ast::operand;
+  static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    x3::skip_over(first, last, ctx);
+    if (first == last) return false;
+    const char c = *first;
+    if (lexical::is_digit(c) || c == '.')
+      return as<ast::float_literal>(float_parser{}, first, last, ctx, rctx, attr) ||
+             as<ast::int_literal>(int_parser{}, first, last, ctx, rctx, attr);
+    if (c == '(') return as<ast::parenthesized>(parenthesized, first, last, ctx, rctx, attr);
+    if (!lexical::is_alpha(c)) return false;
+    const char* end = lexical::scan_word(first, last);
+    const std::string_view word(first, static_cast<std::size_t>(end - first));
+    if (lexical::is_keyword(word)) {
+      if (word == "true" || word == "false") return as<ast::bool_literal>(bool_parser{}, first, last, ctx, rctx, attr);
+      if (word == "null") return as<ast::null_literal>(null_parser{}, first, last, ctx, rctx, attr);
+      if (word == "sizeof") return as<ast::sizeof_expr>(sizeof_expr, first, last, ctx, rctx, attr);
+      return false;
+    }
+    It next = end;
+    x3::skip_over(next, last, ctx);
+    if (next != last && *next == '(') return as<ast::function_call>(function_call, first, last, ctx, rctx, attr);
+    if (next != last && *next == '{' && parser_state::current()->is_struct_name(word))
+      return as<ast::struct_literal>(struct_literal, first, last, ctx, rctx, attr);
+    ast::identifier id;
+    id.name.assign(word);
+    detail::tag(id, first, end);
+    attr = std::move(id);
+    first = end;
+    return true;
+  }
+
+private:
+  template <typename Node, typename P, typename It, typename Ctx, typename RCtx, typename Attr>
+  static bool as(const P& p, It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) {
+    Node node;
+    if (!p.parse(first, last, ctx, rctx, node)) return false;
+    attr = std::move(node);
+    return true;
+  }
+};
+const primary_parser primary{};
 // `.FIELD`s after a primary wrap it in a field_access (`..` is a range's, `for i in 0..n`).
 const auto set_primary = [](auto& ctx) { x3::_val(ctx) = std::move(x3::_attr(ctx)); };
 const auto add_field = [](auto& ctx) {
@@ -77,13 +124,21 @@ const auto parenthesized_def = mark_begin >> '(' > expression[set_inner] > ')' >
 struct dims_tuple_class : annotate_position {};
 const x3::rule<dims_tuple_class, ast::dims_tuple> dims_tuple = "launch dimension";
 const auto dims_tuple_def = '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')';
+// (Not `dims = {std::move(e)}`: an initializer list's elements are const, so that copies.)
 const auto take_tuple = [](auto& ctx) {
   auto& t = x3::_attr(ctx);
   auto& dims = x3::_val(ctx);
-  dims = {std::move(t.x), std::move(t.y)};
+  dims.clear();
+  dims.reserve(t.z ? 3 : 2);
+  dims.push_back(std::move(t.x));
+  dims.push_back(std::move(t.y));
   if (t.z) dims.push_back(std::move(*t.z));
 };
-const auto take_single = [](auto& ctx) { x3::_val(ctx) = {std::move(x3::_attr(ctx))}; };
+const auto take_single = [](auto& ctx) {
+  auto& dims = x3::_val(ctx);
+  dims.clear();
+  dims.push_back(std::move(x3::_attr(ctx)));
+};
 const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
 
 BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, unary, operation, operand, function_call, sizeof_expr,

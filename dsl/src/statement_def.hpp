@@ -158,10 +158,58 @@ const auto collective_stmt_def = prefix >> collective_keyword_parser{} > argumen
 const auto group_stmt_def = prefix >> kw("group") >> after_clause >> &x3::lit('{') > block;
 const auto device_stmt_def = kw("on") >> kw("device") > '(' > expression() > ')' > block;
 
-// The launch, by far the most common statement, is tried first. It cannot steal a keyword
-// statement: a keyword is never an identifier, so it fails before its commit point at '<<<'.
-const auto statement_def = event_stmt | alloc_stmt | free_stmt | collective_stmt | group_stmt | device_stmt | launch_stmt | builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt |
-                           while_stmt | switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
+// Every statement kind in turn. The words `record`, `wait`, `alloc`, `free`, `group`, `on` and
+// the collectives' names are not reserved, so their statements come before the launch, which
+// would take them for a kernel's name.
+const auto any_statement = event_stmt | alloc_stmt | free_stmt | collective_stmt | group_stmt | device_stmt | launch_stmt |
+                           builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt | while_stmt |
+                           switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
+
+// The two most common statements, recognised from the words after the prefix: a name that is
+// not a keyword followed by `<<<` is a launch, `memcpy(` or `memset(` a copy or a fill. No
+// statement before them in `any_statement` matches such text, so parsing them at once gives
+// the same tree and the same errors, without building and discarding an attribute for each
+// statement kind tried before (the launch came seventh). Anything else, and a launch that
+// fails before its commit point, goes through `any_statement`.
+struct statement_parser : x3::parser<statement_parser> {
+  using attribute_type = ast::statement;
+  static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    It p = first;
+    ast::node_prefix scratch;
+    if (prefix.parse(p, last, ctx, rctx, scratch)) {  // memoised: the statement parses it from the memo
+      const std::string_view word = detail::word_at(p, last, ctx);
+      if (!word.empty()) {
+        It next = p + word.size();
+        x3::skip_over(next, last, ctx);
+        const std::string_view rest(next, static_cast<std::size_t>(last - next));
+        if (word == "memcpy" || word == "memset") {
+          if (rest.starts_with('(') && as<ast::builtin_stmt>(builtin_stmt, first, last, ctx, rctx, attr)) return true;
+        } else if (rest.starts_with("<<<") && !lexical::is_keyword(word)) {
+          if (as<ast::launch_stmt>(launch_stmt, first, last, ctx, rctx, attr)) return true;
+        }
+      }
+    }
+    return any_statement.parse(first, last, ctx, rctx, attr);
+  }
+
+private:
+  template <typename Node, typename P, typename It, typename Ctx, typename RCtx, typename Attr>
+  static bool as(const P& p, It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) {
+    Node node;
+    It start = first;
+    if (!p.parse(first, last, ctx, rctx, node)) {
+      first = start;
+      return false;
+    }
+    attr = std::move(node);
+    return true;
+  }
+};
+
+const auto statement_def = statement_parser{};
 
 BOOST_SPIRIT_DEFINE(block, statement, node_prefix, attribute, attributes, after_clause, arguments, launch_stmt, builtin_stmt,
                     host_stmt, event_stmt, alloc_stmt, free_stmt, call_stmt, let_stmt, cond_stmt, if_stmt, else_if, while_stmt, case_clause,
