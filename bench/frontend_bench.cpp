@@ -1,7 +1,9 @@
 // Front-end throughput: parse + check + lower, in nodes per second on one core, for generated
 // files of 1k, 10k and 100k nodes. A program, not a test: run it from a Release build.
 //
-//   frontend_bench [--repeats N] [--nodes N]   (--nodes: one size alone, for a profiler)
+//   frontend_bench [--repeats N] [--nodes N] [--write FILE]
+//     --nodes: one size alone, for a profiler
+//     --write: write the generated file of the (last) size to FILE and stop, for `cgraphc check`
 
 #include <cgraph/compiler/compile.hpp>
 
@@ -11,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -49,10 +52,17 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
   int repeats = 7;
   std::vector<std::size_t> sizes{1'000u, 10'000u, 100'000u};
+  const char* write_to = nullptr;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
     // One size alone, for a profiler (callgrind over all three takes minutes).
     if (std::strcmp(argv[i], "--nodes") == 0) sizes = {static_cast<std::size_t>(std::max(1, std::atoi(argv[i + 1])))};
+    if (std::strcmp(argv[i], "--write") == 0) write_to = argv[i + 1];
+  }
+  if (write_to) {
+    std::ofstream out(write_to, std::ios::binary);
+    out << generate(sizes.back()).first;
+    return out ? 0 : 1;
   }
 
   fmt::print("{:>8} {:>10} {:>12} {:>14} {:>12}\n", "nodes", "bytes", "median ms", "nodes/s", "MB/s");

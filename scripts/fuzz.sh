@@ -5,21 +5,29 @@
 #   FUZZ_JOBS     parallel fuzzing processes (default: the machine's cores)
 #   FUZZ_TARGET   all (default: parse, check, lower, print, emit, fmt properties) or check (the
 #                 front end alone, several times faster); both minimise into the same corpus
+#   FUZZ_PREBUILT a folder holding fuzz/cgraph_fuzz, fuzz/cgraph_fuzz_check and
+#                 fuzz/cgraph_fuzz_replay built here earlier (and lib/ with any shared library they
+#                 need): nothing is installed or built, for a machine with more cores and no
+#                 network (the device machine: docs/reliability.md says how)
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-command -v clang++-14 >/dev/null || { echo "fuzz.sh: needs clang++-14 (Debian package clang-14)"; exit 2; }
-[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] ||
-  { echo "fuzz.sh: needs libFuzzer (Debian package libclang-rt-14-dev)"; exit 2; }
-
 build=build/fuzz
-flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -gline-tables-only"
-# Release without NDEBUG: assertions (Boost's included) stay on, as in the Debug sanitizer build.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DCMAKE_CXX_COMPILER=clang++-14 -DCGRAPH_FUZZ=ON \
-  -DCGRAPH_WITH_RUNTIME=OFF -DCGRAPH_BUILD_BENCH=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF \
-  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-cmake --build "$build" --target cgraph_fuzz cgraph_fuzz_check cgraph_fuzz_replay -j "$(nproc)"
+if [ -n "${FUZZ_PREBUILT:-}" ]; then
+  mkdir -p "$build/fuzz" && cp "$FUZZ_PREBUILT"/fuzz/cgraph_fuzz* "$build/fuzz/"
+  export LD_LIBRARY_PATH="$PWD/$FUZZ_PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+else
+  bash scripts/setup.sh
+  command -v clang++-14 >/dev/null || { echo "fuzz.sh: needs clang++-14 (Debian package clang-14)"; exit 2; }
+  [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] ||
+    { echo "fuzz.sh: needs libFuzzer (Debian package libclang-rt-14-dev)"; exit 2; }
+  flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -gline-tables-only"
+  # Release without NDEBUG: assertions (Boost's included) stay on, as in the Debug sanitizer build.
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O2 -DCMAKE_CXX_COMPILER=clang++-14 -DCGRAPH_FUZZ=ON \
+    -DCGRAPH_WITH_RUNTIME=OFF -DCGRAPH_BUILD_BENCH=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
+  cmake --build "$build" --target cgraph_fuzz cgraph_fuzz_check cgraph_fuzz_replay -j "$(nproc)"
+fi
 case "${FUZZ_TARGET:-all}" in
   all) fuzzer=cgraph_fuzz ;;
   check) fuzzer=cgraph_fuzz_check ;;

@@ -190,8 +190,12 @@ namespace {
 void check_attributes(const buffer<int>& out, bool on) {
   auto values = out.read();
   int wrong = 0;
-  for (std::size_t i = 0; i < values.size(); ++i) wrong += values[i] != (on ? 11 : i == 0 ? 0 : 1);
-  CHECK(wrong == 0);
+  std::string which;  // the first few wrong elements, "index=value", to tell which node misbehaved
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i] == (on ? 11 : i == 0 ? 0 : 1)) continue;
+    if (++wrong <= 4) which += " " + std::to_string(i) + "=" + std::to_string(values[i]);
+  }
+  CHECK_MESSAGE(wrong == 0, "wrong elements (on=", on, "):", which);
 }
 }  // namespace
 
