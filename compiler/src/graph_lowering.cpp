@@ -827,7 +827,9 @@ private:
       auto value = exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
                                   [&] { return fmt::format("the value of memset (element type '{}')", ir::to_string(element)); });
       auto count = exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset");
-      if (n.element_size == 8 && dst != bad_expr) split_wide_memset(n, value, count, s);
+      // From the destination as written: its converted argument is bad where it is refused (a
+      // pointer to const), and the element size still needs its check.
+      if (n.element_size == 8 && dst != bad_expr) split_wide_memset(n, exprs_.at(dst).result, value, count, s);
       n.args.push_back(value);
       n.args.push_back(count);
     }
@@ -837,8 +839,9 @@ private:
   // CUDA's memset nodes write 1-, 2- or 4-byte elements. An 8-byte element whose value is a
   // constant of two equal 4-byte halves (zero in particular) is the same bytes as twice as
   // many 4-byte elements of one half, so it becomes that (§9); any other is an error saying why.
-  void split_wide_memset(ir::node& n, ir::argument& value, ir::argument& count, const ast::builtin_stmt& s) {
-    const std::string pointer = ir::to_string(exprs_.at(n.args[0].expr).result);
+  void split_wide_memset(ir::node& n, ir::type destination, ir::argument& value, ir::argument& count,
+                         const ast::builtin_stmt& s) {
+    const std::string pointer = ir::to_string(destination);
     if (value.expr == bad_expr) return;
     if (!exprs_.at(value.expr).is_constant()) {
       diags_.error(range_of(s.args[1]),
