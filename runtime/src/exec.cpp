@@ -71,7 +71,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
       }
       case ir::node_kind::conditional: break;  // its values are its cond's: see defaults_changed
     }
-    if (applied && v.enabled >= 0) applied = backend::set_exec_enabled(exec, node, v.enabled != 0);
+    if (applied && v.enabled >= 0) applied = s.core.set_enabled(i, v.enabled != 0);
     if (!applied) {
       (void)cudaGetLastError();
       return false;

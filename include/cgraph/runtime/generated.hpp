@@ -511,7 +511,7 @@ public:
     if (start()) finish(backend::memset_node::set(exec_.get(), exec_.node(step), call));
   }
   void enabled(std::uint32_t step, bool on) {
-    if (start()) finish(backend::set_exec_enabled(exec_.get(), exec_.node(step), on));
+    if (start()) finish(exec_.set_enabled(step, on));
   }
   void event_record(std::uint32_t step, cudaEvent_t e) {
     if (start()) finish(backend::event_record_node::set(exec_.get(), exec_.node(step), e));

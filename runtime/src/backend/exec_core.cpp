@@ -3,6 +3,7 @@
 #include "seam.hpp"
 
 #include <cgraph/runtime/backend/exec_core.hpp>
+#include <cgraph/runtime/backend/node_ops.hpp>
 
 #include <utility>
 
@@ -87,13 +88,18 @@ void exec_core::launch(cudaStream_t stream) {
   CGRAPH_CUDA(cudaGraphLaunch(exec_, stream), origin_->graph_site);
   // The exec reads memory that only this object keeps alive (objects of per-node updates, or
   // a graph newer than its origin) and a later update frees: fence launches so it can wait.
-  if (kept_.empty() && current_ == origin_) return;
+  if (kept_.empty() && current_ == origin_ && !origin_->enabled_memsets) return;
   if (!fence_) {
     cudaEvent_t e = nullptr;
     CGRAPH_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), origin_->graph_site);
     fence_ = event_handle::adopt(e);
   }
   CGRAPH_CUDA(cudaEventRecord(fence_, stream), origin_->graph_site);
+}
+
+bool exec_core::set_enabled(std::uint32_t step, bool on) const {
+  if (origin_->enabled_memsets && fence_ && CGRAPH_CUDA_STATUS(cudaEventSynchronize(fence_)) != cudaSuccess) return false;
+  return set_exec_enabled(exec_.get(), origin_->nodes[step], on);
 }
 
 void exec_core::keep(std::uint32_t step, std::shared_ptr<void> object) {

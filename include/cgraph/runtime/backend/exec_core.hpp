@@ -45,6 +45,13 @@ public:
   // False after an update failed half-way: the next update must go to the whole graph.
   bool settled() const { return settled_; }
 
+  // Turns the node of `step` on or off for the launches after this call; false when CUDA
+  // refuses. In a graph with `[[enabled]]` memset nodes it first waits for the last launch:
+  // CUDA 13.0 (driver 580) sometimes leaves a memset node off in the next launch when it is
+  // turned on while a launch of the exec is still running (scripts/repro/enabled_memset.cu,
+  // 1 to 13% of tries on an H100; kernel and memcpy nodes were right in every try).
+  bool set_enabled(std::uint32_t step, bool on) const;
+
   // Keeps `object` (a host slot, a child graph) alive for the launches that use step `step`
   // after a per-node update; the one it replaces is freed once no launch can need it.
   void keep(std::uint32_t step, std::shared_ptr<void> object);

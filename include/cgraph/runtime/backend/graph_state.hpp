@@ -44,6 +44,9 @@ struct graph_state {
   // updated to it as a whole, sets each (cudaGraphNodeSetEnabled). The exec needs node
   // priorities on (cudaGraphInstantiateFlagUseNodePriority) when some node has one.
   std::vector<std::pair<std::uint32_t, bool>> enabled;
+  // Some node of `enabled` is a memset node: the exec then waits for its last launch before it
+  // turns a node on or off (exec_core::set_enabled says why).
+  bool enabled_memsets = false;
   bool node_priorities = false;
   // The graph's programmatic edges, ordered by `to` (the plan's; generated code's constant
   // array): set before the build, they outlive it. Kernel nodes make theirs as they are added.

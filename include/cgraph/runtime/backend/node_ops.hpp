@@ -46,9 +46,11 @@ struct kernel_node {
   static void set_attributes(graph_state& g, std::uint32_t step, const int* priority, dim3 cluster, const site& at);
 };
 
-// `[[enabled(…)]]`: records the node's value for the exec (graph_state::enabled).
-inline void set_enabled(graph_state& g, std::uint32_t step, bool on) { g.enabled.emplace_back(step, on); }
-// Turns a node of an exec on or off; false when CUDA refuses.
+// `[[enabled(…)]]`: records the node's value for the exec (graph_state::enabled), once the
+// graph is made.
+void set_enabled(graph_state& g, std::uint32_t step, bool on);
+// Turns a node of an exec on or off; false when CUDA refuses. Updates go through
+// exec_core::set_enabled, which waits where CUDA needs it.
 bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on);
 
 struct memcpy_params {
