@@ -99,10 +99,8 @@ void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* 
 void set_enabled(graph_state& g, std::uint32_t step, bool on) {
   g.enabled.emplace_back(step, on);
   cudaGraphNodeType type{};
-  // Where the type cannot be read, the exec is fenced as for a memset: slower, never wrong.
-  if (CGRAPH_CUDA_STATUS(cudaGraphNodeGetType(g.nodes[step], &type)) != cudaSuccess || type == cudaGraphNodeTypeMemset)
-    g.enabled_memsets = true;
-  (void)cudaGetLastError();
+  CGRAPH_CUDA(cudaGraphNodeGetType(g.nodes[step], &type), g.sites[step]);
+  if (type == cudaGraphNodeTypeMemset) g.enabled_memsets = true;
 }
 
 bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {
