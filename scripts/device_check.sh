@@ -2,6 +2,9 @@
 # The GPU half of the checks, for the device machine (see ../shared/DEVICE.md): builds with the
 # carried range-v3 headers, runs every test (GPU ones included), the example programs, and
 # compute-sanitizer over the GPU tests. Logs go to $OUT when set.
+# The device machine has no range-v3: carry its headers, made here once with
+#   mkdir -p .device-deps/include && cp -r /usr/include/{range,meta,concepts,std} .device-deps/include/
+# (`std/` too: range-v3 0.12's iterator headers include std/detail/associated_types.hpp).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/cgraph-device}
