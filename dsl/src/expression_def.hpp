@@ -52,41 +52,28 @@ struct primary_parser : x3::parser<primary_parser> {
 
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    using detail::parse_as;
     x3::skip_over(first, last, ctx);
     if (first == last) return false;
     const char c = *first;
     if (lexical::is_digit(c) || c == '.')
-      return as<ast::float_literal>(float_parser{}, first, last, ctx, rctx, attr) ||
-             as<ast::int_literal>(int_parser{}, first, last, ctx, rctx, attr);
-    if (c == '(') return as<ast::parenthesized>(parenthesized, first, last, ctx, rctx, attr);
-    if (!lexical::is_alpha(c)) return false;
-    const char* end = lexical::scan_word(first, last);
-    const std::string_view word(first, static_cast<std::size_t>(end - first));
+      return parse_as<ast::float_literal>(float_parser{}, first, last, ctx, rctx, attr) ||
+             parse_as<ast::int_literal>(int_parser{}, first, last, ctx, rctx, attr);
+    if (c == '(') return parse_as<ast::parenthesized>(parenthesized, first, last, ctx, rctx, attr);
+    const std::string_view word = detail::word_at(first, last, ctx);
+    if (word.empty()) return false;
     if (lexical::is_keyword(word)) {
-      if (word == "true" || word == "false") return as<ast::bool_literal>(bool_parser{}, first, last, ctx, rctx, attr);
-      if (word == "null") return as<ast::null_literal>(null_parser{}, first, last, ctx, rctx, attr);
-      if (word == "sizeof") return as<ast::sizeof_expr>(sizeof_expr, first, last, ctx, rctx, attr);
+      if (word == "true" || word == "false") return parse_as<ast::bool_literal>(bool_parser{}, first, last, ctx, rctx, attr);
+      if (word == "null") return parse_as<ast::null_literal>(null_parser{}, first, last, ctx, rctx, attr);
+      if (word == "sizeof") return parse_as<ast::sizeof_expr>(sizeof_expr, first, last, ctx, rctx, attr);
       return false;
     }
-    It next = end;
+    It next = first + word.size();
     x3::skip_over(next, last, ctx);
-    if (next != last && *next == '(') return as<ast::function_call>(function_call, first, last, ctx, rctx, attr);
+    if (next != last && *next == '(') return parse_as<ast::function_call>(function_call, first, last, ctx, rctx, attr);
     if (next != last && *next == '{' && parser_state::current()->is_struct_name(word))
-      return as<ast::struct_literal>(struct_literal, first, last, ctx, rctx, attr);
-    ast::identifier id;
-    id.name.assign(word);
-    detail::tag(id, first, end);
-    attr = std::move(id);
-    first = end;
-    return true;
-  }
-
-private:
-  template <typename Node, typename P, typename It, typename Ctx, typename RCtx, typename Attr>
-  static bool as(const P& p, It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) {
-    Node node;
-    if (!p.parse(first, last, ctx, rctx, node)) return false;
-    attr = std::move(node);
+      return parse_as<ast::struct_literal>(struct_literal, first, last, ctx, rctx, attr);
+    detail::take_identifier(word, first, attr);  // what identifier_parser does, the word already checked
     return true;
   }
 };

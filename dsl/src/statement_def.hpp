@@ -186,26 +186,14 @@ struct statement_parser : x3::parser<statement_parser> {
         x3::skip_over(next, last, ctx);
         const std::string_view rest(next, static_cast<std::size_t>(last - next));
         if (word == "memcpy" || word == "memset") {
-          if (rest.starts_with('(') && as<ast::builtin_stmt>(builtin_stmt, first, last, ctx, rctx, attr)) return true;
+          if (rest.starts_with('(') && detail::parse_as<ast::builtin_stmt>(builtin_stmt, first, last, ctx, rctx, attr))
+            return true;
         } else if (rest.starts_with("<<<") && !lexical::is_keyword(word)) {
-          if (as<ast::launch_stmt>(launch_stmt, first, last, ctx, rctx, attr)) return true;
+          if (detail::parse_as<ast::launch_stmt>(launch_stmt, first, last, ctx, rctx, attr)) return true;
         }
       }
     }
     return any_statement.parse(first, last, ctx, rctx, attr);
-  }
-
-private:
-  template <typename Node, typename P, typename It, typename Ctx, typename RCtx, typename Attr>
-  static bool as(const P& p, It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) {
-    Node node;
-    It start = first;
-    if (!p.parse(first, last, ctx, rctx, node)) {
-      first = start;
-      return false;
-    }
-    attr = std::move(node);
-    return true;
   }
 };
 

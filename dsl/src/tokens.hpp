@@ -56,6 +56,34 @@ std::string_view word_at(It& first, It const& last, Ctx const& ctx) {
   if (first == last || !lexical::is_alpha(*first)) return {};
   return {first, static_cast<std::size_t>(lexical::scan_word(first, last) - first)};
 }
+
+// Runs `p` into a fresh Node and moves it into `attr` (a variant holding Node) on success; on
+// failure `first` is back where it was. For parsers that pick one alternative of a variant
+// themselves (primary_parser, statement_parser) instead of trying each in turn.
+template <typename Node, typename P, typename It, typename Ctx, typename RCtx, typename Attr>
+bool parse_as(const P& p, It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) {
+  Node node;
+  const It start = first;
+  if (!p.parse(first, last, ctx, rctx, node)) {
+    first = start;
+    return false;
+  }
+  attr = std::move(node);
+  return true;
+}
+}  // namespace detail
+
+namespace detail {
+// Takes `word` (found by word_at at `first`, not a keyword) as an identifier into `attr`.
+template <typename It, typename Attr>
+void take_identifier(std::string_view word, It& first, Attr& attr) {
+  const char* end = first + word.size();
+  ast::identifier id;
+  id.name.assign(word);
+  tag(id, first, end);
+  x3::traits::move_to(std::move(id), attr);
+  first = end;
+}
 }  // namespace detail
 
 // [A-Za-z_][A-Za-z0-9_]* that is not a keyword.
@@ -64,12 +92,7 @@ struct identifier_parser : detail::token_parser<identifier_parser, ast::identifi
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
     const std::string_view word = detail::word_at(first, last, ctx);
     if (word.empty() || lexical::is_keyword(word)) return false;
-    const char* end = first + word.size();
-    ast::identifier id;
-    id.name.assign(word);
-    detail::tag(id, first, end);
-    x3::traits::move_to(std::move(id), attr);
-    first = end;
+    detail::take_identifier(word, first, attr);
     return true;
   }
 };
