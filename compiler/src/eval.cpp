@@ -188,20 +188,9 @@ double small_float_value(std::uint16_t bits, scalar s) {
 
 converted convert(const value& v, type target, check c) {
   converted out;
+  if (convert_bits(v, target, out)) return out;
   out.size = size_of(target);
   auto store = [&](auto x) { std::memcpy(out.bytes.data(), &x, sizeof x); };
-  if (target.is_pointer()) {
-    store(v.bits);
-    return out;
-  }
-  if (target.k == type::kind::cond || target.is_handle()) {
-    store(v.bits);
-    return out;
-  }
-  if (target.is_bool()) {
-    store(static_cast<std::uint8_t>(v.bits));
-    return out;
-  }
   if (target.is_float()) {
     double d = as_double(v);
     if (c == check::positive && !(d > 0)) out.error = fmt::format("value {} is not positive", format_value(v));
@@ -406,6 +395,10 @@ eval_error failure_of(const graph& g, std::span<const value> pool, const value& 
   value scratch;
   if (auto error = compute(g, static_cast<std::size_t>(v.i), pool, {}, {}, scratch)) return *error;
   return {g.exprs[static_cast<std::size_t>(v.i)].range, "evaluation failed"};  // not reached: computing is deterministic
+}
+
+void evaluate_expression(const graph& g, std::size_t i, std::vector<value>& values) {
+  (void)evaluate_one(g, i, values, {}, {});
 }
 
 evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,

@@ -25,15 +25,8 @@ std::string launch_limit_message(launch_limit which, int axis, std::int64_t valu
 
 std::string check_launch_limits(const std::array<std::int64_t, 3>& grid, const std::array<std::int64_t, 3>& block,
                                 std::int64_t shared_bytes) {
-  for (int i = 0; i < 3; ++i) {
-    if (block[i] > launch_limits::block[i]) return launch_limit_message(launch_limit::block, i, block[i]);
-    if (grid[i] > launch_limits::grid[i]) return launch_limit_message(launch_limit::grid, i, grid[i]);
-  }
-  // Each factor is at most 1024 here, so the product cannot overflow.
-  std::int64_t threads = block[0] * block[1] * block[2];
-  if (threads > launch_limits::threads_per_block) return launch_limit_message(launch_limit::threads, 0, threads);
-  if (shared_bytes > launch_limits::shared_bytes) return launch_limit_message(launch_limit::shared_bytes, 0, shared_bytes);
-  return {};
+  const auto broken = first_broken_limit(grid, block, shared_bytes);
+  return broken ? launch_limit_message(broken->which, broken->axis, broken->value) : std::string();
 }
 
 }  // namespace cgraph::ir

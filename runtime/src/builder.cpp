@@ -32,7 +32,7 @@ private:
     cudaGraph_t parent = parent_graph(s.parent);
     deps_.clear();  // reused: one allocation per build, not per node
     for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
-    compute_values(*g_.program, g_.graph_index, n, g_.values, g_, v, routine_of(n) != nullptr);
+    compute_values(g_, i, g_.values, v, routine_of(n) != nullptr);
 
     switch (n.kind) {
       case ir::node_kind::kernel:

@@ -34,6 +34,9 @@ struct graph_dependencies {
 };
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 
+struct graph_templates;
+struct built_graph;
+
 struct program_state {
   program_state(source_file s, ir::program p) : source(std::move(s)), program(std::move(p)) {}
 
@@ -44,6 +47,14 @@ struct program_state {
   std::vector<graph_dependencies> dependencies;   // by graph index
   std::string directory;                   // where relative module paths start: the file's folder
   std::shared_ptr<library_cache> libraries = std::make_shared<library_cache>();
+
+  // Graph `index`'s templates, made the first time it is built (node_values.cpp); they live as
+  // long as the program.
+  const graph_templates& templates(std::uint32_t index) const;
+
+private:
+  mutable std::mutex templates_lock_;
+  mutable std::vector<std::unique_ptr<graph_templates>> templates_;  // by graph index
 };
 
 // Where one graph's kernels and callbacks come from. The registry's entries are copied out at
@@ -125,7 +136,7 @@ struct node_values {
   unsigned shared_bytes = 0;
   std::int8_t enabled = -1;  // `[[enabled(…)]]`: 0 or 1; -1 for a node without it
   int device = -1;           // `[[device(…)]]` / `on device(…)`: the GPU; -1 for the current one
-  std::pmr::vector<ir::converted> args;  // kernel and host arguments; memcpy/memset operands
+  std::pmr::vector<ir::converted_bytes> args;  // kernel and host arguments; memcpy/memset operands
   std::vector<ir::value> values;    // host and child-graph arguments as values of their types
   // Struct arguments' bytes: such an argument's `args` entry is `indirect`, its as_u64() the
   // offset here, and its value in `values` points here.
@@ -133,14 +144,14 @@ struct node_values {
 
   // The address CUDA reads argument i from.
   void* argument_address(std::size_t i) {
-    ir::converted& a = args[i];
+    ir::converted_bytes& a = args[i];
     return a.indirect ? static_cast<void*>(struct_bytes.data() + a.as_u64()) : static_cast<void*>(a.bytes.data());
   }
 
   // Whether CUDA would be handed the same thing: launch dimensions and every argument's bytes
   // (`values` repeat what `args` hold). How update() tells which nodes changed.
   friend bool operator==(const node_values& a, const node_values& b) {
-    auto same = [](const ir::converted& x, const ir::converted& y) { return x.size == y.size && x.bytes == y.bytes; };
+    auto same = [](const ir::converted_bytes& x, const ir::converted_bytes& y) { return x.size == y.size && x.bytes == y.bytes; };
     return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z && a.block.x == b.block.x &&
            a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes && a.enabled == b.enabled && a.device == b.device &&
            std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same) &&
@@ -154,6 +165,35 @@ struct node_record {
   host_slot* slot = nullptr;  // host nodes (owned by a user object the graph retains)
 };
 
+// One part of a node's values: a launch dimension (`index` 0–2), the dynamic shared memory, an
+// attribute, or argument `index`.
+struct value_part {
+  enum class kind : std::uint8_t { grid, block, shared, enabled, device, argument };
+  kind k;
+  std::uint32_t index;
+};
+
+// A node's values as far as they are the same on every build: the parts whose expressions read
+// no parameter, converted once per program; a build converts only `dynamic`. Not usable (every
+// part converted on each build) for host and child-graph nodes, whose values are kept as
+// values too, for struct arguments, and where a constant part fails, so the build reports it.
+struct value_template {
+  bool usable = false;
+  node_values fixed;
+  std::vector<value_part> dynamic;  // in the order compute_values fills them
+};
+
+// What every build of one graph starts from, made on its first build (program_state::templates):
+// the expression pool with the expressions that read no parameter evaluated, and a template per
+// plan step. Building from a compiled program then evaluates and converts only what a
+// parameter reaches.
+struct graph_templates {
+  std::vector<ir::value> constants;
+  std::vector<std::uint32_t> param_exprs;  // the expressions that read a parameter, increasing
+  std::vector<value_template> steps;       // by plan step
+  std::size_t argument_bytes = 0;          // what every step's arguments take: a build's arena, at once
+};
+
 // A graph built on the run-time path: the backend's graph state (graph, node handles, bodies,
 // conds, counters, children) plus the values each node was built with.
 struct built_graph final : backend::graph_state {
@@ -163,6 +203,7 @@ struct built_graph final : backend::graph_state {
   std::shared_ptr<const program_state> program;
   std::shared_ptr<const resolved_symbols> symbols;
   std::uint32_t graph_index = 0;
+  const graph_templates* templates;                  // the program's, for this graph
   std::pmr::monotonic_buffer_resource arena;         // the records' arguments, freed with the graph
   std::vector<node_record> records;                  // by plan step
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
@@ -190,16 +231,19 @@ std::uint32_t find_param(const program_state& p, std::uint32_t index, std::strin
 // Checks and converts `a` for parameter `param` of graph `index` into `out`.
 void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a, param_values& out);
 
-// Evaluates every expression of the graph with `params`; a failure is a build_error at the
-// offending expression.
-std::vector<ir::value> evaluate_pool(const program_state& p, std::uint32_t index,
-                                     const param_values& params);
+// A failed evaluation, as a build_error at its expression.
+[[noreturn]] void fail_at(const program_state& p, const ir::eval_error& e);
 
-// The values of node `n` into `out` (whose memory it reuses), from an evaluated pool and the
-// cond handles. `kernel_values`: also fill `values` for a kernel node (a captured routine
-// receives them).
-void compute_values(const program_state& p, std::uint32_t index, const ir::node& n, const std::vector<ir::value>& pool,
-                    const backend::graph_state& state, node_values& out, bool kernel_values = false);
+// Every expression of `g`'s graph with its parameters (node_values.cpp): the program's
+// constants, with only the expressions that read a parameter evaluated again. A failure is a
+// build_error at the offending expression.
+std::vector<ir::value> evaluate_pool(const built_graph& g);
+
+// The values of plan step `step` of `g` into `out` (whose memory it reuses), from an evaluated
+// pool and `g`'s cond handles and allocations (node_values.cpp). `kernel_values`: also fill
+// `values` for a kernel node (a captured routine receives them).
+void compute_values(const built_graph& g, std::uint32_t step, const std::vector<ir::value>& pool, node_values& out,
+                    bool kernel_values = false);
 
 // The default launch value of every cond (0 where none).
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool);

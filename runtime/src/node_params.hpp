@@ -12,7 +12,7 @@
 
 namespace cgraph::detail {
 
-inline void* as_pointer(const ir::converted& c) { return reinterpret_cast<void*>(c.as_u64()); }
+inline void* as_pointer(const ir::converted_bytes& c) { return reinterpret_cast<void*>(c.as_u64()); }
 
 // `pointers` receives the address of each argument; keep it and `v` alive until CUDA has read them.
 inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
@@ -43,7 +43,7 @@ inline void collective_calls(const built_graph& g, const ir::node& n, const node
   out.clear();
   for (std::size_t k = 0; (k + 1) * ir::collective_slots <= v.args.size(); ++k) {
     const ir::collective_call& c = g.ir().collectives[n.callee + k];
-    const ir::converted* a = &v.args[k * ir::collective_slots];
+    const ir::converted_bytes* a = &v.args[k * ir::collective_slots];
     out.push_back({c.op, c.reduction, c.element, as_pointer(a[ir::slot_send]), as_pointer(a[ir::slot_recv]),
                    a[ir::slot_count].as_u64(), static_cast<std::int32_t>(static_cast<std::uint32_t>(a[ir::slot_peer].as_u64())),
                    static_cast<ncclComm*>(as_pointer(a[ir::slot_comm])), v.device, g.at(c.range)});

@@ -24,13 +24,12 @@ op_result apply(const expr& e, const value& a, const value& b);
 // A bool, or an integer as C reads one in a condition (`&&`, `||`, `!`, `? :`).
 inline bool truth(const value& v) { return v.k == value::kind::boolean ? v.bits != 0 : v.i != 0; }
 
-// A value converted for a parameter or field: its bytes (little-endian, as the GPU reads
-// them) or why it does not fit.
-struct converted {
+// A converted value's bytes (little-endian, as the GPU reads them): what the runtime keeps per
+// argument, 16 bytes that copy as one.
+struct converted_bytes {
   std::array<std::byte, 8> bytes{};
   std::uint32_t size = 0;
   bool indirect = false;  // a struct's: its bytes are kept by the holder, as_u64() is where
-  std::string error;
 
   // The bytes past `size` are zero, so reading all eight is the value (one load, where copying
   // `size` bytes was a call to memcpy per argument).
@@ -40,7 +39,32 @@ struct converted {
     return v;
   }
 };
+
+// A value converted for a parameter or field: its bytes, or why it does not fit.
+struct converted : converted_bytes {
+  std::string error;
+};
 converted convert(const value& v, type target, check c = check::any);
+
+// The conversions that cannot fail, to a pointer, a handle, a cond or a bool: the value's bits.
+// Inline, for the runtime's per-node path; convert takes them from here. False for any other
+// target.
+inline bool convert_bits(const value& v, type target, converted_bytes& out) {
+  if (target.is_pointer() || target.is_handle() || target.k == type::kind::cond) {
+    out.size = 8;
+    out.indirect = false;
+    std::memcpy(out.bytes.data(), &v.bits, 8);
+    return true;
+  }
+  if (target.is_bool()) {
+    out.size = 1;
+    out.indirect = false;
+    out.bytes = {};
+    out.bytes[0] = static_cast<std::byte>(v.bits);
+    return true;
+  }
+  return false;
+}
 
 // The value of type t (a scalar, a pointer or a struct) whose bytes are at `bytes`, as the GPU
 // reads them; a struct's value points at them.
@@ -68,6 +92,11 @@ evaluation evaluate(const graph& g, std::span<const std::optional<value>> params
 std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
                                      std::span<const std::uint32_t> indices, std::vector<value>& values,
                                      std::span<const std::uint64_t> conds = {});
+
+// Evaluates expression i of g alone into values[i], its operands being evaluated there already,
+// with no parameter values (for one that reads none); a failure gives a value of kind `failed`.
+// The runtime evaluates a program's constants once with it.
+void evaluate_expression(const graph& g, std::size_t i, std::vector<value>& values);
 
 // Whether v stands for a failed evaluation, and the error it stands for (its expression's range
 // and message), from the evaluated pool.

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace cgraph::ir {
@@ -25,6 +26,29 @@ enum class launch_limit : std::uint8_t { block, grid, threads, shared_bytes };
 
 // "block dimension y is 2048, more than CUDA's limit of 1024" (`axis` 0..2 for block and grid).
 std::string launch_limit_message(launch_limit which, int axis, std::int64_t value);
+
+// A limit a launch breaks: which, on which axis, and the value that breaks it.
+struct broken_limit {
+  launch_limit which;
+  int axis;
+  std::int64_t value;
+};
+
+// The first limit a launch breaks, or nothing: the comparisons alone, inline, so the backend
+// checks every kernel node it builds or updates without making a message.
+inline std::optional<broken_limit> first_broken_limit(const std::array<std::int64_t, 3>& grid,
+                                                      const std::array<std::int64_t, 3>& block,
+                                                      std::int64_t shared_bytes) {
+  for (int i = 0; i < 3; ++i) {
+    if (block[i] > launch_limits::block[i]) return broken_limit{launch_limit::block, i, block[i]};
+    if (grid[i] > launch_limits::grid[i]) return broken_limit{launch_limit::grid, i, grid[i]};
+  }
+  // Each factor is at most 1024 here, so the product cannot overflow.
+  const std::int64_t threads = block[0] * block[1] * block[2];
+  if (threads > launch_limits::threads_per_block) return broken_limit{launch_limit::threads, 0, threads};
+  if (shared_bytes > launch_limits::shared_bytes) return broken_limit{launch_limit::shared_bytes, 0, shared_bytes};
+  return std::nullopt;
+}
 
 // The first limit a launch breaks, as launch_limit_message says it, or empty.
 std::string check_launch_limits(const std::array<std::int64_t, 3>& grid, const std::array<std::int64_t, 3>& block,

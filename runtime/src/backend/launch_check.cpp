@@ -63,8 +63,8 @@ void kernels_unloaded() noexcept { unload_generation.fetch_add(1, std::memory_or
 
 std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
   const dim3 g = p.gridDim, b = p.blockDim;
-  std::string why = ir::check_launch_limits({g.x, g.y, g.z}, {b.x, b.y, b.z}, p.sharedMemBytes);
-  if (!why.empty()) return why;
+  if (auto broken = ir::first_broken_limit({g.x, g.y, g.z}, {b.x, b.y, b.z}, static_cast<std::int64_t>(p.sharedMemBytes)))
+    return ir::launch_limit_message(broken->which, broken->axis, broken->value);
   const int threads = static_cast<int>(b.x * b.y * b.z);  // at most 1024 here
   if (int most = max_threads_of(p.func, at); threads > most)
     return fmt::format("a block of {} threads, more than this kernel can run: {} (its maxThreadsPerBlock, set by its "

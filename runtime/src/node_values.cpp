@@ -1,0 +1,274 @@
+// The values of nodes: what a build or an update computes before it calls CUDA, so a bad value
+// is reported before anything changes. A program works out once, per graph, what is the same on
+// every build (graph_templates); a build then evaluates and converts only what its parameters
+// reach, which is what makes building from a compiled program cost about what CUDA does.
+
+#include "built_graph.hpp"
+
+#include <cgraph/compiler/printers.hpp>
+#include <cgraph/runtime/error.hpp>
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace cgraph::detail {
+
+namespace {
+
+// Calls f(value_part) for every part of node `n`'s values, in the order they are filled (and
+// their errors reported): launch dimensions, attributes, arguments.
+template <typename F>
+void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
+  using k = value_part::kind;
+  if (n.kind == ir::node_kind::kernel) {
+    for (std::uint32_t i = 0; i < 3; ++i) f(value_part{k::grid, i});
+    for (std::uint32_t i = 0; i < 3; ++i) f(value_part{k::block, i});
+    f(value_part{k::shared, 0});
+  }
+  if (n.kind == ir::node_kind::conditional) return;
+  if (n.attributes != ir::none) {
+    const ir::node_attributes& at = g.attributes[n.attributes];
+    if (at.enabled.expr != ir::none) f(value_part{k::enabled, 0});
+    if (at.device.expr != ir::none) f(value_part{k::device, 0});
+  }
+  for (std::uint32_t i = 0; i < n.args.size(); ++i) f(value_part{k::argument, i});
+}
+
+// Fills the parts of one node's values from an evaluated pool.
+class value_filler {
+public:
+  // `state`: the graph being built, whose cond handles and allocations arguments may name; null
+  // for a template, which holds no such part.
+  value_filler(const program_state& p, const ir::graph& g, const ir::node& n, const std::vector<ir::value>& pool,
+               const backend::graph_state* state, node_values& out)
+      : p_(p), g_(g), n_(n), pool_(pool), state_(state), out_(out) {}
+
+  // Clears `out` for this node: a node that is not a kernel must not keep another node's launch
+  // dimensions or attributes (an update reuses one buffer for several nodes), or it compares as
+  // changed.
+  void reset() {
+    out_.args.clear();
+    out_.values.clear();
+    out_.struct_bytes.clear();
+    out_.grid = dim3(1, 1, 1);
+    out_.block = dim3(1, 1, 1);
+    out_.shared_bytes = 0;
+    out_.enabled = -1;
+    out_.device = -1;
+  }
+
+  // The expression, target type and check of a part.
+  const ir::argument& argument(value_part part) const {
+    using k = value_part::kind;
+    switch (part.k) {
+      case k::grid: return n_.grid[part.index];
+      case k::block: return n_.block[part.index];
+      case k::shared: return n_.shared_bytes;
+      case k::enabled: return g_.attributes[n_.attributes].enabled;
+      case k::device: return g_.attributes[n_.attributes].device;
+      case k::argument: break;
+    }
+    return n_.args[part.index];
+  }
+
+  // Whether a part is the same on every build: its expression reads no parameter and no handle
+  // made while the graph is built, and it evaluated without failing.
+  bool constant(value_part part, const graph_dependencies& deps) const {
+    const ir::argument& a = argument(part);
+    if (a.expr >= g_.exprs.size() || !deps.exprs.expr_params[a.expr].empty()) return false;
+    const ir::op op = g_.exprs[a.expr].op;
+    return op != ir::op::cond_ref && op != ir::op::alloc_ref && !ir::is_failure(pool_[a.expr]);
+  }
+
+  // Converts a part into `out` (an argument's place in `out.args` must exist).
+  void fill(value_part part) {
+    static constexpr const char* grid_parts[] = {"grid dimension x", "grid dimension y", "grid dimension z"};
+    static constexpr const char* block_parts[] = {"block dimension x", "block dimension y", "block dimension z"};
+    const ir::argument& a = argument(part);
+    using k = value_part::kind;
+    switch (part.k) {
+      case k::grid: set_dim(out_.grid, part.index, convert(a, 0, grid_parts[part.index]).as_u64()); return;
+      case k::block: set_dim(out_.block, part.index, convert(a, 0, block_parts[part.index]).as_u64()); return;
+      case k::shared: out_.shared_bytes = static_cast<unsigned>(convert(a, 0, "dynamic shared memory bytes").as_u64()); return;
+      case k::enabled: out_.enabled = static_cast<std::int8_t>(convert(a, 0, "attribute 'enabled'").as_u64() != 0); return;
+      case k::device: {
+        const std::uint64_t device = convert(a, 0, "the device").as_u64();
+        if (device > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+          fail(a, 0, "the device", {}, fmt::format("{} is not a device number", device));
+        out_.device = static_cast<int>(device);
+        return;
+      }
+      case k::argument:
+        // A pointer, say, converts without a check: its bits, without building a result that
+        // could hold an error.
+        if (!a.target.is_struct() && ir::convert_bits(value_of(a), a.target, out_.args[part.index])) return;
+        out_.args[part.index] = convert(a, part.index, nullptr);
+        return;
+    }
+  }
+
+  // A host or child-graph node's (or a captured routine's) arguments as values of their types,
+  // after every argument was converted.
+  void fill_values() {
+    for (std::size_t i = 0; i < n_.args.size(); ++i) {
+      const ir::argument& a = n_.args[i];
+      ir::value v = value_of(a);
+      if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
+      if (a.target.is_struct()) v = ir::value::structure(out_.struct_bytes.data() + out_.args[i].as_u64(), a.target.bytes());
+      out_.values.push_back(v);
+    }
+  }
+
+  // Reserves the struct arguments' bytes: the values point into them.
+  void reserve_struct_bytes() {
+    std::size_t size = 0;
+    for (const auto& a : n_.args) size += a.target.is_struct() ? a.target.bytes() : 0;
+    out_.struct_bytes.reserve(size);
+  }
+
+private:
+  static void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
+
+  ir::value value_of(const ir::argument& a) const {
+    const ir::expr& e = g_.exprs[a.expr];
+    // Handles and addresses made while the graph is built: read where they are kept.
+    if (e.op == ir::op::cond_ref) return ir::value::cond(state_->conds[e.index]);
+    if (e.op == ir::op::alloc_ref) return ir::value::pointer(reinterpret_cast<std::uint64_t>(state_->allocations[e.index]));
+    if (ir::is_failure(pool_[a.expr])) fail_at(p_, ir::failure_of(g_, pool_, pool_[a.expr]));
+    return pool_[a.expr];
+  }
+
+  [[noreturn]] void fail(const ir::argument& a, std::size_t i, const char* part, source_range at, const std::string& error) const {
+    source_range r = at.end > at.begin ? at : a.range.end > a.range.begin ? a.range : n_.range;
+    throw build_error(p_.source.position(r.begin),
+                      fmt::format("{}: {}", part ? std::string(part) : describe_argument(p_.program, n_, i), error));
+  }
+
+  // A struct's bytes go to struct_bytes (reserved first): its converted value is their offset.
+  ir::converted convert(const ir::argument& a, std::size_t i, const char* part) {
+    if (a.target.is_struct()) {
+      ir::converted c;
+      c.size = a.target.bytes();
+      c.indirect = true;
+      const std::uint64_t offset = out_.struct_bytes.size();
+      std::memcpy(c.bytes.data(), &offset, sizeof offset);
+      out_.struct_bytes.resize(offset + a.target.bytes());
+      if (auto error = ir::store_struct(g_, pool_, value_of(a), a.target, out_.struct_bytes.data() + offset))
+        fail(a, i, part, error->range, error->message);
+      return c;
+    }
+    auto c = ir::convert(value_of(a), a.target, a.check);
+    if (!c.error.empty()) fail(a, i, part, {}, c.error);
+    return c;
+  }
+
+  const program_state& p_;
+  const ir::graph& g_;
+  const ir::node& n_;
+  const std::vector<ir::value>& pool_;
+  const backend::graph_state* state_;
+  node_values& out_;
+};
+
+// Whether a node's values can come from a template: not when they are also kept as values (host
+// and child-graph nodes), nor with struct arguments, whose bytes are kept beside them.
+bool templatable(const ir::node& n) {
+  if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph) return false;
+  for (const auto& a : n.args)
+    if (a.target.is_struct()) return false;
+  return true;
+}
+
+// The template of plan step `step`, from the pool of constants. A constant that fails leaves
+// the template unusable: every build then computes the node in full and reports it.
+value_template make_template(const program_state& p, std::uint32_t index, const ir::node& n,
+                             const std::vector<ir::value>& constants) {
+  value_template t;
+  if (!templatable(n)) return t;
+  const ir::graph& g = p.program.graphs[index];
+  const graph_dependencies& deps = p.dependencies[index];
+  value_filler filler(p, g, n, constants, nullptr, t.fixed);
+  filler.reset();
+  t.fixed.args.resize(n.args.size());
+  try {
+    for_each_part(g, n, [&](value_part part) {
+      if (filler.constant(part, deps)) filler.fill(part);
+      else t.dynamic.push_back(part);
+    });
+  } catch (const build_error&) {
+    t.dynamic.clear();
+    return t;
+  }
+  t.usable = true;
+  return t;
+}
+
+}  // namespace
+
+const graph_templates& program_state::templates(std::uint32_t index) const {
+  std::lock_guard<std::mutex> guard(templates_lock_);
+  if (templates_.size() < plans.size()) templates_.resize(plans.size());
+  if (templates_[index]) return *templates_[index];
+  auto t = std::make_unique<graph_templates>();
+  const ir::graph& g = program.graphs[index];
+  const graph_dependencies& deps = dependencies[index];
+  // Evaluated as ir::evaluate does, leaving out every expression that reads a parameter.
+  t->constants.resize(g.exprs.size());
+  for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
+    if (deps.exprs.expr_params[i].empty()) ir::evaluate_expression(g, i, t->constants);
+    else t->param_exprs.push_back(i);
+  }
+  t->steps.reserve(plans[index].steps.size());
+  for (const auto& s : plans[index].steps) {
+    t->steps.push_back(make_template(*this, index, *s.node, t->constants));
+    // Arguments, and struct arguments' bytes, each rounded up as the arena aligns them.
+    std::size_t structs = 0;
+    for (const auto& a : s.node->args) structs += a.target.is_struct() ? a.target.bytes() : 0;
+    t->argument_bytes += s.node->args.size() * sizeof(ir::converted_bytes) + (structs + 15) / 16 * 16;
+  }
+  templates_[index] = std::move(t);
+  return *templates_[index];
+}
+
+std::vector<ir::value> evaluate_pool(const built_graph& g) {
+  const graph_templates& t = *g.templates;
+  const ir::graph& ir = g.ir();
+  std::vector<ir::value> pool = t.constants;
+  if (auto error = ir::reevaluate(ir, g.params.view(), t.param_exprs, pool)) fail_at(*g.program, *error);
+  // A defaulted parameter takes its type's form (an integer default of an f32 parameter is a float).
+  for (std::uint32_t i : t.param_exprs)
+    if (ir.exprs[i].op == ir::op::param && ir.params[ir.exprs[i].index].t.is_float() &&
+        pool[i].k == ir::value::kind::integer)
+      pool[i] = ir::value::floating(static_cast<double>(pool[i].i));
+  return pool;
+}
+
+void compute_values(const built_graph& g, std::uint32_t step, const std::vector<ir::value>& pool, node_values& out,
+                    bool kernel_values) {
+  const ir::node& n = *g.plan().steps[step].node;
+  value_filler filler(*g.program, g.ir(), n, pool, &g, out);
+  const value_template& t = g.templates->steps[step];
+  if (t.usable && !kernel_values) {
+    // The constant parts as converted once, then what the parameters reach.
+    out.grid = t.fixed.grid;
+    out.block = t.fixed.block;
+    out.shared_bytes = t.fixed.shared_bytes;
+    out.enabled = t.fixed.enabled;
+    out.device = t.fixed.device;
+    out.args.assign(t.fixed.args.begin(), t.fixed.args.end());
+    out.values.clear();
+    out.struct_bytes.clear();
+    for (value_part part : t.dynamic) filler.fill(part);
+    return;
+  }
+  filler.reset();
+  filler.reserve_struct_bytes();
+  out.args.resize(n.args.size());
+  for_each_part(g.ir(), n, [&](value_part part) { filler.fill(part); });
+  if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph ||
+      (kernel_values && n.kind == ir::node_kind::kernel))
+    filler.fill_values();
+}
+
+}  // namespace cgraph::detail
