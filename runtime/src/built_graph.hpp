@@ -101,6 +101,12 @@ public:
     bytes_[i] = std::move(copy);
   }
 
+  // Takes parameter i as `from` holds it (a struct's bytes shared, not copied).
+  void copy(std::size_t i, const param_values& from) {
+    values_[i] = from.values_[i];
+    bytes_[i] = from.bytes_[i];
+  }
+
 private:
   std::vector<std::optional<ir::value>> values_;
   std::vector<std::shared_ptr<const std::byte[]>> bytes_;  // by parameter: a struct's bytes

@@ -140,6 +140,11 @@ update_result apply(exec_state& s) {
     touched = t.touched;
   }
   if (exprs.empty() && touched.empty() && s.core.settled()) return {update_path::unchanged, 0};
+  // The exec keeps the staged values once the update holds (of one parameter, only it is copied).
+  auto keep_staged = [&] {
+    if (changed_params == 1) s.params.copy(only, s.staged);
+    else s.params = s.staged;
+  };
   // Re-evaluate in place, keeping the old values to put back if anything below throws
   // (every value is computed and checked before anything is applied); the staged values are
   // then dropped, so the exec keeps the parameters it had.
@@ -167,7 +172,7 @@ update_result apply(exec_state& s) {
   }
   update_result result{update_path::unchanged, t.changed.size()};
   if (t.changed.empty() && !defaults_changed && s.core.settled()) {
-    s.params = s.staged;
+    keep_staged();
     return result;
   }
   try {
@@ -177,7 +182,7 @@ update_result apply(exec_state& s) {
     restore();  // the exec core is unsettled if it applied anything: the next update puts it right
     throw;
   }
-  s.params = s.staged;
+  keep_staged();
   if (result.path == update_path::node_params) {
     // Swapped, not moved: the buffers stay with the scratch for the next update.
     for (std::size_t k = 0; k < t.changed.size(); ++k) std::swap(s.updated_values[t.changed[k]], t.fresh[k]);

@@ -1,0 +1,136 @@
+// A CUDA runtime that does nothing, cheaply, for host_work_bench: every call cgraph's runtime
+// library makes succeeds at once and hands out fresh fake handles, so a profiler (callgrind,
+// perf) sees cgraph's own host work alone, on a machine without a GPU. Stream capture is
+// followed just far enough for the capture strategy to run: each capturing stream keeps its
+// graph and its current dependencies. NCCL's entry points are stubbed too. Not a CUDA: nothing
+// runs, and nothing here checks its arguments.
+#include <cuda_runtime_api.h>
+#include <cstdint>
+#include <cstdlib>
+#include <unordered_map>
+#include <vector>
+namespace {
+std::uintptr_t next_handle = 0x1000;
+template <class T> T fresh() { next_handle += 16; return reinterpret_cast<T>(next_handle); }
+struct capture { bool on = false; cudaGraph_t graph = nullptr; std::vector<cudaGraphNode_t> deps; unsigned long long id = 0; };
+std::unordered_map<cudaStream_t, capture>& streams() { static std::unordered_map<cudaStream_t, capture> m; return m; }
+std::unordered_map<cudaEvent_t, capture>& events() { static std::unordered_map<cudaEvent_t, capture> m; return m; }
+cudaError_t captured(cudaStream_t s) {
+  auto& c = streams()[s];
+  if (c.on) { c.deps.assign(1, fresh<cudaGraphNode_t>()); }
+  return cudaSuccess;
+}
+}
+extern "C" {
+#define OK return cudaSuccess
+void** __cudaRegisterFatBinary(void*) { static void* h[4]; return h; }
+void __cudaRegisterFatBinaryEnd(void**) {}
+void __cudaUnregisterFatBinary(void**) {}
+void __cudaRegisterFunction(void**, const char*, char*, const char*, int, void*, void*, void*, void*, int*) {}
+cudaError_t __cudaGetKernel(void**, const void*) { OK; }
+cudaError_t __cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) { OK; }
+unsigned __cudaPopCallConfiguration(dim3*, dim3*, size_t*, void*) { return 0; }
+cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr, int) { *v = 1 << 20; OK; }
+cudaError_t cudaDriverGetVersion(int* v) { *v = 13000; OK; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { *e = fresh<cudaEvent_t>(); OK; }
+cudaError_t cudaEventDestroy(cudaEvent_t) { OK; }
+cudaError_t cudaEventQuery(cudaEvent_t) { OK; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { auto& c = streams()[s]; if (c.on) events()[e] = c; OK; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { OK; }
+cudaError_t cudaFree(void*) { OK; }
+cudaError_t cudaMalloc(void** p, size_t) { *p = fresh<void*>(); OK; }
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) { *a = {}; a->maxThreadsPerBlock = 1024; OK; }
+cudaError_t cudaFuncGetParamInfo(const void*, size_t i, size_t* off, size_t* size) {
+  if (i > 1) return cudaErrorInvalidValue;
+  *off = i * 8; *size = i == 0 ? 8 : 4; OK;
+}
+cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { OK; }
+cudaError_t cudaGetDevice(int* d) { *d = 0; OK; }
+cudaError_t cudaSetDevice(int) { OK; }
+cudaError_t cudaGetDeviceCount(int* n) { *n = 1; OK; }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) { *p = {}; p->major = 9; OK; }
+const char* cudaGetErrorName(cudaError_t) { return "cudaErrorFake"; }
+const char* cudaGetErrorString(cudaError_t) { return "fake"; }
+cudaError_t cudaGetLastError() { OK; }
+#define ADD(name, ...) cudaError_t name(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNode_t*, size_t, __VA_ARGS__) { *n = fresh<cudaGraphNode_t>(); OK; }
+ADD(cudaGraphAddChildGraphNode, cudaGraph_t)
+ADD(cudaGraphAddEventRecordNode, cudaEvent_t)
+ADD(cudaGraphAddEventWaitNode, cudaEvent_t)
+ADD(cudaGraphAddHostNode, const cudaHostNodeParams*)
+ADD(cudaGraphAddKernelNode, const cudaKernelNodeParams*)
+ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
+ADD(cudaGraphAddMemFreeNode, void*)
+ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNode_t*, size_t, void*, const void*, size_t, cudaMemcpyKind) { *n = fresh<cudaGraphNode_t>(); OK; }
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNode_t*, const cudaGraphEdgeData*, size_t, cudaGraphNodeParams* p) {
+  *n = fresh<cudaGraphNode_t>();
+  if (p->type == cudaGraphNodeTypeConditional) {
+    static cudaGraph_t bodies[8];
+    for (unsigned i = 0; i < p->conditional.size; ++i) bodies[i] = fresh<cudaGraph_t>();
+    p->conditional.phGraph_out = bodies;
+  }
+  OK;
+}
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* h, cudaGraph_t, unsigned, unsigned) { *h = next_handle++; OK; }
+cudaError_t cudaGraphCreate(cudaGraph_t* g, unsigned) { *g = fresh<cudaGraph_t>(); OK; }
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t, const char*, unsigned) { OK; }
+cudaError_t cudaGraphDestroy(cudaGraph_t) { OK; }
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t) { OK; }
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) { OK; }
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t) { OK; }
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t) { OK; }
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaHostNodeParams*) { OK; }
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams*) { OK; }
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t, cudaGraphNode_t, void*, const void*, size_t, cudaMemcpyKind) { OK; }
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaMemsetParams*) { OK; }
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo* r) { *r = {}; r->result = cudaGraphExecUpdateSuccess; OK; }
+cudaError_t cudaGraphGetNodes(cudaGraph_t, cudaGraphNode_t*, size_t* n) { *n = 0; OK; }
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* e, cudaGraph_t, cudaGraphInstantiateParams* p) { *e = fresh<cudaGraphExec_t>(); p->result_out = cudaGraphInstantiateSuccess; OK; }
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue*) { OK; }
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const cudaKernelNodeParams*) { OK; }
+cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t) { OK; }
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t, cudaGraphNodeType* t) { *t = cudaGraphNodeTypeKernel; OK; }
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t, cudaGraphNode_t, unsigned) { OK; }
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t, cudaUserObject_t, unsigned, unsigned) { OK; }
+cudaError_t cudaGraphUpload(cudaGraphExec_t, cudaStream_t) { OK; }
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t, void*) { return captured(s); }
+cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t s) { return captured(s); }
+cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t s) { return captured(s); }
+cudaError_t cudaLibraryGetKernel(cudaKernel_t*, cudaLibrary_t, const char*) { return cudaErrorNotSupported; }
+cudaError_t cudaLibraryLoadData(cudaLibrary_t*, const void*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { return cudaErrorNotSupported; }
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t*, const char*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { return cudaErrorNotSupported; }
+cudaError_t cudaLibraryUnload(cudaLibrary_t) { OK; }
+cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode) { auto& c = streams()[s]; c = {true, fresh<cudaGraph_t>(), {}, next_handle++}; OK; }
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData*, size_t n, cudaStreamCaptureMode) {
+  auto& c = streams()[s]; c = {true, g, std::vector<cudaGraphNode_t>(d, d + n), next_handle++}; OK; }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { *s = fresh<cudaStream_t>(); OK; }
+cudaError_t cudaStreamDestroy(cudaStream_t) { OK; }
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* g) { auto& c = streams()[s]; *g = c.graph; c = {}; OK; }
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus* st, unsigned long long* id, cudaGraph_t* g,
+                                     const cudaGraphNode_t** d, const cudaGraphEdgeData** e, size_t* n) {
+  auto& c = streams()[s];
+  *st = c.on ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (id) *id = c.id; if (g) *g = c.graph; if (d) *d = c.deps.data(); if (e) *e = nullptr; if (n) *n = c.deps.size();
+  OK;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus* st) { *st = streams()[s].on ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone; OK; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { OK; }
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t* d, const cudaGraphEdgeData*, size_t n, unsigned flags) {
+  auto& c = streams()[s];
+  if (flags == cudaStreamSetCaptureDependencies) c.deps.assign(d, d + n); else c.deps.insert(c.deps.end(), d, d + n);
+  OK;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
+  auto& ev = events()[e]; auto& c = streams()[s];
+  if (ev.on) { if (!c.on) { c = ev; } else c.deps.insert(c.deps.end(), ev.deps.begin(), ev.deps.end()); }
+  OK;
+}
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode*) { OK; }
+cudaError_t cudaUserObjectCreate(cudaUserObject_t* o, void* p, cudaHostFn_t destroy, unsigned, unsigned) { *o = fresh<cudaUserObject_t>(); (void)p; (void)destroy; OK; }
+cudaError_t cudaUserObjectRelease(cudaUserObject_t, unsigned) { OK; }
+int ncclAllGather() { return 0; } int ncclAllReduce() { return 0; } int ncclBroadcast() { return 0; }
+int ncclCommCount() { return 0; } int ncclCommCuDevice() { return 0; }
+const char* ncclGetErrorString(int) { return ""; } const char* ncclGetLastError(void*) { return ""; }
+int ncclGroupEnd() { return 0; } int ncclGroupStart() { return 0; } int ncclRecv() { return 0; }
+int ncclReduce() { return 0; } int ncclReduceScatter() { return 0; } int ncclSend() { return 0; }
+}

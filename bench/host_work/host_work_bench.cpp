@@ -1,0 +1,91 @@
+// cgraph's host work alone: builds and updates runtime_bench's graphs from a compiled program
+// against a CUDA runtime that does nothing (fake_cuda.cpp), so the time and the instructions
+// measured are cgraph's own, on any machine. A program, not a test; run it under callgrind to
+// count instructions per node:
+//
+//   host_work_bench [--what build|update-all|update-one|handle] [--shape chain|fork-join|conditionals]
+//                   [--capture] [--nodes N] [--repeats N]
+//
+//   valgrind --tool=callgrind --toggle-collect='cgraph::detail::build_graph*' \
+//     build/bench/host_work_bench --what build --nodes 10000 --repeats 5
+//
+// It prints the mean time per node (per update for update-one and handle), after one warm-up
+// build, which also makes the program's templates.
+
+#include <cgraph/runtime.hpp>
+
+#include "../bench_shapes.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+void tiny(float*, int) {}  // never runs: the fake runtime launches nothing
+
+int usage() {
+  std::fprintf(stderr, "usage: host_work_bench [--what build|update-all|update-one|handle] "
+                       "[--shape chain|fork-join|conditionals] [--capture] [--nodes N] [--repeats N]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string what = "build";
+  bench::shape shape = bench::shape::chain;
+  bool capture = false;
+  int nodes = 10000, repeats = 5;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    bool has_value = i + 1 < argc;
+    if (a == "--what" && has_value) what = argv[++i];
+    else if (a == "--shape" && has_value) {
+      std::string s = argv[++i];
+      if (s == "chain") shape = bench::shape::chain;
+      else if (s == "fork-join") shape = bench::shape::wide;
+      else if (s == "conditionals") shape = bench::shape::conditional;
+      else return usage();
+    } else if (a == "--capture") capture = true;
+    else if (a == "--nodes" && has_value) nodes = std::atoi(argv[++i]);
+    else if (a == "--repeats" && has_value) repeats = std::atoi(argv[++i]);
+    else return usage();
+  }
+  if (nodes < 3 || repeats < 1) return usage();
+
+  static float buffer[4], other[4];
+  cgraph::registry reg;
+  reg.kernel("tiny", tiny);
+  cgraph::build_options options;
+  if (capture) options.strategy = cgraph::strategy::stream_capture;
+  const auto program = cgraph::program::compile(bench::text_of(shape, nodes), "bench.cgraph");
+  const cgraph::args values{{"p", buffer}, {"first", 0}};
+  auto exec = cgraph::graph::build(program, "g", values, reg, options).instantiate();
+  auto first = exec.parameter<int>("first");
+
+  double per = nodes;
+  auto start = std::chrono::steady_clock::now();
+  if (what == "build") {
+    for (int r = 0; r < repeats; ++r) (void)cgraph::graph::build(program, "g", values, reg, options);
+  } else if (what == "update-all") {
+    for (int r = 0; r < repeats; ++r) exec.update({{"p", r % 2 ? buffer : other}});
+  } else if (what == "update-one") {
+    per = 1;
+    for (int r = 0; r < repeats; ++r) exec.update({{"first", r + 1}});
+  } else if (what == "handle") {
+    per = 1;
+    for (int r = 0; r < repeats; ++r) {
+      first = r + 1;
+      exec.apply();
+    }
+  } else {
+    return usage();
+  }
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  std::printf("%s %s%s, %d nodes: %.3f us per %s\n", what.c_str(), bench::name(shape), capture ? " (capture)" : "", nodes,
+              us / repeats / per, per == 1 ? "update" : "node");
+  return 0;
+}
