@@ -186,58 +186,65 @@ double small_float_value(std::uint16_t bits, scalar s) {
   return (bits & 0x8000) ? -magnitude : magnitude;
 }
 
-converted convert(const value& v, type target, check c) {
-  converted out;
-  if (convert_bits(v, target, out)) return out;
+convert_problem convert_number(const value& v, type target, check c, converted_bytes& out) {
   out.size = size_of(target);
+  out.indirect = false;
+  out.bytes = {};
   auto store = [&](auto x) { std::memcpy(out.bytes.data(), &x, sizeof x); };
   if (target.is_float()) {
     double d = as_double(v);
-    if (c == check::positive && !(d > 0)) out.error = fmt::format("value {} is not positive", format_value(v));
-    else if (target.s == scalar::f32) {
-      if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
-        out.error = fmt::format("value {} does not fit f32", format_value(v));
+    if (c == check::positive && !(d > 0)) return convert_problem::not_positive;
+    if (target.s == scalar::f32) {
+      if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) return convert_problem::does_not_fit;
       store(static_cast<float>(d));
     } else if (target.s == scalar::f16 || target.s == scalar::bf16) {
       auto bits = small_float_bits(d, target.s == scalar::f16 ? 5 : 8);
-      if (!bits) out.error = fmt::format("value {} does not fit {}", format_value(v), to_string(target));
-      else store(*bits);
+      if (!bits) return convert_problem::does_not_fit;
+      store(*bits);
     } else {
       store(d);
     }
-    return out;
+    return convert_problem::none;
   }
   // integer targets
   if (v.big_unsigned()) {
-    if (target.s == scalar::u64) store(v.i);
-    else out.error = fmt::format("value {} does not fit {}", format_value(v), to_string(target));
-    return out;
+    if (target.s != scalar::u64) return convert_problem::does_not_fit;
+    store(v.i);
+    return convert_problem::none;
   }
   i64 x = v.i;
-  if (c == check::positive && x <= 0) {
-    out.error = fmt::format("value {} is not positive", x);
-    return out;
-  }
-  auto fits = [&](auto sample) {
-    using T = decltype(sample);
-    if constexpr (std::is_signed_v<T>) return x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
-    else return x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max();
-  };
+  if (c == check::positive && x <= 0) return convert_problem::not_positive;
   auto put = [&](auto sample) {
     using T = decltype(sample);
-    if (!fits(sample)) out.error = fmt::format("value {} does not fit {}", x, to_string(target));
-    else store(static_cast<T>(x));
+    bool fits;
+    if constexpr (std::is_signed_v<T>) fits = x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
+    else fits = x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max();
+    if (!fits) return convert_problem::does_not_fit;
+    store(static_cast<T>(x));
+    return convert_problem::none;
   };
   switch (target.s) {
-    case scalar::i8: put(std::int8_t{}); break;
-    case scalar::i16: put(std::int16_t{}); break;
-    case scalar::i32: put(std::int32_t{}); break;
-    case scalar::i64: put(std::int64_t{}); break;
-    case scalar::u8: put(std::uint8_t{}); break;
-    case scalar::u16: put(std::uint16_t{}); break;
-    case scalar::u32: put(std::uint32_t{}); break;
-    case scalar::u64: put(std::uint64_t{}); break;
-    default: out.error = "invalid integer type";
+    case scalar::i8: return put(std::int8_t{});
+    case scalar::i16: return put(std::int16_t{});
+    case scalar::i32: return put(std::int32_t{});
+    case scalar::i64: return put(std::int64_t{});
+    case scalar::u8: return put(std::uint8_t{});
+    case scalar::u16: return put(std::uint16_t{});
+    case scalar::u32: return put(std::uint32_t{});
+    case scalar::u64: return put(std::uint64_t{});
+    default: return convert_problem::invalid_type;
+  }
+}
+
+converted convert(const value& v, type target, check c) {
+  converted out;
+  // An integer target names the value as the integer it reads (v.i), as it always has.
+  auto shown = [&] { return target.is_float() || v.big_unsigned() ? format_value(v) : fmt::format("{}", v.i); };
+  switch (convert_to(v, target, c, out)) {
+    case convert_problem::none: break;
+    case convert_problem::not_positive: out.error = fmt::format("value {} is not positive", shown()); break;
+    case convert_problem::does_not_fit: out.error = fmt::format("value {} does not fit {}", shown(), to_string(target)); break;
+    case convert_problem::invalid_type: out.error = "invalid integer type"; break;
   }
   return out;
 }

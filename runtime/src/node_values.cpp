@@ -88,23 +88,18 @@ public:
     const ir::argument& a = argument(part);
     using k = value_part::kind;
     switch (part.k) {
-      case k::grid: set_dim(out_.grid, part.index, convert(a, 0, grid_parts[part.index]).as_u64()); return;
-      case k::block: set_dim(out_.block, part.index, convert(a, 0, block_parts[part.index]).as_u64()); return;
-      case k::shared: out_.shared_bytes = static_cast<unsigned>(convert(a, 0, "dynamic shared memory bytes").as_u64()); return;
-      case k::enabled: out_.enabled = static_cast<std::int8_t>(convert(a, 0, "attribute 'enabled'").as_u64() != 0); return;
+      case k::grid: set_dim(out_.grid, part.index, number(a, grid_parts[part.index])); return;
+      case k::block: set_dim(out_.block, part.index, number(a, block_parts[part.index])); return;
+      case k::shared: out_.shared_bytes = static_cast<unsigned>(number(a, "dynamic shared memory bytes")); return;
+      case k::enabled: out_.enabled = static_cast<std::int8_t>(number(a, "attribute 'enabled'") != 0); return;
       case k::device: {
-        const std::uint64_t device = convert(a, 0, "the device").as_u64();
+        const std::uint64_t device = number(a, "the device");
         if (device > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
           fail(a, 0, "the device", {}, fmt::format("{} is not a device number", device));
         out_.device = static_cast<int>(device);
         return;
       }
-      case k::argument:
-        // A pointer, say, converts without a check: its bits, without building a result that
-        // could hold an error.
-        if (!a.target.is_struct() && ir::convert_bits(value_of(a), a.target, out_.args[part.index])) return;
-        out_.args[part.index] = convert(a, part.index, nullptr);
-        return;
+      case k::argument: convert(a, part.index, nullptr, out_.args[part.index]); return;
     }
   }
 
@@ -145,10 +140,11 @@ private:
                       fmt::format("{}: {}", part ? std::string(part) : describe_argument(p_.program, n_, i), error));
   }
 
-  // A struct's bytes go to struct_bytes (reserved first): its converted value is their offset.
-  ir::converted convert(const ir::argument& a, std::size_t i, const char* part) {
+  // Converts a part into `c`. A struct's bytes go to struct_bytes (reserved first): its
+  // converted value is their offset. Anything else converts without a message
+  // (ir::convert_to); ir::convert words a problem.
+  void convert(const ir::argument& a, std::size_t i, const char* part, ir::converted_bytes& c) {
     if (a.target.is_struct()) {
-      ir::converted c;
       c.size = a.target.bytes();
       c.indirect = true;
       const std::uint64_t offset = out_.struct_bytes.size();
@@ -156,11 +152,17 @@ private:
       out_.struct_bytes.resize(offset + a.target.bytes());
       if (auto error = ir::store_struct(g_, pool_, value_of(a), a.target, out_.struct_bytes.data() + offset))
         fail(a, i, part, error->range, error->message);
-      return c;
+      return;
     }
-    auto c = ir::convert(value_of(a), a.target, a.check);
-    if (!c.error.empty()) fail(a, i, part, {}, c.error);
-    return c;
+    const ir::value& v = value_of(a);
+    if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::none)
+      fail(a, i, part, {}, ir::convert(v, a.target, a.check).error);
+  }
+  // A launch dimension's, the shared bytes' or an attribute's value.
+  std::uint64_t number(const ir::argument& a, const char* part) {
+    ir::converted_bytes c;
+    convert(a, 0, part, c);
+    return c.as_u64();
   }
 
   const program_state& p_;
