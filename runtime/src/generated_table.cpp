@@ -74,9 +74,11 @@ private:
     return convert(slot(n.args, k), a.target, a.check, at, a.what);
   }
 
+  // Without a message (ir::convert_to); ir::convert words a problem.
   static std::uint64_t convert(const value& v, ir::type target, ir::check check, const site& at, const char* what) {
-    ir::converted c = ir::convert(v, target, check);
-    if (!c.error.empty()) value_failed(at, what, c.error);
+    ir::converted_bytes c;
+    if (ir::convert_to(v, target, check, c) != ir::convert_problem::none)
+      value_failed(at, what, ir::convert(v, target, check).error);
     return c.as_u64();
   }
 
