@@ -1,7 +1,7 @@
 // The values of nodes: what a build or an update computes before it calls CUDA, so a bad value
 // is reported before anything changes. A program works out once, per graph, what is the same on
 // every build (graph_templates); a build then evaluates and converts only what its parameters
-// reach, which is what makes building from a compiled program cost about what CUDA does.
+// reach. That was most of a build's host work beyond CUDA's own calls (docs/performance.md).
 
 #include "built_graph.hpp"
 
@@ -182,8 +182,10 @@ bool templatable(const ir::node& n) {
   return true;
 }
 
-// The template of plan step `step`, from the pool of constants. A constant that fails leaves
-// the template unusable: every build then computes the node in full and reports it.
+// The template of node `n` of graph `index`, from the pool of constants. A constant part whose
+// conversion fails leaves the template unusable: every build then computes the node in full
+// and reports it where it always did. (A constant expression that failed to evaluate is left
+// dynamic, and reported by the build that converts it.)
 value_template make_template(const program_state& p, std::uint32_t index, const ir::node& n,
                              const std::vector<ir::value>& constants) {
   value_template t;
