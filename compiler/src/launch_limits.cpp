@@ -23,10 +23,4 @@ std::string launch_limit_message(launch_limit which, int axis, std::int64_t valu
   return {};
 }
 
-std::string check_launch_limits(const std::array<std::int64_t, 3>& grid, const std::array<std::int64_t, 3>& block,
-                                std::int64_t shared_bytes) {
-  const auto broken = first_broken_limit(grid, block, shared_bytes);
-  return broken ? launch_limit_message(broken->which, broken->axis, broken->value) : std::string();
-}
-
 }  // namespace cgraph::ir

@@ -35,7 +35,6 @@ struct graph_dependencies {
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 
 struct graph_templates;
-struct built_graph;
 
 struct program_state {
   program_state(source_file s, ir::program p) : source(std::move(s)), program(std::move(p)) {}

@@ -105,6 +105,7 @@ update_result apply(exec_state& s) {
   const auto& params = s.staged;
   const auto& steps = cur.plan().steps;
   exec_state::scratch& t = s.work;  // reused: an update allocates nothing once warm
+  t.params.clear();
   t.exprs.clear();
   t.touched.clear();
   t.changed.clear();
@@ -114,20 +115,17 @@ update_result apply(exec_state& s) {
   // changes one node of 10 000 costs about one node. One changed parameter (the common case,
   // and a parameter handle's) uses the program's lists as they are, sorted and unique.
   bool defaults_touched = false;
-  std::uint32_t changed_params = 0, only = 0;
   for (std::uint32_t p = 0; p < params.size(); ++p) {
     if (params[p] == s.params[p]) continue;
-    ++changed_params;
-    only = p;
+    t.params.push_back(p);
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
   std::span<const std::uint32_t> exprs, touched;
-  if (changed_params == 1) {
-    exprs = deps.exprs.exprs_by_param[only];
-    touched = deps.steps_by_param[only];
-  } else if (changed_params > 1) {
-    for (std::uint32_t p = 0; p < params.size(); ++p) {
-      if (params[p] == s.params[p]) continue;
+  if (t.params.size() == 1) {
+    exprs = deps.exprs.exprs_by_param[t.params[0]];
+    touched = deps.steps_by_param[t.params[0]];
+  } else if (t.params.size() > 1) {
+    for (std::uint32_t p : t.params) {
       const auto& e = deps.exprs.exprs_by_param[p];
       t.exprs.insert(t.exprs.end(), e.begin(), e.end());
       t.touched.insert(t.touched.end(), deps.steps_by_param[p].begin(), deps.steps_by_param[p].end());
@@ -140,10 +138,10 @@ update_result apply(exec_state& s) {
     touched = t.touched;
   }
   if (exprs.empty() && touched.empty() && s.core.settled()) return {update_path::unchanged, 0};
-  // The exec keeps the staged values once the update holds (of one parameter, only it is copied).
+  // The exec keeps the staged values once the update holds: the changed parameters' (the
+  // others are equal), without copying the rest.
   auto keep_staged = [&] {
-    if (changed_params == 1) s.params.copy(only, s.staged);
-    else s.params = s.staged;
+    for (std::uint32_t p : t.params) s.params.copy(p, s.staged);
   };
   // Re-evaluate in place, keeping the old values to put back if anything below throws
   // (every value is computed and checked before anything is applied); the staged values are

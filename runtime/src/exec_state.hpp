@@ -26,7 +26,7 @@ struct exec_state {
   param_values staged;
   // What an update computes, kept between updates so that a warm one allocates nothing.
   struct scratch {
-    std::vector<std::uint32_t> exprs, touched, changed;
+    std::vector<std::uint32_t> params, exprs, touched, changed;  // params: those that changed
     std::vector<ir::value> saved;
     std::vector<node_values> fresh;  // fresh[k]: the new values of step changed[k]
     std::vector<void*> pointers;

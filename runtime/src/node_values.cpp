@@ -35,6 +35,13 @@ void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
   for (std::uint32_t i = 0; i < n.args.size(); ++i) f(value_part{k::argument, i});
 }
 
+// The bytes of a node's struct arguments, which node_values keeps in struct_bytes.
+std::size_t struct_argument_bytes(const ir::node& n) {
+  std::size_t size = 0;
+  for (const auto& a : n.args) size += a.target.is_struct() ? a.target.bytes() : 0;
+  return size;
+}
+
 // Fills the parts of one node's values from an evaluated pool.
 class value_filler {
 public:
@@ -116,11 +123,7 @@ public:
   }
 
   // Reserves the struct arguments' bytes: the values point into them.
-  void reserve_struct_bytes() {
-    std::size_t size = 0;
-    for (const auto& a : n_.args) size += a.target.is_struct() ? a.target.bytes() : 0;
-    out_.struct_bytes.reserve(size);
-  }
+  void reserve_struct_bytes() { out_.struct_bytes.reserve(struct_argument_bytes(n_)); }
 
 private:
   static void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
@@ -226,10 +229,8 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   t->steps.reserve(plans[index].steps.size());
   for (const auto& s : plans[index].steps) {
     t->steps.push_back(make_template(*this, index, *s.node, t->constants));
-    // Arguments, and struct arguments' bytes, each rounded up as the arena aligns them.
-    std::size_t structs = 0;
-    for (const auto& a : s.node->args) structs += a.target.is_struct() ? a.target.bytes() : 0;
-    t->argument_bytes += s.node->args.size() * sizeof(ir::converted_bytes) + (structs + 15) / 16 * 16;
+    // Arguments, and struct arguments' bytes rounded up as the arena aligns them.
+    t->argument_bytes += s.node->args.size() * sizeof(ir::converted_bytes) + (struct_argument_bytes(*s.node) + 15) / 16 * 16;
   }
   templates_[index] = std::move(t);
   return *templates_[index];

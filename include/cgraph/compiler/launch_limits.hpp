@@ -50,8 +50,4 @@ inline std::optional<broken_limit> first_broken_limit(const std::array<std::int6
   return std::nullopt;
 }
 
-// The first limit a launch breaks, as launch_limit_message says it, or empty.
-std::string check_launch_limits(const std::array<std::int64_t, 3>& grid, const std::array<std::int64_t, 3>& block,
-                                std::int64_t shared_bytes);
-
 }  // namespace cgraph::ir
