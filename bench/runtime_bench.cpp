@@ -5,8 +5,9 @@
 //   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N]
 //
 // Every figure is the median of N repeats after a warm-up, in microseconds per node (per
-// launch for launches, per iteration for loops); every cgraph figure is also given as a ratio
-// to the hand-written figure of the same run.
+// launch for launches, per iteration for loops). The paths compared with each other run
+// interleaved, one repeat of each per round (race()), and every cgraph figure is also given as
+// the median, over the rounds, of its ratio to the hand-written figure of the same round.
 
 #include <cgraph/runtime.hpp>
 
@@ -43,21 +44,6 @@ using clock_type = std::chrono::steady_clock;
 int repeats = 9;
 
 using bench::median;
-
-// Median seconds of `body` over `repeats` runs after one warm-up; `setup` runs untimed first.
-double time_it(const std::function<void()>& setup, const std::function<void()>& body,
-               const std::function<void()>& teardown = [] {}) {
-  std::vector<double> times;
-  for (int r = 0; r <= repeats; ++r) {
-    setup();
-    auto start = clock_type::now();
-    body();
-    auto stop = clock_type::now();
-    teardown();
-    if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
-  }
-  return median(times);
-}
 
 // ---- the same graphs by hand ------------------------------------------------------------------
 
@@ -199,13 +185,51 @@ struct row {
   std::string shape, what, path;
   int nodes;
   double us;       // per node (per launch / per iteration where said)
-  double ratio;    // to the hand-written figure of the same run, 0 where none
+  double ratio;    // median over the rounds of the ratio to the hand-written figure of the same round
 };
 std::vector<row> rows;
 
-void record(shape s, int nodes, const std::string& what, const std::string& path, double seconds, double per,
-            double hand_seconds = 0) {
-  rows.push_back({name(s), what, path, nodes, seconds * 1e6 / per, hand_seconds > 0 ? seconds / hand_seconds : 0});
+// One path in a race: its body is timed, its setup and teardown run untimed around it.
+struct entrant {
+  std::string what, path;
+  double per;  // units the time is divided by: nodes, launches or 1
+  std::function<void()> body, setup = [] {}, teardown = [] {};
+  std::vector<std::size_t> against = {};  // the hand-written entrants its ratio is to (the cheapest of
+                                          // them, round by round); none: it is a reference itself
+};
+
+// Runs every entrant once per round, one warm-up round and then `repeats` timed rounds, each
+// round starting at a different entrant so that none always runs right after the same one.
+// Records each entrant's median time and its median ratio, round by round, to its reference.
+// Timing one path's repeats and then the next path's let whatever drifts between them (clocks,
+// the driver's pools, the machine's other work) into the ratio: single figures moved by ±0.3
+// between runs (docs/performance.md, run 8). Within a round the paths see the same conditions.
+void race(shape s, int nodes, std::vector<entrant> entrants) {
+  const std::size_t n = entrants.size();
+  std::vector<std::vector<double>> times(n);
+  for (int r = 0; r <= repeats; ++r)
+    for (std::size_t k = 0; k < n; ++k) {
+      entrant& e = entrants[(k + static_cast<std::size_t>(r)) % n];
+      e.setup();
+      auto start = clock_type::now();
+      e.body();
+      auto stop = clock_type::now();
+      e.teardown();
+      if (r > 0) times[&e - entrants.data()].push_back(std::chrono::duration<double>(stop - start).count());
+    }
+  for (std::size_t i = 0; i < n; ++i) {
+    const entrant& e = entrants[i];
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < times[i].size(); ++r) {
+      double reference = times[i][r];
+      if (!e.against.empty()) {
+        reference = times[e.against[0]][r];
+        for (std::size_t a : e.against) reference = std::min(reference, times[a][r]);
+      }
+      ratios.push_back(times[i][r] / reference);
+    }
+    rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios)});
+  }
 }
 
 void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t stream, cudaStream_t side) {
@@ -218,109 +242,103 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   auto prog = cgraph::program::compile(text, "bench.cgraph");
   const double per = nodes;
 
-  // Build.
+  // Build. Entrants 0 and 1 are the hand-written references.
   hand_graph h;
   auto drop = [&] { cudaGraphDestroy(h.graph); h = {}; };
-  double hand_explicit_s = time_it([] {}, [&] { h = hand_explicit(s, nodes, buffer); }, drop);
-  double hand_capture_s = time_it([] {}, [&] { h = hand_capture(s, nodes, buffer, stream, side); }, drop);
-  record(s, nodes, "build", "hand-written explicit", hand_explicit_s, per, hand_explicit_s);
-  record(s, nodes, "build", "hand-written capture", hand_capture_s, per, hand_capture_s);
   std::optional<cgraph::graph> g;
   auto reset = [&] { g.reset(); };
-  record(s, nodes, "build", "cgraph text -> graph, explicit",
-         time_it([] {}, [&] { g.emplace(cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg)); }, reset),
-         per, hand_explicit_s);
-  record(s, nodes, "build", "cgraph text -> graph, capture",
-         time_it([] {}, [&] { g.emplace(cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg, capture_options)); }, reset),
-         per, hand_capture_s);
-  record(s, nodes, "build", "cgraph compiled program, explicit",
-         time_it([] {}, [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, explicit_options)); }, reset), per,
-         hand_explicit_s);
-  record(s, nodes, "build", "cgraph compiled program, capture",
-         time_it([] {}, [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, capture_options)); }, reset), per,
-         hand_capture_s);
+  std::vector<entrant> build = {
+      {"build", "hand-written explicit", per, [&] { h = hand_explicit(s, nodes, buffer); }, [] {}, drop},
+      {"build", "hand-written capture", per, [&] { h = hand_capture(s, nodes, buffer, stream, side); }, [] {}, drop},
+      {"build", "cgraph text -> graph, explicit", per,
+       [&] { g.emplace(cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg)); }, [] {}, reset, {0}},
+      {"build", "cgraph text -> graph, capture", per,
+       [&] { g.emplace(cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg, capture_options)); },
+       [] {}, reset, {1}},
+      {"build", "cgraph compiled program, explicit", per,
+       [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, explicit_options)); }, [] {}, reset, {0}},
+      {"build", "cgraph compiled program, capture", per,
+       [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, capture_options)); }, [] {}, reset, {1}},
+  };
 #ifdef CGRAPH_BENCH_GENERATED
   // The same graph from C++ that cgraphc emit-cpp generated at build time (bench_generated.hpp).
   cgraph::gen::state_ptr built;
-  auto drop_built = [&] { built.reset(); };
-  for (bool capture : {false, true}) {
-    auto build = bench::generated_builder(name(s), nodes, capture);
-    if (!build) continue;
-    record(s, nodes, "build", capture ? "cgraph generated C++, capture" : "cgraph generated C++, explicit",
-           time_it([] {}, [&] { built = build(buffer, 0); }, drop_built), per, capture ? hand_capture_s : hand_explicit_s);
-  }
+  for (bool capture : {false, true})
+    if (auto make = bench::generated_builder(name(s), nodes, capture))
+      build.push_back({"build", capture ? "cgraph generated C++, capture" : "cgraph generated C++, explicit", per,
+                       [&built, make, buffer] { built = make(buffer, 0); }, [] {}, [&built] { built.reset(); },
+                       {capture ? 1u : 0u}});
 #endif
+  race(s, nodes, std::move(build));
 
   // Instantiate.
   h = hand_explicit(s, nodes, buffer);
   g.emplace(cgraph::graph::build(prog, "g", values, reg));
   cudaGraphExec_t hand_exec = nullptr;
-  double hand_inst = time_it([] {}, [&] { hand_exec = instantiate(h.graph); }, [&] { cudaGraphExecDestroy(hand_exec); });
-  record(s, nodes, "instantiate", "hand-written", hand_inst, per, hand_inst);
   std::optional<cgraph::graph_exec> exec;
-  record(s, nodes, "instantiate", "cgraph", time_it([] {}, [&] { exec.emplace(g->instantiate()); }, [&] { exec.reset(); }),
-         per, hand_inst);
+  race(s, nodes, {{"instantiate", "hand-written", per, [&] { hand_exec = instantiate(h.graph); }, [] {},
+                   [&] { cudaGraphExecDestroy(hand_exec); }},
+                  {"instantiate", "cgraph", per, [&] { exec.emplace(g->instantiate()); }, [] {}, [&] { exec.reset(); }, {0}}});
 
-  // Update: every node's pointer changes, then only the first node's index.
+  // Update: every node's pointer changes, then only the first node's index. Each path flips its
+  // own pointer, so that each of its updates changes every node.
   hand_exec = instantiate(h.graph);
   exec.emplace(g->instantiate());
   float* pointers[2] = {buffer, other};
-  int flip = 0;
-  double hand_all = time_it([&] { flip ^= 1; }, [&] {
-    int i = 0;
-    void* args[] = {&pointers[flip], &i};
-    auto p = tiny_params(args);
-    for (auto node : h.kernels) CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, node, &p));
+  int hand_flip = 0, cgraph_flip = 0;
+  cgraph::update_result last_all{}, last_one{}, last_handle{};
+  race(s, nodes, {
+      {"update all", "hand-written per-node", per, [&] {
+         int i = 0;
+         void* args[] = {&pointers[hand_flip], &i};
+         auto p = tiny_params(args);
+         for (auto node : h.kernels) CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, node, &p));
+       }, [&] { hand_flip ^= 1; }},
+      // A user who updates through cudaGraphExecUpdate must first build the graph it applies:
+      // timing the update call alone (0.04 µs/node) measured a path nobody can take.
+      {"update all", "hand-written rebuild + cudaGraphExecUpdate", per, [&] {
+         hand_graph fresh = hand_explicit(s, nodes, other);
+         cudaGraphExecUpdateResultInfo info;
+         CHECK_CUDA(cudaGraphExecUpdate(hand_exec, fresh.graph, &info));
+         CHECK_CUDA(cudaGraphDestroy(fresh.graph));
+       }},
+      {"update all", "hand-written re-instantiate", per, [&] {
+         cudaGraphExecDestroy(hand_exec);
+         hand_exec = instantiate(h.graph);
+       }},
+      {"update all", "cgraph update", per, [&] { last_all = exec->update({{"p", pointers[cgraph_flip]}}); },
+       [&] { cgraph_flip ^= 1; }, [] {}, {0, 1, 2}},  // against the cheapest complete hand path
   });
-  record(s, nodes, "update all", "hand-written per-node", hand_all, per, hand_all);
-  // A user who updates through cudaGraphExecUpdate must first build the graph it applies:
-  // timing the update call alone (0.04 µs/node) measured a path nobody can take.
-  double hand_whole = time_it([] {}, [&] {
-    hand_graph fresh = hand_explicit(s, nodes, other);
-    cudaGraphExecUpdateResultInfo info;
-    CHECK_CUDA(cudaGraphExecUpdate(hand_exec, fresh.graph, &info));
-    CHECK_CUDA(cudaGraphDestroy(fresh.graph));
-  });
-  record(s, nodes, "update all", "hand-written rebuild + cudaGraphExecUpdate", hand_whole, per, hand_whole);
-  double hand_reinst = time_it([] {}, [&] {
-    cudaGraphExecDestroy(hand_exec);
-    hand_exec = instantiate(h.graph);
-  });
-  record(s, nodes, "update all", "hand-written re-instantiate", hand_reinst, per, hand_reinst);
-  double cheapest_all = std::min({hand_all, hand_whole, hand_reinst});
-  cgraph::update_result last{};
-  record(s, nodes, "update all", "cgraph update",
-         time_it([&] { flip ^= 1; }, [&] { last = exec->update({{"p", pointers[flip]}}); }), per, cheapest_all);
-  rows.back().path += fmt::format(" ({})", cgraph::to_string(last.path));
-  int first = 0;
-  double hand_one = time_it([&] { ++first; }, [&] {
-    void* args[] = {&buffer, &first};
-    auto p = tiny_params(args);
-    CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
-  });
-  record(s, nodes, "update one", "hand-written per-node", hand_one, 1, hand_one);
+  rows.back().path += fmt::format(" ({})", cgraph::to_string(last_all.path));
   exec->update({{"p", buffer}});
-  record(s, nodes, "update one", "cgraph update",
-         time_it([&] { ++first; }, [&] { last = exec->update({{"first", first}}); }), 1, hand_one);
-  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last.path), last.nodes_changed);
+  int first = 0;
   auto first_handle = exec->parameter<int>("first");  // resolved once, as the hand code keeps its node
-  record(s, nodes, "update one", "cgraph parameter handle",
-         time_it([&] { ++first; }, [&] {
-           first_handle = first;
-           last = exec->apply();
-         }), 1, hand_one);
-  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last.path), last.nodes_changed);
+  race(s, nodes, {
+      {"update one", "hand-written per-node", 1, [&] {
+         void* args[] = {&buffer, &first};
+         auto p = tiny_params(args);
+         CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+       }, [&] { ++first; }},
+      {"update one", "cgraph update", 1, [&] { last_one = exec->update({{"first", first}}); }, [&] { ++first; }, [] {}, {0}},
+      {"update one", "cgraph parameter handle", 1, [&] {
+         first_handle = first;
+         last_handle = exec->apply();
+       }, [&] { ++first; }, [] {}, {0}},
+  });
+  rows[rows.size() - 2].path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_one.path), last_one.nodes_changed);
+  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_handle.path), last_handle.nodes_changed);
 
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
   const int launches = 20;
   auto wait = [&] { CHECK_CUDA(cudaStreamSynchronize(stream)); };
-  double hand_launch = time_it(wait, [&] {
-    for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(hand_exec, stream));
-  }, wait);
-  record(s, nodes, "launch", "hand-written (per launch)", hand_launch, launches, hand_launch);
-  record(s, nodes, "launch", "cgraph (per launch)", time_it(wait, [&] {
-    for (int k = 0; k < launches; ++k) exec->launch(stream);
-  }, wait), launches, hand_launch);
+  race(s, nodes, {
+      {"launch", "hand-written (per launch)", launches, [&] {
+         for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(hand_exec, stream));
+       }, wait, wait},
+      {"launch", "cgraph (per launch)", launches, [&] {
+         for (int k = 0; k < launches; ++k) exec->launch(stream);
+       }, wait, wait, {0}},
+  });
 
   cudaGraphExecDestroy(hand_exec);
   cudaGraphDestroy(h.graph);
@@ -346,11 +364,11 @@ graph flagged(p: f32*, counter: u32*) {{
   while more {{ tiny<<<1, 32>>>(p, 0); count_step<<<1, 1>>>(counter, {0}, more); }}
 }}
 )", iterations), "loops.cgraph");
-  auto timed_launch = [&](cudaGraphExec_t e) {
-    return time_it([] {}, [&] {
+  auto launched = [&](cudaGraphExec_t e) {
+    return [e, stream] {
       CHECK_CUDA(cudaGraphLaunch(e, stream));
       CHECK_CUDA(cudaStreamSynchronize(stream));
-    });
+    };
   };
   // Hand-built: init kernel, then while { tiny; counter } — what `repeat` lowers to.
   cudaGraph_t hg;
@@ -385,13 +403,8 @@ graph flagged(p: f32*, counter: u32*) {{
   cp.kernelParams = count_args;
   CHECK_CUDA(cudaGraphAddKernelNode(&body_count, c.conditional.phGraph_out[0], &body_tiny, 1, &cp));
   cudaGraphExec_t hand = instantiate(hg);
-  double hand_s = timed_launch(hand);
-  record(shape::conditional, iterations, "device loop", "hand-built conditional node (per iteration)", hand_s, iterations, hand_s);
   auto rep = cgraph::graph::build(prog, "rep", {{"p", buffer}}, reg).instantiate();
-  record(shape::conditional, iterations, "device loop", "cgraph repeat (per iteration)", timed_launch(rep.get()), iterations, hand_s);
   auto flagged = cgraph::graph::build(prog, "flagged", {{"p", buffer}, {"counter", counter}}, reg).instantiate();
-  record(shape::conditional, iterations, "device loop", "cgraph while on a device flag (per iteration)",
-         timed_launch(flagged.get()), iterations, hand_s);
   // Host loop: one graph launch per iteration, the flag copied back and tested each time.
   cudaGraph_t step_graph;
   CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
@@ -401,14 +414,18 @@ graph flagged(p: f32*, counter: u32*) {{
   cudaGraphExec_t step = instantiate(step_graph);
   unsigned* host_flag;
   CHECK_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_flag), sizeof(unsigned)));
-  double host_s = time_it([&] { CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned))); }, [&] {
-    do {
-      CHECK_CUDA(cudaGraphLaunch(step, stream));
-      CHECK_CUDA(cudaMemcpyAsync(host_flag, flag, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-      CHECK_CUDA(cudaStreamSynchronize(stream));
-    } while (*host_flag);
+  race(shape::conditional, iterations, {
+      {"device loop", "hand-built conditional node (per iteration)", iterations, launched(hand)},
+      {"device loop", "cgraph repeat (per iteration)", iterations, launched(rep.get()), [] {}, [] {}, {0}},
+      {"device loop", "cgraph while on a device flag (per iteration)", iterations, launched(flagged.get()), [] {}, [] {}, {0}},
+      {"device loop", "host loop reading the flag (per iteration)", iterations, [&] {
+         do {
+           CHECK_CUDA(cudaGraphLaunch(step, stream));
+           CHECK_CUDA(cudaMemcpyAsync(host_flag, flag, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+           CHECK_CUDA(cudaStreamSynchronize(stream));
+         } while (*host_flag);
+       }, [&] { CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned))); }, [] {}, {0}},
   });
-  record(shape::conditional, iterations, "device loop", "host loop reading the flag (per iteration)", host_s, iterations, hand_s);
   cudaGraphExecDestroy(hand);
   cudaGraphExecDestroy(step);
   cudaGraphDestroy(hg);
