@@ -204,13 +204,13 @@ convert_problem convert_number(const value& v, type target, check c, converted_b
     } else {
       store(d);
     }
-    return convert_problem::none;
+    return convert_problem::fits;
   }
   // integer targets
   if (v.big_unsigned()) {
     if (target.s != scalar::u64) return convert_problem::does_not_fit;
     store(v.i);
-    return convert_problem::none;
+    return convert_problem::fits;
   }
   i64 x = v.i;
   if (c == check::positive && x <= 0) return convert_problem::not_positive;
@@ -221,7 +221,7 @@ convert_problem convert_number(const value& v, type target, check c, converted_b
     else fits = x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max();
     if (!fits) return convert_problem::does_not_fit;
     store(static_cast<T>(x));
-    return convert_problem::none;
+    return convert_problem::fits;
   };
   switch (target.s) {
     case scalar::i8: return put(std::int8_t{});
@@ -241,7 +241,7 @@ converted convert(const value& v, type target, check c) {
   // An integer target names the value as the integer it reads (v.i), as it always has.
   auto shown = [&] { return target.is_float() || v.big_unsigned() ? format_value(v) : fmt::format("{}", v.i); };
   switch (convert_to(v, target, c, out)) {
-    case convert_problem::none: break;
+    case convert_problem::fits: break;
     case convert_problem::not_positive: out.error = fmt::format("value {} is not positive", shown()); break;
     case convert_problem::does_not_fit: out.error = fmt::format("value {} does not fit {}", shown(), to_string(target)); break;
     case convert_problem::invalid_type: out.error = "invalid integer type"; break;

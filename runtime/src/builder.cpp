@@ -32,11 +32,12 @@ private:
     cudaGraph_t parent = parent_graph(s.parent);
     deps_.clear();  // reused: one allocation per build, not per node
     for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
-    compute_values(g_, i, g_.values, v, routine_of(n) != nullptr);
+    const captured_routine* routine = routine_of(n);
+    compute_values(g_, i, g_.values, v, routine != nullptr);
 
     switch (n.kind) {
       case ir::node_kind::kernel:
-        if (const captured_routine* routine = routine_of(n)) {
+        if (routine) {
           auto child = capture_routine(*routine, v, g_.symbols->capture_mode, at);  // the node holds a clone
           backend::child_node::add(g_, i, parent, deps_, child, at);
         } else {

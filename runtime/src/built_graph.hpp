@@ -147,6 +147,19 @@ struct node_values {
   // offset here, and its value in `values` points here.
   std::pmr::vector<std::byte> struct_bytes;
 
+  // Exchanges two nodes' values, buffers included: both must use one memory resource (an
+  // update's scratch and the values it keeps both use the default heap).
+  void swap(node_values& other) noexcept {
+    std::swap(grid, other.grid);
+    std::swap(block, other.block);
+    std::swap(shared_bytes, other.shared_bytes);
+    std::swap(enabled, other.enabled);
+    std::swap(device, other.device);
+    args.swap(other.args);
+    values.swap(other.values);
+    struct_bytes.swap(other.struct_bytes);
+  }
+
   // The address CUDA reads argument i from.
   void* argument_address(std::size_t i) {
     ir::converted_bytes& a = args[i];

@@ -182,11 +182,20 @@ update_result apply(exec_state& s) {
   }
   keep_staged();
   if (result.path == update_path::node_params) {
-    // Swapped, not moved: the buffers stay with the scratch for the next update.
-    for (std::size_t k = 0; k < t.changed.size(); ++k) std::swap(s.updated_values[t.changed[k]], t.fresh[k]);
+    // Swapped, not copied: the old values' buffers go to the scratch for the next update.
+    if (s.updated_slot.empty()) s.updated_slot.assign(steps.size(), exec_state::no_slot);
+    for (std::size_t k = 0; k < t.changed.size(); ++k) {
+      std::uint32_t& slot = s.updated_slot[t.changed[k]];
+      if (slot == exec_state::no_slot) {
+        slot = static_cast<std::uint32_t>(s.updated.size());
+        s.updated.emplace_back();
+      }
+      s.updated[slot].swap(t.fresh[k]);
+    }
   } else {
     s.pool = s.current().values;  // the rebuilt graph holds every value
-    s.updated_values.clear();
+    s.updated_slot.clear();
+    s.updated.clear();
   }
   return result;
 }

@@ -77,7 +77,7 @@ private:
   // Without a message (ir::convert_to); ir::convert words a problem.
   static std::uint64_t convert(const value& v, ir::type target, ir::check check, const site& at, const char* what) {
     ir::converted_bytes c;
-    if (ir::convert_to(v, target, check, c) != ir::convert_problem::none)
+    if (ir::convert_to(v, target, check, c) != ir::convert_problem::fits)
       value_failed(at, what, ir::convert(v, target, check).error);
     return c.as_u64();
   }

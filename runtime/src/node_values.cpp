@@ -158,7 +158,7 @@ private:
       return;
     }
     const ir::value& v = value_of(a);
-    if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::none)
+    if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits)
       fail(a, i, part, {}, ir::convert(v, a.target, a.check).error);
   }
   // A launch dimension's, the shared bytes' or an attribute's value.

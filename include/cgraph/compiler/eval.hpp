@@ -67,7 +67,7 @@ inline bool convert_bits(const value& v, type target, converted_bytes& out) {
 }
 
 // Why a value does not convert (convert says it in words).
-enum class convert_problem : std::uint8_t { none, not_positive, does_not_fit, invalid_type };
+enum class convert_problem : std::uint8_t { fits, not_positive, does_not_fit, invalid_type };
 
 // A number's conversion without the message (eval.cpp): convert is this plus the words.
 convert_problem convert_number(const value& v, type target, check c, converted_bytes& out);
@@ -75,7 +75,7 @@ convert_problem convert_number(const value& v, type target, check c, converted_b
 // convert's bytes into `out` without making a message: for the runtime's per-node path, which
 // calls convert for the words only when this finds a problem.
 inline convert_problem convert_to(const value& v, type target, check c, converted_bytes& out) {
-  return convert_bits(v, target, out) ? convert_problem::none : convert_number(v, target, c, out);
+  return convert_bits(v, target, out) ? convert_problem::fits : convert_number(v, target, c, out);
 }
 
 // The value of type t (a scalar, a pointer or a struct) whose bytes are at `bytes`, as the GPU

@@ -18,8 +18,7 @@ int device_count(const site& at) {
   return count;
 }
 
-device_scope::device_scope(int device, const site& at) {
-  if (device < 0) return;
+void device_scope::enter(int device, const site& at) {
   const int count = device_count(at);
   if (device >= count)
     throw build_error(at.str(), fmt::format("device {} does not exist: this machine has {} GPU{} (devices 0 to {})", device,
@@ -31,8 +30,6 @@ device_scope::device_scope(int device, const site& at) {
   previous_ = current;
 }
 
-device_scope::~device_scope() {
-  if (previous_ >= 0) (void)cudaSetDevice(previous_);
-}
+void device_scope::leave() noexcept { (void)cudaSetDevice(previous_); }
 
 }  // namespace cgraph::backend

@@ -57,6 +57,7 @@ bool graph_state::has_port_edges(std::uint32_t step) const {
 }
 
 list<cudaGraphEdgeData> graph_state::edge_data(std::uint32_t step, list<cudaGraphNode_t> deps) {
+  if (port_edges.empty()) return {};  // most graphs: no search per node
   auto first = first_port(port_edges, step);
   if (first == port_edges.end()) return {};
   edge_data_.assign(deps.size(), cudaGraphEdgeData{});

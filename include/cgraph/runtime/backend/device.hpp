@@ -14,12 +14,20 @@ int device_count(const site& at);
 // the node's line otherwise); `device` < 0 leaves the current device alone.
 class device_scope {
 public:
-  device_scope(int device, const site& at);
-  ~device_scope();
+  // Inline for the common case, a node on the current device: nothing to do per node.
+  device_scope(int device, const site& at) {
+    if (device >= 0) enter(device, at);
+  }
+  ~device_scope() {
+    if (previous_ >= 0) leave();
+  }
   device_scope(const device_scope&) = delete;
   device_scope& operator=(const device_scope&) = delete;
 
 private:
+  void enter(int device, const site& at);
+  void leave() noexcept;
+
   int previous_ = -1;  // the device to make current again, or -1 when none was changed
 };
 
