@@ -156,6 +156,7 @@ struct row {
 };
 
 row measure_case(const cgraph::program& prog, int gpus, int n) {
+  std::fprintf(stderr, "measuring %d GPU(s), %d floats per GPU\n", gpus, n);
   auto ranks = make_ranks(gpus, n);
   issue_step(ranks, n);  // NCCL connects its peers (it cannot while a stream captures)
   sync_all(ranks);
@@ -179,6 +180,7 @@ row measure_case(const cgraph::program& prog, int gpus, int n) {
   };
   for (int r = 0; r <= repeats; ++r)
     for (auto& v : vs) {
+      if (r == 0) std::fprintf(stderr, "  warming up: %s\n", v.name.c_str());
       sync_all(ranks);
       auto start = clock_type::now();
       for (int s = 0; s < steps; ++s) v.step();
@@ -195,6 +197,7 @@ row measure_case(const cgraph::program& prog, int gpus, int n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach a pipe as they are printed, even if a case hangs
   const char* csv = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);

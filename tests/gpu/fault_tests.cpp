@@ -374,6 +374,36 @@ TEST_CASE("faults.placed_nodes_and_collectives_in_both_strategies") {
     MESSAGE("run-time path, ", strategy, ", every collective: ", c.faults, " faults injected in build + instantiate, ",
             c.errors, " errors, nothing leaked");
     ncclCommDestroy(comm);
+    // Two GPUs: `dp_two` places kernels on both and captures one group over both devices (a
+    // stream, scratch and fork/join events per device), so every one of those calls fails once.
+    int gpus = 0;
+    GPU_CHECK(cudaGetDeviceCount(&gpus));
+    if (gpus >= 2) {
+      ncclComm_t comms[2] = {};
+      int devices[2] = {0, 1};
+      REQUIRE(ncclCommInitAll(comms, 2, devices) == ncclSuccess);
+      float* g1 = nullptr;
+      float* w1 = nullptr;
+      GPU_CHECK(cudaSetDevice(1));
+      GPU_CHECK(cudaMalloc(&g1, 64 * sizeof(float)));
+      GPU_CHECK(cudaMalloc(&w1, 64 * sizeof(float)));
+      GPU_CHECK(cudaSetDevice(0));
+      auto t = fail_each_call("multi_gpu.cgraph", [&] {
+        auto g = cgraph::graph::build(prog, "dp_two",
+                                      {{"g0", x.get()}, {"g1", g1}, {"w0", y.get()}, {"w1", w1}, {"lr", 1.0f}, {"n", 64},
+                                       {"c0", comms[0]}, {"c1", comms[1]}},
+                                      reg, with(how));
+        auto exec = g.instantiate();
+      });
+      CHECK(t.errors == t.faults);
+      MESSAGE("run-time path, ", strategy, ", two GPUs (dp_two): ", t.faults, " faults injected in build + instantiate, ",
+              t.errors, " errors, nothing leaked");
+      GPU_CHECK(cudaSetDevice(1));
+      GPU_CHECK(cudaFree(g1));
+      GPU_CHECK(cudaFree(w1));
+      GPU_CHECK(cudaSetDevice(0));
+      for (ncclComm_t each : comms) ncclCommDestroy(each);
+    }
 #endif
   }
 }

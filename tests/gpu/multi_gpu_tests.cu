@@ -16,7 +16,9 @@
 #include <nccl.h>
 #endif
 
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -275,10 +277,141 @@ TEST_CASE("multi_gpu.two_gpus_driven_by_one_process") {
     });
   }
   CHECK(shapes[0] == shapes[1]);
+  // An update of a count and of a buffer: n / 2 elements, and rank 1's weights in a new buffer.
+  // Both strategies; the collectives are captured again.
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    std::unique_ptr<buffer<float>> w1b;
+    {
+      on_device here(1);
+      w1b = std::make_unique<buffer<float>>(n);
+      w1b->write(std::vector<float>(n, 0.0f));
+    }
+    for (int d = 0; d < 2; ++d) {
+      on_device here(d);
+      w[static_cast<std::size_t>(d)]->write(std::vector<float>(n, 0.0f));
+    }
+    auto exec = cgraph::graph::build(prog, "dp_two",
+                                     {{"g0", g[0]->get()}, {"g1", g[1]->get()}, {"w0", w[0]->get()}, {"w1", w[1]->get()},
+                                      {"lr", lr}, {"n", n}, {"c0", two.comms[0]}, {"c1", two.comms[1]}},
+                                     multi_gpu_kernels(), with(s))
+                    .instantiate();
+    for (int i = 0; i < steps; ++i) exec.launch(nullptr);
+    GPU_CHECK(cudaDeviceSynchronize());
+    auto r = exec.update({{"n", n / 2}, {"w1", w1b->get()}});
+    CHECK(r.path != cgraph::update_path::unchanged);
+    for (int i = 0; i < steps; ++i) exec.launch(nullptr);
+    GPU_CHECK(cudaDeviceSynchronize());
+    // w0: n / 2 elements stepped twice as often; w1 as first built; w1b: the first n / 2 only.
+    std::vector<float> w0 = w[0]->read(), w1 = w[1]->read(), w1_new;
+    {
+      on_device here(1);
+      w1_new = w1b->read();
+    }
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      wrong += w0[k] != (i < n / 2 ? 2 : 1) * expected;
+      wrong += w1[k] != expected;
+      wrong += w1_new[k] != (i < n / 2 ? expected : 0.0f);
+    }
+    CHECK(wrong == 0);
+  }
   for (auto* generated : {run_dp_two_explicit, run_dp_two_capture})
     check_step([&](float* g0, float* g1, float* w0, float* w1) {
       generated(g0, g1, w0, w1, lr, n, two.comms[0], two.comms[1], steps, nullptr);
     });
+}
+
+TEST_CASE("multi_gpu.every_collective_over_two_ranks_of_one_process_in_both_strategies") {
+  if (gpus() < 2) {
+    MESSAGE("one GPU: collectives over two ranks need the two-GPU machine");
+    return;
+  }
+  auto prog = multi_gpu_program();
+  communicators two(2);
+  const int n = 4096;
+  // Values whose sums, halves and maxima are exact in f32.
+  std::vector<float> a_host[2] = {std::vector<float>(2 * n), std::vector<float>(2 * n)};
+  std::vector<int> k_host[2] = {std::vector<int>(n), std::vector<int>(n)};
+  for (int i = 0; i < 2 * n; ++i) {
+    a_host[0][static_cast<std::size_t>(i)] = 0.5f * static_cast<float>(i);
+    a_host[1][static_cast<std::size_t>(i)] = 1000.0f - static_cast<float>(i);
+  }
+  for (int i = 0; i < n; ++i) {
+    k_host[0][static_cast<std::size_t>(i)] = i;
+    k_host[1][static_cast<std::size_t>(i)] = -3 - i;
+  }
+  // The CPU's answers, the same on both ranks except where said.
+  std::vector<float> max_ab(n), gathered(2 * n), avg_of[2] = {std::vector<float>(n), std::vector<float>(n)},
+                                                 from_rank_1(n), min_ab(n);
+  for (int i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    max_ab[k] = std::max(a_host[0][k], a_host[1][k]);
+    min_ab[k] = std::min(a_host[0][k], a_host[1][k]);
+    gathered[k] = a_host[0][k];
+    gathered[k + static_cast<std::size_t>(n)] = a_host[1][k];
+    from_rank_1[k] = a_host[1][k];
+    for (std::size_t r = 0; r < 2; ++r)
+      avg_of[r][k] = (a_host[0][r * static_cast<std::size_t>(n) + k] + a_host[1][r * static_cast<std::size_t>(n) + k]) / 2;
+  }
+  // One set of buffers per rank on its GPU, for both strategies: the canonical forms compare addresses.
+  struct rank_buffers {
+    buffer<float> a, b, e, f, h, r, b_new;
+    buffer<int> k, m;
+    explicit rank_buffers(int n) : a(2 * n), b(n), e(2 * n), f(n), h(n), r(n), b_new(n), k(n), m(n) {}
+  };
+  std::vector<std::unique_ptr<rank_buffers>> rb;
+  for (int d = 0; d < 2; ++d) {
+    on_device here(d);
+    rb.push_back(std::make_unique<rank_buffers>(n));
+  }
+  std::string shapes[2];
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    for (int d = 0; d < 2; ++d) {
+      on_device here(d);
+      rank_buffers& x = *rb[static_cast<std::size_t>(d)];
+      x.a.write(a_host[d]);
+      x.k.write(k_host[d]);
+      for (float* out : {x.b.get(), x.e.get(), x.f.get(), x.h.get(), x.r.get(), x.b_new.get()})
+        GPU_CHECK(cudaMemset(out, 0xFF, static_cast<std::size_t>(out == x.e.get() ? 2 * n : n) * sizeof(float)));
+      GPU_CHECK(cudaMemset(x.m.get(), 0xFF, n * sizeof(int)));
+    }
+    rank_buffers& x0 = *rb[0];
+    rank_buffers& x1 = *rb[1];
+    cgraph::args values{{"a0", x0.a.get()}, {"a1", x1.a.get()}, {"b0", x0.b.get()}, {"b1", x1.b.get()},
+                        {"e0", x0.e.get()}, {"e1", x1.e.get()}, {"f0", x0.f.get()}, {"f1", x1.f.get()},
+                        {"h0", x0.h.get()}, {"h1", x1.h.get()}, {"r0", x0.r.get()}, {"r1", x1.r.get()},
+                        {"k0", x0.k.get()}, {"k1", x1.k.get()}, {"m0", x0.m.get()}, {"m1", x1.m.get()},
+                        {"n", n},           {"c0", two.comms[0]}, {"c1", two.comms[1]}};
+    auto g = cgraph::graph::build(prog, "every_collective_two", values, multi_gpu_kernels(), with(s));
+    shapes[s == cgraph::strategy::stream_capture] = canonical(g);
+    auto exec = g.instantiate();
+    exec.launch(nullptr);
+    GPU_CHECK(cudaDeviceSynchronize());
+    for (int d = 0; d < 2; ++d) {
+      CAPTURE(d);
+      on_device here(d);
+      GPU_CHECK(cudaDeviceSynchronize());
+      const rank_buffers& x = *rb[static_cast<std::size_t>(d)];
+      CHECK(x.b.read() == max_ab);
+      CHECK(x.e.read() == gathered);
+      CHECK(x.f.read() == avg_of[d]);
+      CHECK(x.h.read() == from_rank_1);
+      if (d == 1) CHECK(x.r.read() == min_ab);  // the reduction's root
+      CHECK(x.m.read() == k_host[1 - d]);      // each rank sent its k to the other
+    }
+    // A new receive buffer on rank 1: its group is captured again, the rest stays.
+    auto r = exec.update({{"b1", x1.b_new.get()}});
+    CHECK(r.path != cgraph::update_path::unchanged);
+    exec.launch(nullptr);
+    GPU_CHECK(cudaDeviceSynchronize());
+    on_device here(1);
+    GPU_CHECK(cudaDeviceSynchronize());
+    CHECK(x1.b_new.read() == max_ab);
+  }
+  CHECK(shapes[0] == shapes[1]);
 }
 
 TEST_CASE("multi_gpu.two_processes_of_one_rank_each") {
