@@ -9,6 +9,9 @@
 //               `two_gpu_step` on two), instantiated once and launched every step.
 //
 //   multi_gpu_bench [--repeats N] [--csv FILE]
+//   multi_gpu_bench --trace GPUS FLOATS VARIANTS [--capture] [--sync-each]
+//     (a diagnostic: runs only the named variants, comma-separated, in that order, one repeat,
+//     with a line per step when --sync-each; --capture builds cgraph's graph by stream capture)
 //
 // On 1 GPU, and on 2 where the machine has them; 2^16 and 2^20 floats per GPU (256 KiB, 4 MiB).
 // Every figure is the median over N repeats of the mean time of one step in a run of 50 steps
@@ -23,8 +26,10 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -45,6 +50,14 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 int repeats = 15;
 constexpr int steps = 50;  // per timed run
+// --trace: only these variants, in this order; a line per step.
+std::vector<std::string> only;
+bool sync_each = false;
+cgraph::strategy strategy = cgraph::strategy::explicit_nodes;
+
+bool wanted(const std::string& name) {
+  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+}
 constexpr float lr = 0.5f;
 
 struct rank_data {
@@ -160,7 +173,7 @@ row measure_case(const cgraph::program& prog, int gpus, int n) {
   auto ranks = make_ranks(gpus, n);
   issue_step(ranks, n);  // NCCL connects its peers (it cannot while a stream captures)
   sync_all(ranks);
-  cudaGraphExec_t hand = capture_by_hand(ranks, n);
+  cudaGraphExec_t hand = wanted("hand graph") ? capture_by_hand(ranks, n) : nullptr;
 
   cgraph::registry reg;
   reg.kernel("local_grad", local_grad).kernel("apply_grad", apply_grad);
@@ -171,13 +184,34 @@ row measure_case(const cgraph::program& prog, int gpus, int n) {
     values = {{"w0", ranks[0].w}, {"g0", ranks[0].g}, {"x0", ranks[0].x}, {"w1", ranks[1].w}, {"g1", ranks[1].g},
               {"x1", ranks[1].x}, {"lr", lr}, {"n", n}, {"c0", ranks[0].comm}, {"c1", ranks[1].comm}};
   }
-  auto exec = cgraph::graph::build(prog, gpus == 1 ? "rank_step" : "two_gpu_step", values, reg).instantiate();
+  cgraph::build_options options;
+  options.strategy = strategy;
+  auto exec = cgraph::graph::build(prog, gpus == 1 ? "rank_step" : "two_gpu_step", values, reg, options).instantiate();
 
   std::vector<variant> vs = {
       {"streams", [&] { issue_step(ranks, n); }, {}},
       {"hand graph", [&] { CHECK_CUDA(cudaGraphLaunch(hand, ranks[0].stream)); }, {}},
       {"cgraph", [&] { exec.launch(ranks[0].stream); }, {}},
   };
+  if (!only.empty()) {  // --trace
+    for (const std::string& name : only)
+      for (auto& v : vs)
+        if (v.name == name) {
+          std::fprintf(stderr, "trace: %s, %d steps%s\n", name.c_str(), steps, sync_each ? ", each synchronized" : "");
+          for (int s = 0; s < steps; ++s) {
+            v.step();
+            if (sync_each) {
+              sync_all(ranks);
+              std::fprintf(stderr, "  step %d done\n", s);
+            }
+          }
+          sync_all(ranks);
+          std::fprintf(stderr, "trace: %s finished\n", name.c_str());
+        }
+    if (hand) cudaGraphExecDestroy(hand);
+    free_ranks(ranks);
+    return {gpus, n, 0, 0, 0};
+  }
   for (int r = 0; r <= repeats; ++r)
     for (auto& v : vs) {
       if (r == 0) std::fprintf(stderr, "  warming up: %s\n", v.name.c_str());
@@ -198,10 +232,31 @@ row measure_case(const cgraph::program& prog, int gpus, int n) {
 
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach a pipe as they are printed, even if a case hangs
+  // On two GPUs with NCCL's default (1), the first run on the two-GPU machine hung at cgraph's
+  // first launches, after the stream and hand-graph variants had run on the same communicators
+  // from this one thread: NCCL documents that its support for mixing captured and eager calls
+  // "has been seen to cause CUDA to deadlock when the graphs of multiple communicators are
+  // cudaGraphLaunch()'d from the same thread". The variants never overlap (each run ends with a
+  // synchronize of every GPU), so that support is not needed: it is off for every variant alike,
+  // unless the environment sets it. Not yet seen to cure the hang (docs/performance.md).
+  setenv("NCCL_GRAPH_MIXING_SUPPORT", "0", 0);
   const char* csv = nullptr;
+  int trace_gpus = 0, trace_floats = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
+    else if (!std::strcmp(argv[i], "--capture")) strategy = cgraph::strategy::stream_capture;
+    else if (!std::strcmp(argv[i], "--sync-each")) sync_each = true;
+    else if (!std::strcmp(argv[i], "--trace") && i + 3 < argc) {
+      trace_gpus = std::atoi(argv[++i]);
+      trace_floats = std::atoi(argv[++i]);
+      std::string list = argv[++i];
+      for (std::size_t at = 0; at <= list.size();) {
+        std::size_t comma = std::min(list.find(',', at), list.size());
+        only.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
   }
   int gpus = 0;
   CHECK_CUDA(cudaGetDeviceCount(&gpus));
@@ -209,18 +264,24 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   int nccl_version = 0;
   ncclGetVersion(&nccl_version);
-  std::printf("multi_gpu_bench: %d × %s, NCCL %d, %d repeats of %d steps; µs per step (median)\n", gpus, prop.name,
-              nccl_version, repeats, steps);
+  std::printf("multi_gpu_bench: %d × %s, NCCL %d (NCCL_GRAPH_MIXING_SUPPORT=%s), %d repeats of %d steps; µs per step (median)\n",
+              gpus, prop.name, nccl_version, std::getenv("NCCL_GRAPH_MIXING_SUPPORT"), repeats, steps);
   auto prog = cgraph::program::load(CGRAPH_EXAMPLES_DIR "/data_parallel.cgraph");
-  std::vector<row> rows;
-  for (int g = 1; g <= std::min(gpus, 2); ++g)
-    for (int n : {1 << 16, 1 << 20}) rows.push_back(measure_case(prog, g, n));
+  if (!only.empty()) {
+    measure_case(prog, trace_gpus, trace_floats);
+    return 0;
+  }
   if (gpus < 2) std::printf("(one GPU: the two-GPU rows need the two-GPU machine)\n");
+  // Each row as soon as it is measured: a case that hangs (see docs/performance.md) loses only itself.
   std::printf("%-5s %-9s %10s %11s %9s %15s %18s\n", "gpus", "floats", "streams", "hand graph", "cgraph", "cgraph/hand",
               "cgraph/streams");
-  for (const auto& r : rows)
-    std::printf("%-5d %-9d %10.2f %11.2f %9.2f %15.3f %18.3f\n", r.gpus, r.n, r.streams, r.hand, r.cgraph, r.cgraph / r.hand,
-                r.cgraph / r.streams);
+  std::vector<row> rows;
+  for (int g = 1; g <= std::min(gpus, 2); ++g)
+    for (int n : {1 << 16, 1 << 20}) {
+      const row& r = rows.emplace_back(measure_case(prog, g, n));
+      std::printf("%-5d %-9d %10.2f %11.2f %9.2f %15.3f %18.3f\n", r.gpus, r.n, r.streams, r.hand, r.cgraph,
+                  r.cgraph / r.hand, r.cgraph / r.streams);
+    }
   if (csv) {
     std::FILE* out = std::fopen(csv, "w");
     if (!out) return 1;

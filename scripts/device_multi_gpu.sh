@@ -5,6 +5,10 @@
 # and multi_gpu_bench from a Release build. Logs go to $OUT when set; the summary to stdout.
 # scripts/repro/nccl_conditional.cu probes NCCL inside conditional bodies (docs/language.md §15).
 #   CGRAPH_MULTI_GPU_STEPS="tests example probe bench" (default: all four)
+#   CGRAPH_MULTI_GPU_TRACES="ARGS;ARGS;…": in place of the benchmark, one `multi_gpu_bench --trace
+#     ARGS` run each (30 s at most), to find which orders of variants hang (docs/performance.md),
+#     for example "2 65536 cgraph;2 65536 streams,cgraph;2 65536 'hand graph,cgraph'".
+#     NCCL_GRAPH_MIXING_SUPPORT=1 in the environment restores NCCL's default for them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # The workplace's rule for its multi-GPU machines: NVLink multicast stays off (NVLS can put the
@@ -52,6 +56,15 @@ if [[ " $steps " == *" bench "* ]]; then
     > /tmp/mg-bench-configure.log 2>&1 || { tail -20 /tmp/mg-bench-configure.log; exit 1; }
   cmake --build "$bench" -j "$(nproc)" --target multi_gpu_bench > /tmp/mg-bench-build.log 2>&1 ||
     { grep -E "error|FAILED" /tmp/mg-bench-build.log | head; exit 1; }
+  if [ -n "${CGRAPH_MULTI_GPU_TRACES:-}" ]; then  # diagnostics: "ARGS;ARGS;…", each a --trace run of 30 s at most
+    IFS=';' read -ra traces <<< "$CGRAPH_MULTI_GPU_TRACES"
+    for t in "${traces[@]}"; do
+      echo "-- multi_gpu_bench --trace $t"
+      eval "timeout 30 \"$bench/bench/multi_gpu_bench\" --trace $t" 2>&1 | tail -4
+      echo "   exit ${PIPESTATUS[0]}"
+    done
+    exit 0
+  fi
   timeout 240 "$bench/bench/multi_gpu_bench" --csv "$out/multi_gpu_bench.csv" ${CGRAPH_BENCH_ARGS:-} 2>&1 |
     tee "$out/multi_gpu_bench.txt"
 fi

@@ -8,6 +8,8 @@
 //   child   each rank's call is captured into a graph of its own (one capture per stream, the
 //           ranks grouped), added to the body as a child graph node (what cgraph's strategies
 //           would do);
+//   control the direct way with a memset of x to 0 in place of NCCL: shows the probe's
+//           conditional nodes instantiate when the body holds no NCCL work;
 // each with the condition 1 and 0 (the handle's default value). Printed: what instantiate and
 // launch said, and whether x is right (the sum where the body ran, unchanged where not).
 //
@@ -64,8 +66,11 @@ void reset(std::vector<rank>& ranks) {
 
 // One try: builds each rank's graph (an `if` node with default `condition`), fills its body,
 // instantiates, launches, checks, and prints one line.
-void one_try(std::vector<rank>& ranks, bool direct, unsigned condition) {
-  const char* how = direct ? "direct" : "child ";
+enum class way { direct, child, control };
+
+void one_try(std::vector<rank>& ranks, way w, unsigned condition) {
+  const bool direct = w != way::child;
+  const char* how = w == way::direct ? "direct " : w == way::child ? "child  " : "control";
   reset(ranks);
   for (std::size_t d = 0; d < ranks.size(); ++d) {
     rank& r = ranks[d];
@@ -91,7 +96,13 @@ void one_try(std::vector<rank>& ranks, bool direct, unsigned condition) {
     if (e != cudaSuccess) capture = e;
   }
   ncclResult_t nccl = ncclSuccess;
-  if (capture == cudaSuccess) {
+  if (capture == cudaSuccess && w == way::control) {
+    for (std::size_t d = 0; d < ranks.size(); ++d) {
+      CK(cudaSetDevice(static_cast<int>(d)));
+      cudaError_t e = cudaMemsetAsync(ranks[d].x, 0, n * sizeof(float), ranks[d].s);
+      if (e != cudaSuccess) capture = e;
+    }
+  } else if (capture == cudaSuccess) {
     nccl = ncclGroupStart();
     for (auto& r : ranks) {
       ncclResult_t e = ncclAllReduce(r.x, r.x, n, ncclFloat32, ncclSum, r.comm, r.s);
@@ -141,7 +152,7 @@ void one_try(std::vector<rank>& ranks, bool direct, unsigned condition) {
         CK(cudaSetDevice(static_cast<int>(d)));
         std::vector<float> v(n);
         CK(cudaMemcpy(v.data(), ranks[d].x, n * sizeof(float), cudaMemcpyDeviceToHost));
-        const float expected = condition ? sum : static_cast<float>(d + 1);
+        const float expected = !condition ? static_cast<float>(d + 1) : w == way::control ? 0.0f : sum;
         for (float f : v) wrong += f != expected;
       }
     }
@@ -188,8 +199,8 @@ int main() {
     CK(cudaSetDevice(d));
     CK(cudaStreamSynchronize(ranks[static_cast<std::size_t>(d)].s));
   }
-  for (bool direct : {true, false})
-    for (unsigned condition : {1u, 0u}) one_try(ranks, direct, condition);
+  for (way w : {way::control, way::direct, way::child})
+    for (unsigned condition : {1u, 0u}) one_try(ranks, w, condition);
   for (int d = 0; d < devices; ++d) {
     CK(cudaSetDevice(d));
     CK(cudaFree(ranks[static_cast<std::size_t>(d)].x));
