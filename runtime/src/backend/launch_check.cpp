@@ -13,10 +13,12 @@
 
 namespace cgraph::backend {
 
-namespace {
-
-// Bumped when a library is unloaded, which makes every cached limit stale.
+namespace launch_cache {
 std::atomic<std::uint64_t> unload_generation{0};
+}  // namespace launch_cache
+using launch_cache::unload_generation;
+
+namespace {
 
 // A kernel's maxThreadsPerBlock (its registers and __launch_bounds__ decide it), by function,
 // in a small direct-mapped cache per thread: build and update look it up once per kernel node.
@@ -61,28 +63,8 @@ std::string opt_in_shared_memory(const cudaKernelNodeParams& p, const site& at) 
 
 void kernels_unloaded() noexcept { unload_generation.fetch_add(1, std::memory_order_relaxed); }
 
-namespace {
-// The last launch this thread found within every limit, without the shared-memory opt-in
-// (whose attribute is set per device): a graph's kernel nodes mostly repeat one kernel with
-// one configuration, and then a node's check is one comparison.
-struct passed_launch {
-  const void* function = nullptr;
-  std::uint64_t generation = 0;
-  dim3 grid, block;
-  unsigned shared_bytes = 0;
-
-  bool same(const cudaKernelNodeParams& p, std::uint64_t g) const {
-    return function == p.func && generation == g && grid.x == p.gridDim.x && grid.y == p.gridDim.y &&
-           grid.z == p.gridDim.z && block.x == p.blockDim.x && block.y == p.blockDim.y && block.z == p.blockDim.z &&
-           shared_bytes == p.sharedMemBytes;
-  }
-};
-}  // namespace
-
-std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
-  thread_local passed_launch last;
+std::string launch_cache::check_new_launch(const cudaKernelNodeParams& p, const site& at) {
   const std::uint64_t generation = unload_generation.load(std::memory_order_relaxed);
-  if (last.same(p, generation)) return {};
   const dim3 g = p.gridDim, b = p.blockDim;
   if (auto broken = ir::first_broken_limit({g.x, g.y, g.z}, {b.x, b.y, b.z}, static_cast<std::int64_t>(p.sharedMemBytes)))
     return ir::launch_limit_message(broken->which, broken->axis, broken->value);
@@ -92,7 +74,7 @@ std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
                        "registers or __launch_bounds__)",
                        threads, most);
   if (p.sharedMemBytes > ir::launch_limits::shared_bytes_without_opt_in) return opt_in_shared_memory(p, at);
-  last = {p.func, generation, g, b, static_cast<unsigned>(p.sharedMemBytes)};
+  last_passed = {p.func, generation, g, b, static_cast<unsigned>(p.sharedMemBytes)};
   return {};
 }
 

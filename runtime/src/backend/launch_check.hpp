@@ -8,15 +8,47 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 namespace cgraph::backend {
+
+namespace launch_cache {
+
+// Bumped when a library is unloaded, which makes every cached limit stale.
+extern std::atomic<std::uint64_t> unload_generation;
+
+// The last launch this thread found within every limit, without the shared-memory opt-in
+// (whose attribute is set per device): a graph's kernel nodes mostly repeat one kernel with
+// one configuration, and then a node's check is one comparison, inline where it is built.
+struct passed_launch {
+  const void* function = nullptr;
+  std::uint64_t generation = 0;
+  dim3 grid, block;
+  unsigned shared_bytes = 0;
+
+  bool same(const cudaKernelNodeParams& p, std::uint64_t g) const {
+    return function == p.func && generation == g && grid.x == p.gridDim.x && grid.y == p.gridDim.y &&
+           grid.z == p.gridDim.z && block.x == p.blockDim.x && block.y == p.blockDim.y && block.z == p.blockDim.z &&
+           shared_bytes == p.sharedMemBytes;
+  }
+};
+inline thread_local passed_launch last_passed;
+
+// check_launch for a launch that differs from the last one that passed.
+std::string check_new_launch(const cudaKernelNodeParams& p, const site& at);
+
+}  // namespace launch_cache
 
 // Why `p` cannot launch, or empty; opts the kernel in to the dynamic shared memory it asks for
 // above 48 KiB where the device has it. Costs a few comparisons and one cache probe per node:
 // CUDA is asked for a kernel's attributes once per thread, and about the device only for
 // launches above 48 KiB.
-std::string check_launch(const cudaKernelNodeParams& p, const site& at);
+inline std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
+  if (launch_cache::last_passed.same(p, launch_cache::unload_generation.load(std::memory_order_relaxed))) return {};
+  return launch_cache::check_new_launch(p, at);
+}
 
 // A library was unloaded: kernels' cached limits are asked for again (a kernel loaded later
 // may have an unloaded one's address).
