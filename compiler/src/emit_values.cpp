@@ -127,6 +127,8 @@ std::string value_printer::expr(std::uint32_t index) const {
         case ir::value::kind::boolean: return e.constant.bits ? "true" : "false";
         case ir::value::kind::pointer: return fmt::format("std::uint64_t{{0x{:x}}}", e.constant.bits);
         case ir::value::kind::cond: return "cudaGraphConditionalHandle{0}";
+        case ir::value::kind::structure:  // a struct literal is make_struct, never a constant
+        case ir::value::kind::failed: break;  // a failed constant is reported before emitting
       }
       return "0";
     case ir::op::param: {

@@ -275,8 +275,12 @@ value load(const std::byte* bytes, type t) {
   return {};
 }
 
-std::optional<eval_error> store_struct(const graph& g, std::span<const value> pool, const value& v, type t,
-                                       std::byte* out) {
+namespace {
+
+// The evaluator reads operands from a pool of either form: a whole pool (a span of it) or a
+// layered one (eval.hpp). One template, so both forms compute and fail alike.
+template <typename Pool>
+std::optional<eval_error> store_struct_in(const graph& g, const Pool& pool, const value& v, type t, std::byte* out) {
   if (is_failure(v)) return failure_of(g, pool, v);
   if (v.bits != 0) {
     std::memcpy(out, reinterpret_cast<const std::byte*>(v.bits), t.bytes());
@@ -288,7 +292,7 @@ std::optional<eval_error> store_struct(const graph& g, std::span<const value> po
     const argument& f = g.struct_fields[i];
     if (is_failure(pool[f.expr])) return failure_of(g, pool, pool[f.expr]);
     if (f.target.is_struct()) {
-      if (auto error = store_struct(g, pool, pool[f.expr], f.target, out + f.offset)) return error;
+      if (auto error = store_struct_in(g, pool, pool[f.expr], f.target, out + f.offset)) return error;
       continue;
     }
     auto c = convert(pool[f.expr], f.target, f.check);
@@ -298,10 +302,22 @@ std::optional<eval_error> store_struct(const graph& g, std::span<const value> po
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<eval_error> store_struct(const graph& g, std::span<const value> pool, const value& v, type t,
+                                       std::byte* out) {
+  return store_struct_in(g, pool, v, t, out);
+}
+std::optional<eval_error> store_struct(const graph& g, const layered_pool& pool, const value& v, type t,
+                                       std::byte* out) {
+  return store_struct_in(g, pool, v, t, out);
+}
+
 namespace {
 
 // Field `e.index` of struct value `s`: read from its bytes, or from a literal's operand.
-value read_field(const graph& g, const expr& e, const value& s, std::span<const value> values) {
+template <typename Pool>
+value read_field(const graph& g, const expr& e, const value& s, const Pool& values) {
   if (s.bits != 0) return load(reinterpret_cast<const std::byte*>(s.bits) + e.element_size, e.result);
   const argument& f = g.struct_fields[g.exprs[static_cast<std::size_t>(s.i)].a + e.index];
   if (f.target.is_struct()) return values[f.expr];
@@ -309,7 +325,8 @@ value read_field(const graph& g, const expr& e, const value& s, std::span<const 
 }
 
 // Computes expression i of g into `out` from the values of its operands (already computed).
-std::optional<eval_error> compute(const graph& g, std::size_t i, std::span<const value> values,
+template <typename Pool>
+std::optional<eval_error> compute(const graph& g, std::size_t i, const Pool& values,
                                   std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds,
                                   value& out) {
   const expr& e = g.exprs[i];
@@ -377,20 +394,27 @@ std::optional<eval_error> compute(const graph& g, std::size_t i, std::span<const
 
 // Evaluates expression i of g into values[i]. Only a parameter without a value fails at once;
 // any other failure becomes a failed value (see evaluate).
-std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, std::vector<value>& values,
+// Where evaluate_one writes expression i's value.
+value& slot_of(std::vector<value>& values, std::size_t i) { return values[i]; }
+value& slot_of(layered_pool& values, std::size_t i) { return values.own(i); }
+std::span<const value> readable(const std::vector<value>& values) { return values; }
+const layered_pool& readable(const layered_pool& values) { return values; }
+
+template <typename Pool>
+std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, Pool& values,
                                        std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds) {
   value out;
-  if (auto error = compute(g, i, values, params, conds, out)) {
+  if (auto error = compute(g, i, readable(values), params, conds, out)) {
     if (g.exprs[i].op == op::param) return error;
     out = value{value::kind::failed, static_cast<std::int64_t>(i), 0, 0};
   }
-  values[i] = out;
+  slot_of(values, i) = out;
   return std::nullopt;
 }
 
 // The error of the first `let` (in `lets`, indices into g.lets) whose value failed.
-template <typename Lets>
-std::optional<eval_error> failed_let(const graph& g, const std::vector<value>& values, Lets&& lets) {
+template <typename Pool, typename Lets>
+std::optional<eval_error> failed_let(const graph& g, const Pool& values, Lets&& lets) {
   for (const auto& l : lets)
     if (l.expr < values.size() && is_failure(values[l.expr])) return failure_of(g, values, values[l.expr]);
   return std::nullopt;
@@ -398,11 +422,17 @@ std::optional<eval_error> failed_let(const graph& g, const std::vector<value>& v
 
 }  // namespace
 
-eval_error failure_of(const graph& g, std::span<const value> pool, const value& v) {
+namespace {
+template <typename Pool>
+eval_error failure_in(const graph& g, const Pool& pool, const value& v) {
   value scratch;
   if (auto error = compute(g, static_cast<std::size_t>(v.i), pool, {}, {}, scratch)) return *error;
   return {g.exprs[static_cast<std::size_t>(v.i)].range, "evaluation failed"};  // not reached: computing is deterministic
 }
+}  // namespace
+
+eval_error failure_of(const graph& g, std::span<const value> pool, const value& v) { return failure_in(g, pool, v); }
+eval_error failure_of(const graph& g, const layered_pool& pool, const value& v) { return failure_in(g, pool, v); }
 
 void evaluate_expression(const graph& g, std::size_t i, std::vector<value>& values) {
   (void)evaluate_one(g, i, values, {}, {});
@@ -418,12 +448,26 @@ evaluation evaluate(const graph& g, std::span<const std::optional<value>> params
   return result;
 }
 
-std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
-                                     std::span<const std::uint32_t> indices, std::vector<value>& values,
-                                     std::span<const std::uint64_t> conds) {
+namespace {
+template <typename Pool>
+std::optional<eval_error> reevaluate_in(const graph& g, std::span<const std::optional<value>> params,
+                                        std::span<const std::uint32_t> indices, Pool& values,
+                                        std::span<const std::uint64_t> conds) {
   for (auto i : indices)
     if (auto error = evaluate_one(g, i, values, params, conds)) return error;
   return failed_let(g, values, g.lets);
+}
+}  // namespace
+
+std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
+                                     std::span<const std::uint32_t> indices, std::vector<value>& values,
+                                     std::span<const std::uint64_t> conds) {
+  return reevaluate_in(g, params, indices, values, conds);
+}
+std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
+                                     std::span<const std::uint32_t> indices, layered_pool& values,
+                                     std::span<const std::uint64_t> conds) {
+  return reevaluate_in(g, params, indices, values, conds);
 }
 
 dependency_index index_dependencies(const graph& g) {

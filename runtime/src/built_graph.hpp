@@ -206,8 +206,9 @@ struct value_template {
 // plan step. Building from a compiled program then evaluates and converts only what a
 // parameter reaches.
 struct graph_templates {
-  std::vector<ir::value> constants;
+  std::vector<ir::value> constants;        // by expression; those that read a parameter unset
   std::vector<std::uint32_t> param_exprs;  // the expressions that read a parameter, increasing
+  std::vector<std::uint32_t> slot;         // by expression: its index in param_exprs, or ir::none
   std::vector<value_template> steps;       // by plan step
   std::size_t argument_bytes = 0;          // what every step's arguments take: a build's arena, at once
 };
@@ -226,7 +227,7 @@ struct built_graph final : backend::graph_state {
   std::vector<node_record> records;                  // by plan step
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
   param_values params;                               // by parameter index
-  std::vector<ir::value> values;                     // the evaluated expression pool
+  ir::layered_pool values;                           // the evaluated expression pool, over the templates' constants
 
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
@@ -255,16 +256,16 @@ void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param
 // Every expression of `g`'s graph with its parameters (node_values.cpp): the program's
 // constants, with only the expressions that read a parameter evaluated again. A failure is a
 // build_error at the offending expression.
-std::vector<ir::value> evaluate_pool(const built_graph& g);
+ir::layered_pool evaluate_pool(const built_graph& g);
 
 // The values of plan step `step` of `g` into `out` (whose memory it reuses), from an evaluated
 // pool and `g`'s cond handles and allocations (node_values.cpp). `kernel_values`: also fill
 // `values` for a kernel node (a captured routine receives them).
-void compute_values(const built_graph& g, std::uint32_t step, const std::vector<ir::value>& pool, node_values& out,
+void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
                     bool kernel_values = false);
 
 // The default launch value of every cond (0 where none).
-std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool);
+std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const ir::layered_pool& pool);
 
 // Builds graph `index` with the explicit node API.
 std::shared_ptr<built_graph> build_graph(std::shared_ptr<const program_state> p,

@@ -148,7 +148,7 @@ update_result apply(exec_state& s) {
   // then dropped, so the exec keeps the parameters it had.
   for (auto i : exprs) t.saved.push_back(s.pool[i]);
   auto restore = [&] {
-    for (std::size_t k = 0; k < exprs.size(); ++k) s.pool[exprs[k]] = t.saved[k];
+    for (std::size_t k = 0; k < exprs.size(); ++k) s.pool.own(exprs[k]) = t.saved[k];
     s.staged = s.params;
   };
   bool defaults_changed = false;

@@ -16,7 +16,7 @@ struct exec_state {
 
   backend::exec_core core;
   param_values params;  // the parameter values last applied
-  std::vector<ir::value> pool;                   // the expression pool evaluated with them
+  ir::layered_pool pool;                         // the expression pool evaluated with them
   // Values a per-node update applied since the current graph was built: step s's are
   // updated[updated_slot[s]] where it has a slot, and any other step holds the values that graph
   // was built with. Copied only when changed: copying every node's values at instantiation cost

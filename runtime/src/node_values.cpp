@@ -47,7 +47,7 @@ class value_filler {
 public:
   // `state`: the graph being built, whose cond handles and allocations arguments may name; null
   // for a template, which holds no such part.
-  value_filler(const program_state& p, const ir::graph& g, const ir::node& n, const std::vector<ir::value>& pool,
+  value_filler(const program_state& p, const ir::graph& g, const ir::node& n, const ir::layered_pool& pool,
                const backend::graph_state* state, node_values& out)
       : p_(p), g_(g), n_(n), pool_(pool), state_(state), out_(out) {}
 
@@ -171,7 +171,7 @@ private:
   const program_state& p_;
   const ir::graph& g_;
   const ir::node& n_;
-  const std::vector<ir::value>& pool_;
+  const ir::layered_pool& pool_;
   const backend::graph_state* state_;
   node_values& out_;
 };
@@ -190,7 +190,7 @@ bool templatable(const ir::node& n) {
 // and reports it where it always did. (A constant expression that failed to evaluate is left
 // dynamic, and reported by the build that converts it.)
 value_template make_template(const program_state& p, std::uint32_t index, const ir::node& n,
-                             const std::vector<ir::value>& constants) {
+                             const ir::layered_pool& constants) {
   value_template t;
   if (!templatable(n)) return t;
   const ir::graph& g = p.program.graphs[index];
@@ -222,13 +222,20 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   const graph_dependencies& deps = dependencies[index];
   // Evaluated as ir::evaluate does, leaving out every expression that reads a parameter.
   t->constants.resize(g.exprs.size());
+  t->slot.assign(g.exprs.size(), ir::none);
   for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
-    if (deps.exprs.expr_params[i].empty()) ir::evaluate_expression(g, i, t->constants);
-    else t->param_exprs.push_back(i);
+    if (deps.exprs.expr_params[i].empty()) {
+      ir::evaluate_expression(g, i, t->constants);
+    } else {
+      t->slot[i] = static_cast<std::uint32_t>(t->param_exprs.size());
+      t->param_exprs.push_back(i);
+    }
   }
+  // Templates read constant parts only: the slots' values are never looked at.
+  const ir::layered_pool constants(t->constants, t->slot, t->param_exprs.size());
   t->steps.reserve(plans[index].steps.size());
   for (const auto& s : plans[index].steps) {
-    t->steps.push_back(make_template(*this, index, *s.node, t->constants));
+    t->steps.push_back(make_template(*this, index, *s.node, constants));
     // Arguments, and struct arguments' bytes rounded up as the arena aligns them.
     t->argument_bytes += s.node->args.size() * sizeof(ir::converted_bytes) + (struct_argument_bytes(*s.node) + 15) / 16 * 16;
   }
@@ -236,20 +243,20 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   return *templates_[index];
 }
 
-std::vector<ir::value> evaluate_pool(const built_graph& g) {
+ir::layered_pool evaluate_pool(const built_graph& g) {
   const graph_templates& t = *g.templates;
   const ir::graph& ir = g.ir();
-  std::vector<ir::value> pool = t.constants;
+  ir::layered_pool pool(t.constants, t.slot, t.param_exprs.size());
   if (auto error = ir::reevaluate(ir, g.params.view(), t.param_exprs, pool)) fail_at(*g.program, *error);
   // A defaulted parameter takes its type's form (an integer default of an f32 parameter is a float).
   for (std::uint32_t i : t.param_exprs)
     if (ir.exprs[i].op == ir::op::param && ir.params[ir.exprs[i].index].t.is_float() &&
         pool[i].k == ir::value::kind::integer)
-      pool[i] = ir::value::floating(static_cast<double>(pool[i].i));
+      pool.own(i) = ir::value::floating(static_cast<double>(pool[i].i));
   return pool;
 }
 
-void compute_values(const built_graph& g, std::uint32_t step, const std::vector<ir::value>& pool, node_values& out,
+void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
                     bool kernel_values) {
   const ir::node& n = *g.plan().steps[step].node;
   value_filler filler(*g.program, g.ir(), n, pool, &g, out);

@@ -110,7 +110,7 @@ param_values bind_params(const program_state& p, std::uint32_t index, const args
   return out;
 }
 
-std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const std::vector<ir::value>& pool) {
+std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const ir::layered_pool& pool) {
   const ir::graph& g = p.program.graphs[index];
   std::vector<unsigned> out(g.conds.size(), 0);
   for (std::size_t i = 0; i < g.conds.size(); ++i) {

@@ -99,10 +99,39 @@ struct evaluation {
 evaluation evaluate(const graph& g, std::span<const std::optional<value>> params,
                     std::span<const std::uint64_t> conds = {});
 
+// An evaluated pool in two layers, read as one: the expressions that read no parameter,
+// evaluated once and shared by every evaluation (`base`; their slot is `none`), and the others,
+// each this pool's own (`own[slot[i]]`). What the runtime keeps per build and per exec instead
+// of a copy of the whole pool, most of whose expressions are constants. `base` and `slot` must
+// outlive the pool (the runtime's program keeps them).
+class layered_pool {
+public:
+  layered_pool() = default;
+  layered_pool(std::span<const value> base, std::span<const std::uint32_t> slot, std::size_t own)
+      : base_(base), slot_(slot), own_(own) {}
+
+  const value& operator[](std::size_t i) const {
+    const std::uint32_t s = slot_[i];
+    return s == none ? base_[i] : own_[s];
+  }
+  // Expression i's own value; i must read a parameter (have a slot).
+  value& own(std::size_t i) { return own_[slot_[i]]; }
+  std::size_t size() const { return base_.size(); }
+
+private:
+  std::span<const value> base_;
+  std::span<const std::uint32_t> slot_;
+  std::vector<value> own_;
+};
+
 // Re-evaluates only the expressions `indices` (increasing) of an evaluated pool, after some
-// parameters changed: the runtime's update does work in proportion to what changed.
+// parameters changed: the runtime's update does work in proportion to what changed. In a
+// layered pool every one of `indices` must have a slot.
 std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
                                      std::span<const std::uint32_t> indices, std::vector<value>& values,
+                                     std::span<const std::uint64_t> conds = {});
+std::optional<eval_error> reevaluate(const graph& g, std::span<const std::optional<value>> params,
+                                     std::span<const std::uint32_t> indices, layered_pool& values,
                                      std::span<const std::uint64_t> conds = {});
 
 // Evaluates expression i of g alone into values[i], its operands being evaluated there already,
@@ -114,6 +143,7 @@ void evaluate_expression(const graph& g, std::size_t i, std::vector<value>& valu
 // and message), from the evaluated pool.
 inline bool is_failure(const value& v) { return v.k == value::kind::failed; }
 eval_error failure_of(const graph& g, std::span<const value> pool, const value& v);
+eval_error failure_of(const graph& g, const layered_pool& pool, const value& v);
 
 // Which expressions depend on which graph parameters.
 struct dependency_index {
@@ -126,6 +156,8 @@ dependency_index index_dependencies(const graph& g);
 // each field converted to its type. A struct literal's fields are read from `pool`, the
 // evaluated expressions of g.
 std::optional<eval_error> store_struct(const graph& g, std::span<const value> pool, const value& v, type t,
+                                       std::byte* out);
+std::optional<eval_error> store_struct(const graph& g, const layered_pool& pool, const value& v, type t,
                                        std::byte* out);
 
 // The value of f16 or bf16 bits (`s` is scalar::f16 or scalar::bf16), exactly.
