@@ -392,14 +392,14 @@ std::optional<eval_error> compute(const graph& g, std::size_t i, const Pool& val
   }
 }
 
-// Evaluates expression i of g into values[i]. Only a parameter without a value fails at once;
-// any other failure becomes a failed value (see evaluate).
-// Where evaluate_one writes expression i's value.
+// Where evaluate_one writes expression i's value, and what compute reads operands from.
 value& slot_of(std::vector<value>& values, std::size_t i) { return values[i]; }
 value& slot_of(layered_pool& values, std::size_t i) { return values.own(i); }
 std::span<const value> readable(const std::vector<value>& values) { return values; }
 const layered_pool& readable(const layered_pool& values) { return values; }
 
+// Evaluates expression i of g into values[i]. Only a parameter without a value fails at once;
+// any other failure becomes a failed value (see evaluate).
 template <typename Pool>
 std::optional<eval_error> evaluate_one(const graph& g, std::size_t i, Pool& values,
                                        std::span<const std::optional<value>> params, std::span<const std::uint64_t> conds) {
