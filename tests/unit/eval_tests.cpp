@@ -160,3 +160,48 @@ TEST_CASE("eval.a_failed_value_is_an_error_where_it_is_used") {
   CHECK(r.error->message == "division by zero in /");
   CHECK(c.source.location(r.error->range.begin).column == 11);  // the let's division
 }
+
+TEST_CASE("eval.a_layered_pool_evaluates_and_fails_as_a_whole_one") {
+  // The runtime's form (built_graph.hpp): constants evaluated once, with no parameters, and a
+  // pool of its own for what reads a parameter, re-evaluated per build.
+  auto c = cgraph::test::compile_text(cgraph::test::in_graph(
+      "let half = 512 / 2; let d = 64 / n; k<<<ceil_div(n, half), half>>>(x + d * 3, n > 4 ? n - 4 : 7 * 6);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const graph& g = c.graph();
+  const dependency_index deps = index_dependencies(g);
+  std::vector<value> constants(g.exprs.size());
+  std::vector<std::uint32_t> slot(g.exprs.size(), none), param_exprs;
+  for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
+    if (deps.expr_params[i].empty()) {
+      evaluate_expression(g, i, constants);
+    } else {
+      slot[i] = static_cast<std::uint32_t>(param_exprs.size());
+      param_exprs.push_back(i);
+    }
+  }
+  REQUIRE_FALSE(param_exprs.empty());
+  REQUIRE(param_exprs.size() < g.exprs.size());  // some constants, some not
+  for (std::int64_t n : {8, 3, 1000}) {
+    CAPTURE(n);
+    std::vector<std::optional<value>> params{value::pointer(4096), value::integer(n)};
+    auto whole = evaluate(g, params);
+    REQUIRE_FALSE(whole.error);
+    layered_pool layered(constants, slot, param_exprs.size());
+    REQUIRE_FALSE(reevaluate(g, params, param_exprs, layered));
+    for (std::size_t i = 0; i < g.exprs.size(); ++i) {
+      CAPTURE(i);
+      CHECK(layered[i].k == whole.values[i].k);
+      CHECK(layered[i].i == whole.values[i].i);
+      CHECK(layered[i].bits == whole.values[i].bits);
+    }
+  }
+  // n = 0: `64 / n` fails in the let, with the same message and place either way.
+  std::vector<std::optional<value>> params{value::pointer(4096), value::integer(0)};
+  auto whole = evaluate(g, params);
+  layered_pool layered(constants, slot, param_exprs.size());
+  auto error = reevaluate(g, params, param_exprs, layered);
+  REQUIRE(whole.error);
+  REQUIRE(error);
+  CHECK(error->message == whole.error->message);
+  CHECK(error->range.begin == whole.error->range.begin);
+}
