@@ -382,15 +382,12 @@ TEST_CASE("faults.placed_nodes_and_collectives_in_both_strategies") {
       ncclComm_t comms[2] = {};
       int devices[2] = {0, 1};
       REQUIRE(ncclCommInitAll(comms, 2, devices) == ncclSuccess);
-      float* g1 = nullptr;
-      float* w1 = nullptr;
       GPU_CHECK(cudaSetDevice(1));
-      GPU_CHECK(cudaMalloc(&g1, 64 * sizeof(float)));
-      GPU_CHECK(cudaMalloc(&w1, 64 * sizeof(float)));
+      buffer<float> g1(64), w1(64);  // on device 1 (freed wherever the test stops)
       GPU_CHECK(cudaSetDevice(0));
       auto t = fail_each_call("multi_gpu.cgraph", [&] {
         auto g = cgraph::graph::build(prog, "dp_two",
-                                      {{"g0", x.get()}, {"g1", g1}, {"w0", y.get()}, {"w1", w1}, {"lr", 1.0f}, {"n", 64},
+                                      {{"g0", x.get()}, {"g1", g1.get()}, {"w0", y.get()}, {"w1", w1.get()}, {"lr", 1.0f}, {"n", 64},
                                        {"c0", comms[0]}, {"c1", comms[1]}},
                                       reg, with(how));
         auto exec = g.instantiate();
@@ -398,10 +395,6 @@ TEST_CASE("faults.placed_nodes_and_collectives_in_both_strategies") {
       CHECK(t.errors == t.faults);
       MESSAGE("run-time path, ", strategy, ", two GPUs (dp_two): ", t.faults, " faults injected in build + instantiate, ",
               t.errors, " errors, nothing leaked");
-      GPU_CHECK(cudaSetDevice(1));
-      GPU_CHECK(cudaFree(g1));
-      GPU_CHECK(cudaFree(w1));
-      GPU_CHECK(cudaSetDevice(0));
       for (ncclComm_t each : comms) ncclCommDestroy(each);
     }
 #endif
