@@ -66,6 +66,19 @@ TEST_CASE("parser.keywords_are_reserved") {
   auto p = parse_text("graph g() { let while = 1; }");
   CHECK_FALSE(p->result.ok);
   CHECK(p->diags.all().at(0).message == "expected identifier, found 'while'; 'while' is a reserved word");
+  // Every reserved word (LANGUAGE.md §3), and names one letter away from them, which are not.
+  for (const char* word : {"after", "as", "call", "case", "cond", "const", "else", "false", "for", "from", "graph",
+                           "host", "if", "include", "kernel", "let", "memcpy", "memset", "module", "null", "parallel",
+                           "repeat", "sizeof", "source", "struct", "switch", "true", "while"}) {
+    CAPTURE(word);
+    CHECK_FALSE(parse_text(std::string("graph g() { let ") + word + " = 1; }")->result.ok);
+    const std::string near[] = {std::string(word) + "s", std::string(word).substr(1), "x" + std::string(word).substr(1),
+                                std::string(word).substr(0, std::string(word).size() - 1) + "x"};
+    for (const auto& name : near) {
+      CAPTURE(name);
+      CHECK(parse_text("graph g() { let " + name + " = 1; }")->result.ok);
+    }
+  }
 }
 
 TEST_CASE("parser.type_names_are_not_keywords") {
