@@ -252,10 +252,10 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
       if (!t) return bad_expr;
       return self.constant(ir::value::integer(ir::size_of(*t)), integer_type, range_of(s));
     }
-    std::uint32_t operator()(const ast::function_call& call) const { return self.lower_call(call); }
+    std::uint32_t operator()(const ast::x3::forward_ast<ast::function_call>& call) const { return self.lower_call(call.get()); }
     std::uint32_t operator()(const ast::identifier& id) const { return self.lower_identifier(id); }
     std::uint32_t operator()(const ast::parenthesized& p) const { return self.lower(p.inner.get()); }
-    std::uint32_t operator()(const ast::struct_literal& lit) const { return self.lower_struct_literal(lit); }
+    std::uint32_t operator()(const ast::x3::forward_ast<ast::struct_literal>& lit) const { return self.lower_struct_literal(lit.get()); }
     std::uint32_t operator()(const ast::field_access& a) const {
       std::uint32_t v = self.lower_operand(a.base.get());
       for (const auto& f : a.fields) v = self.lower_field(v, f);

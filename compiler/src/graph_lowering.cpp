@@ -395,7 +395,7 @@ private:
     for (const auto& statement : s.body.statements) {
       const auto* call = boost::get<ast::collective_stmt>(&statement);
       if (!call) {
-        const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return unwrap(x); }, statement);
+        const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return ast::unwrap(x); }, statement);
         diags_.error(source_range{t.begin, t.end}, "a 'group' holds collectives only (all_reduce, all_gather, "
                                                    "reduce_scatter, broadcast, reduce, send, recv)");
         continue;
@@ -411,11 +411,6 @@ private:
     }
     return add_node(std::move(n), in, s.prefix, s.after);
   }
-
-  template <typename T>
-  static const T& unwrap(const T& x) { return x; }
-  template <typename T>
-  static const T& unwrap(const ast::x3::forward_ast<T>& x) { return x.get(); }
 
   void collective_node_checks(ir::node& n) {
     if (current_->conditional)

@@ -87,7 +87,7 @@ const auto add_field = [](auto& ctx) {
     return;
   }
   ast::field_access access;
-  const auto& base = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return x; }, v);
+  const auto& base = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return ast::unwrap(x); }, v);
   access.begin = base.begin;
   access.base = std::move(v);
   access.fields.push_back(std::move(x3::_attr(ctx)));

@@ -216,10 +216,10 @@ private:
 
   void unary(const ast::unary& u) {
     out_ += u.prefix;
-    boost::apply_visitor([&](const auto& x) { operand(x); }, u.value);
+    boost::apply_visitor([&](const auto& x) { operand(ast::unwrap(x)); }, u.value);
   }
   void operand(const ast::field_access& x) {
-    boost::apply_visitor([&](const auto& y) { operand(y); }, x.base.get());
+    boost::apply_visitor([&](const auto& y) { operand(ast::unwrap(y)); }, x.base.get());
     for (const auto& f : x.fields) {
       inline_comments(f.begin);
       out_ += '.' + f.name;
@@ -320,18 +320,13 @@ private:
   }
 
   void statement(const ast::statement& s) {
-    const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return unwrap(x); }, s);
+    const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return ast::unwrap(x); }, s);
     leading(t.begin, false);
     indent();
     continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
-    boost::apply_visitor([&](const auto& x) { stmt(unwrap(x)); }, s);
+    boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
     trailing(t.end);
   }
-
-  template <typename T>
-  static const T& unwrap(const T& x) { return x; }
-  template <typename T>
-  static const T& unwrap(const boost::spirit::x3::forward_ast<T>& x) { return x.get(); }
 
   void stmt(const ast::launch_stmt& s) {
     prefix(s.prefix);

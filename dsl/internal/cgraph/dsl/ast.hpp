@@ -26,6 +26,13 @@ struct tagged {
   std::uint32_t end = 0;
 };
 
+// A variant's alternative as itself: the large and the recursive ones are held through
+// x3::forward_ast (a pointer), so visitors unwrap them.
+template <typename T>
+const T& unwrap(const T& x) { return x; }
+template <typename T>
+const T& unwrap(const x3::forward_ast<T>& x) { return x.get(); }
+
 // An edge of an `after` list (LANGUAGE.md §11): `L`, `programmatic(L)` or `launched(L)`.
 enum class edge_port : std::uint8_t { full, programmatic, launched };
 
@@ -82,8 +89,11 @@ struct field_access : tagged {
   std::vector<identifier> fields;
 };
 
-struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr, function_call,
-                             identifier, parenthesized, struct_literal, field_access> {
+// Calls and struct literals are held through a pointer: inline, their name and list made every
+// operand (and so every expression, eight to a launch) 24 bytes larger, and they are rare.
+struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr,
+                             x3::forward_ast<function_call>, identifier, parenthesized,
+                             x3::forward_ast<struct_literal>, field_access> {
   using base_type::base_type;
   using base_type::operator=;
 };
