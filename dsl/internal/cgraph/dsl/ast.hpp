@@ -90,7 +90,7 @@ struct field_access : tagged {
 };
 
 // Calls and struct literals are held through a pointer: inline, their name and list made every
-// operand (and so every expression, eight to a launch) 24 bytes larger, and they are rare.
+// operand (and so every expression, six or more to a launch) 24 bytes larger, and they are rare.
 struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr,
                              x3::forward_ast<function_call>, identifier, parenthesized,
                              x3::forward_ast<struct_literal>, field_access> {
