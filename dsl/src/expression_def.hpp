@@ -12,34 +12,22 @@ namespace cgraph::dsl::parser {
 
 struct expression_class : annotate_position {};
 struct launch_dims_class : annotate_position {};
-struct unary_class : annotate_position {};
-struct operation_class : annotate_position {};
-struct operand_class : annotate_position {};
 struct function_call_class : annotate_position {};
 struct sizeof_class : annotate_position {};
 struct parenthesized_class : annotate_position {};
 struct struct_literal_class : annotate_position {};
-struct choice_class : annotate_position {};
 struct field_init_class : annotate_position {};
 
 const expression_type expression = "expression";
 const launch_dims_type launch_dims = "launch dimension";
-const x3::rule<unary_class, ast::unary> unary = "expression";
-const x3::rule<operation_class, ast::operation> operation = "operation";
-const x3::rule<operand_class, ast::operand> operand = "expression";
 const x3::rule<function_call_class, ast::function_call> function_call = "function call";
 const x3::rule<sizeof_class, ast::sizeof_expr> sizeof_expr = "sizeof";
 const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenthesized expression";
 const x3::rule<struct_literal_class, ast::struct_literal> struct_literal = "struct literal";
-const x3::rule<choice_class, ast::choice> choice = "'?'";
 const x3::rule<field_init_class, ast::field_init> field_init = "a field";
 struct argument_list_class;
 const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list = "an argument";
 
-const auto expression_def = unary >> *operation >> *choice;
-const auto choice_def = '?' > expression > ':' > expression;
-const auto operation_def = binary_op_parser{} > unary;
-const auto unary_def = prefix_parser{} >> operand;
 // One operand, its kind decided from its first byte and, for a name, the byte after it: a digit
 // or '.' starts a number, '(' a parenthesized expression; `true`, `false`, `null` and `sizeof`
 // are literals; a name followed by '(' is a call, a struct's name followed by '{' a literal,
@@ -78,23 +66,105 @@ struct primary_parser : x3::parser<primary_parser> {
   }
 };
 const primary_parser primary{};
-// `.FIELD`s after a primary wrap it in a field_access (`..` is a range's, `for i in 0..n`).
-const auto set_primary = [](auto& ctx) { x3::_val(ctx) = std::move(x3::_attr(ctx)); };
-const auto add_field = [](auto& ctx) {
-  ast::operand& v = x3::_val(ctx);
+// `.FIELD` after an operand wraps it in a field_access (one for all the fields that follow).
+inline void add_field(ast::operand& v, ast::identifier&& field) {
   if (auto* access = boost::get<ast::field_access>(&v)) {
-    access->fields.push_back(std::move(x3::_attr(ctx)));
+    access->fields.push_back(std::move(field));
     return;
   }
   ast::field_access access;
   const auto& base = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return ast::unwrap(x); }, v);
   access.begin = base.begin;
   access.base = std::move(v);
-  access.fields.push_back(std::move(x3::_attr(ctx)));
+  access.fields.push_back(std::move(field));
   access.end = access.fields.back().end;
   v = std::move(access);
+}
+
+// A whole expression, parsed by hand:
+//
+//   expression = unary >> *operation >> *choice
+//   operation  = binary_op > unary              choice  = '?' > expression > ':' > expression
+//   unary      = signs >> operand               operand = primary >> *('.' >> !'.' > identifier)
+//
+// That was the X3 composition it replaces, and the language, the tree, every node's range (its
+// first token to the end of its last) and every expectation failure (where and what) are the
+// same. It writes each node in place, where the rules built a temporary per level and moved it
+// up: expressions, six or more to a launch, were a third of the parser's instructions.
+struct expression_parser : x3::parser<expression_parser> {
+  using attribute_type = ast::expression;
+  static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    ast::expression& e = attr;
+    It p = first;
+    if (!unary(p, last, ctx, rctx, e.first)) return false;
+    for (;;) {
+      It q = p;
+      ast::binary_op op{};
+      if (!binary_op_parser{}.parse(q, last, ctx, rctx, op)) break;
+      ast::operation& o = e.rest.emplace_back();
+      o.op = op;
+      if (!unary(q, last, ctx, rctx, o.rhs)) expected(q, x3::what(expression));
+      detail::tag(o, skipped(p, last, ctx), q);
+      p = q;
+    }
+    for (;;) {  // the `? :` after a condition (at most one: the one after ':' takes any more)
+      It q = skipped(p, last, ctx);
+      if (q == last || *q != '?') break;
+      const It question = q++;
+      ast::choice& c = e.choices.emplace_back();
+      if (!expression.parse(q, last, ctx, rctx, c.then)) expected(q, x3::what(expression));
+      if (!x3::lit(':').parse(q, last, ctx, rctx, x3::unused)) expected(q, x3::what(x3::lit(':')));
+      if (!expression.parse(q, last, ctx, rctx, c.otherwise)) expected(q, x3::what(expression));
+      detail::tag(c, question, q);
+      p = q;
+    }
+    first = p;
+    return true;
+  }
+
+private:
+  template <typename It>
+  [[noreturn]] static void expected(It where, std::string which) {
+    boost::throw_exception(x3::expectation_failure<It>(where, std::move(which)));
+  }
+  template <typename It, typename Ctx>
+  static It skipped(It p, It const& last, Ctx const& ctx) {
+    x3::skip_over(p, last, ctx);
+    return p;
+  }
+
+  // The signs, then an operand; fails (consuming nothing) when no operand follows.
+  template <typename It, typename Ctx, typename RCtx>
+  static bool unary(It& first, It const& last, Ctx const& ctx, RCtx& rctx, ast::unary& u) {
+    It p = first;
+    prefix_parser{}.parse(p, last, ctx, rctx, u.prefix);
+    if (!operand(p, last, ctx, rctx, u.value)) return false;
+    detail::tag(u, skipped(first, last, ctx), p);
+    first = p;
+    return true;
+  }
+
+  template <typename It, typename Ctx, typename RCtx>
+  static bool operand(It& first, It const& last, Ctx const& ctx, RCtx& rctx, ast::operand& v) {
+    if (!primary.parse(first, last, ctx, rctx, v)) return false;
+    for (;;) {
+      It q = skipped(first, last, ctx);
+      if (q == last || *q != '.') break;
+      ++q;
+      if (const It r = skipped(q, last, ctx); r != last && *r == '.') break;  // `..`, a range's
+      ast::identifier field;
+      if (!identifier.parse(q, last, ctx, rctx, field)) expected(q, x3::what(identifier));
+      add_field(v, std::move(field));
+      first = q;
+    }
+    return true;
+  }
 };
-const auto operand_def = primary[set_primary] >> *((x3::lit('.') >> !x3::lit('.')) > identifier[add_field]);
+
+const auto expression_def = expression_parser{};
 const auto struct_literal_def = struct_name_parser{} >> '{' > -(field_init % ',') > -x3::lit(',') > '}';
 const auto field_init_def = identifier > ':' > expression;
 const auto function_call_def = identifier >> '(' > argument_list > ')';
@@ -128,8 +198,8 @@ const auto take_single = [](auto& ctx) {
 };
 const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
 
-BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, unary, operation, operand, function_call, sizeof_expr,
-                    parenthesized, argument_list, struct_literal, field_init, choice)
+BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, function_call, sizeof_expr, parenthesized, argument_list,
+                    struct_literal, field_init)
 
 }  // namespace cgraph::dsl::parser
 

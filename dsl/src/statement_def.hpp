@@ -165,12 +165,13 @@ const auto any_statement = event_stmt | alloc_stmt | free_stmt | collective_stmt
                            builtin_stmt | let_stmt | cond_stmt | for_stmt | parallel_stmt | if_stmt | while_stmt |
                            switch_stmt | repeat_stmt | host_stmt | call_stmt | block;
 
-// The two most common statements, recognised from the words after the prefix: a name that is
-// not a keyword followed by `<<<` is a launch, `memcpy(` or `memset(` a copy or a fill. No
-// statement before them in `any_statement` matches such text, so parsing them at once gives
-// the same tree and the same errors, without building and discarding an attribute for each
-// statement kind tried before (the launch came seventh). Anything else, and a launch that
-// fails before its commit point, goes through `any_statement`.
+// Statements recognised from the words after the prefix: a name that is not a keyword followed
+// by `<<<` is a launch, `memcpy(` or `memset(` a copy or a fill, a reserved word names its
+// statement (keyword_statement), and `{` opens a block. No statement before them in
+// `any_statement` matches such text, so parsing them at once gives the same tree and the same
+// errors, without building and discarding an attribute for each statement kind tried before
+// (the launch came seventh, a block last). Anything else, and a statement whose rule fails
+// before its commit point, goes through `any_statement`.
 struct statement_parser : x3::parser<statement_parser> {
   using attribute_type = ast::statement;
   static bool const has_attribute = true;
@@ -188,12 +189,41 @@ struct statement_parser : x3::parser<statement_parser> {
         if (word == "memcpy" || word == "memset") {
           if (rest.starts_with('(') && detail::parse_as<ast::builtin_stmt>(builtin_stmt, first, last, ctx, rctx, attr))
             return true;
-        } else if (rest.starts_with("<<<") && !lexical::is_keyword(word)) {
-          if (detail::parse_as<ast::launch_stmt>(launch_stmt, first, last, ctx, rctx, attr)) return true;
+        } else if (!lexical::is_keyword(word)) {
+          if (rest.starts_with("<<<") && detail::parse_as<ast::launch_stmt>(launch_stmt, first, last, ctx, rctx, attr))
+            return true;
+        } else if (keyword_statement(word, first, last, ctx, rctx, attr)) {
+          return true;
         }
+      } else if (p != last && *p == '{' && detail::parse_as<ast::block>(block, first, last, ctx, rctx, attr)) {
+        return true;
       }
     }
     return any_statement.parse(first, last, ctx, rctx, attr);
+  }
+
+private:
+  // A statement that begins with a reserved word (after its prefix, if it takes one): every
+  // alternative `any_statement` tries before it fails at that word without consuming anything
+  // or throwing (the words of the statements before it are not reserved, and a launch needs a
+  // name), so its rule alone gives the same tree and the same errors. False, consuming
+  // nothing, when that rule fails: `any_statement` then tries everything, as before.
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  static bool keyword_statement(std::string_view word, It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) {
+    using detail::parse_as;
+    if (word == "let") return parse_as<ast::let_stmt>(let_stmt, first, last, ctx, rctx, attr);
+    if (word == "cond") return parse_as<ast::cond_stmt>(cond_stmt, first, last, ctx, rctx, attr);
+    if (word == "if") return parse_as<ast::if_stmt>(if_stmt, first, last, ctx, rctx, attr);
+    if (word == "while") return parse_as<ast::while_stmt>(while_stmt, first, last, ctx, rctx, attr);
+    if (word == "switch") return parse_as<ast::switch_stmt>(switch_stmt, first, last, ctx, rctx, attr);
+    if (word == "repeat") return parse_as<ast::repeat_stmt>(repeat_stmt, first, last, ctx, rctx, attr);
+    if (word == "host") return parse_as<ast::host_stmt>(host_stmt, first, last, ctx, rctx, attr);
+    if (word == "call") return parse_as<ast::call_stmt>(call_stmt, first, last, ctx, rctx, attr);
+    if (word == "for") return parse_as<ast::for_stmt>(for_stmt, first, last, ctx, rctx, attr);
+    if (word == "parallel")  // `parallel for …` or `parallel { … }`, tried in any_statement's order
+      return parse_as<ast::for_stmt>(for_stmt, first, last, ctx, rctx, attr) ||
+             parse_as<ast::parallel_stmt>(parallel_stmt, first, last, ctx, rctx, attr);
+    return false;
   }
 };
 

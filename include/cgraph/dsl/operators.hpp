@@ -93,7 +93,8 @@ constexpr std::optional<binary_op> match_infix(std::string_view text) {
   std::size_t best_length = 0;
   for (const auto& o : operators) {
     std::string_view s = o.spelling;
-    if (o.is_function() || s.size() <= best_length || !text.starts_with(s)) continue;
+    // The first byte first: most operators differ there, and starts_with calls memcmp.
+    if (o.is_function() || s.size() <= best_length || text.empty() || s[0] != text[0] || !text.starts_with(s)) continue;
     const bool angle = s.back() == '<' || s.back() == '>';
     if ((s.size() > 1 || angle) && text.size() > s.size() && text[s.size()] == s.back()) continue;
     best = o.op;
