@@ -567,6 +567,9 @@ private:
   void resolve_afters(body_context& ctx) {
     warn_implied_afters(ctx);
     std::vector<after_edge> edges;
+    // Statement order makes every other dependency point back to an earlier node, so only an
+    // `after` naming a later label can close a cycle; without one the walk is skipped.
+    bool forward = false;
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name->name);
       if (it == ctx.labels.end()) {
@@ -582,8 +585,9 @@ private:
       if (std::find(deps.begin(), deps.end(), it->second) == deps.end()) deps.push_back(it->second);
       if (p.name->port != ast::edge_port::full) add_port_edge(ctx, p, it->second);
       edges.push_back({p.node, it->second, p.name});
+      forward = forward || it->second > p.node;
     }
-    if (!edges.empty()) check_cycles(*ctx.body, edges);
+    if (forward) check_cycles(*ctx.body, edges);
   }
 
   // A programmatic edge joins two kernel nodes (CUDA's ports are a kernel's).

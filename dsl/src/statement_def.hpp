@@ -7,6 +7,9 @@
 
 #include <cgraph/dsl/ast_adapted.hpp>
 
+#include <algorithm>
+#include <vector>
+
 namespace cgraph::dsl::parser {
 
 struct block_class : annotate_position {};
@@ -116,8 +119,66 @@ const auto attribute_def = identifier > -arguments;
 const auto attributes_def = punct("[[") > (attribute % ',') > punct("]]");
 const auto after_clause_def = -(kw("after") > label_list);
 const auto label_list_def = after_label_parser{} % ',';
-// After a ',' another argument must follow, so a bad one is reported where it stands.
-const auto arguments_def = '(' > -(expression() > *(',' > expression())) > ')';
+// `( E, E, … )`, parsed by hand as `'(' > -(expression > *(',' > expression)) > ')'` was: after a
+// ',' another argument must follow, so a bad one is reported where it stands. The arguments
+// go straight into the statement's list, sized once from the commas ahead: X3 built the list
+// in a temporary, growing it one argument at a time, and then copied it over.
+struct arguments_parser : x3::parser<arguments_parser> {
+  using attribute_type = std::vector<ast::expression>;
+  static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    std::vector<ast::expression>& out = attr;
+    It p = first;
+    if (!x3::lit('(').parse(p, last, ctx, rctx, x3::unused)) return false;
+    out.reserve(out.size() + count_hint(p, last));
+    if (expression().parse(p, last, ctx, rctx, out.emplace_back())) {
+      for (;;) {
+        It q = p;
+        if (!x3::lit(',').parse(q, last, ctx, rctx, x3::unused)) break;
+        if (!expression().parse(q, last, ctx, rctx, out.emplace_back()))
+          boost::throw_exception(x3::expectation_failure<It>(q, x3::what(expression())));
+        p = q;
+      }
+    } else {
+      out.pop_back();
+    }
+    if (!x3::lit(')').parse(p, last, ctx, rctx, x3::unused))
+      boost::throw_exception(x3::expectation_failure<It>(p, x3::what(x3::lit(')'))));
+    first = p;
+    return true;
+  }
+
+private:
+  // How many arguments follow `(` at p: one more than the commas before its `)`, outside
+  // nested brackets, strings and comments (1 for none: the reservation is only a hint).
+  static std::size_t count_hint(const char* p, const char* last) {
+    std::size_t commas = 0;
+    int depth = 0;
+    while (p < last) {
+      const char c = *p;
+      if (c == '"' || (c == '/' && last - p >= 2 && (p[1] == '/' || p[1] == '*'))) {
+        const char* q = c == '"' ? lexical::skip_string(p, last)
+                        : p[1] == '/' ? lexical::skip_line_comment(p, last) : lexical::skip_block_comment(p, last);
+        if (!q) break;
+        p = q;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') {
+        if (depth-- == 0) break;
+      } else if (c == ',' && depth == 0) {
+        ++commas;
+      } else if (c == ';') {
+        break;
+      }
+      ++p;
+    }
+    return std::min<std::size_t>(commas + 1, 64);
+  }
+};
+const auto arguments_def = arguments_parser{};
 
 const auto launch_stmt_def = prefix >> identifier > punct("<<<") > launch_dims() > ',' > launch_dims() >
                              -(',' > expression()) > punct(">>>") > arguments > after_clause > ';';
