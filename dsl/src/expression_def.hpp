@@ -100,18 +100,20 @@ struct expression_parser : x3::parser<expression_parser> {
     ast::expression& e = attr;
     It p = first;
     if (!unary(p, last, ctx, rctx, e.first)) return false;
+    It next = skipped(p, last, ctx);  // where the next token is: an operator, `?` or what follows
     for (;;) {
-      It q = p;
+      It q = next;
       ast::binary_op op{};
-      if (!binary_op_parser{}.parse(q, last, ctx, rctx, op)) break;
+      if (q == last || !dsl::may_start_infix(*q) || !binary_op_parser{}.parse(q, last, ctx, rctx, op)) break;
       ast::operation& o = e.rest.emplace_back();
       o.op = op;
       if (!unary(q, last, ctx, rctx, o.rhs)) expected(q, x3::what(expression));
-      detail::tag(o, skipped(p, last, ctx), q);
+      detail::tag(o, next, q);
       p = q;
+      next = skipped(p, last, ctx);
     }
     for (;;) {  // the `? :` after a condition (at most one: the one after ':' takes any more)
-      It q = skipped(p, last, ctx);
+      It q = next;
       if (q == last || *q != '?') break;
       const It question = q++;
       ast::choice& c = e.choices.emplace_back();
@@ -120,6 +122,7 @@ struct expression_parser : x3::parser<expression_parser> {
       if (!expression.parse(q, last, ctx, rctx, c.otherwise)) expected(q, x3::what(expression));
       detail::tag(c, question, q);
       p = q;
+      next = skipped(p, last, ctx);
     }
     first = p;
     return true;

@@ -79,9 +79,17 @@ struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
   static bool const has_attribute = true;
   template <typename Iterator, typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, const Iterator& last, const Context& ctx, RContext& rctx, Attribute& attr) const {
+    if (!skip(first, last, ctx, rctx)) return false;
+    copy(parser_state::current()->prefix.value, attr);
+    return true;
+  }
+
+  // Moves `first` past the prefix there (parsing it into the memo unless it is there already),
+  // without copying it out: how statement_parser looks past it.
+  template <typename Iterator, typename Context, typename RContext>
+  static bool skip(Iterator& first, const Iterator& last, const Context& ctx, RContext& rctx) {
     parser_state::prefix_memo& memo = parser_state::current()->prefix;
     if (memo.at == first) {
-      copy(memo.value, attr);
       first = memo.end;
       return true;
     }
@@ -89,11 +97,10 @@ struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
     // Invalid until this parse succeeds: a prefix that throws (an expectation failure inside
     // `[[…]]`) must not leave another position's memo pointing at a cleared value.
     memo.at = nullptr;
-    memo.value = {};  // X3 appends to the containers of an attribute it parses into
+    clear(memo.value);  // X3 appends to the containers of an attribute it parses into
     if (!node_prefix.parse(first, last, ctx, rctx, memo.value)) return false;
     memo.at = start;
     memo.end = first;
-    copy(memo.value, attr);
     return true;
   }
 
@@ -102,6 +109,11 @@ private:
   static void copy(const ast::node_prefix& from, ast::node_prefix& to) {
     if (from.attributes.empty() && !from.label && from.after.empty()) static_cast<ast::tagged&>(to) = from;
     else to = from;
+  }
+  static void clear(ast::node_prefix& p) {
+    p.attributes.clear();
+    p.label.reset();
+    p.after.clear();
   }
 };
 const memo_prefix_parser prefix{};
@@ -240,8 +252,7 @@ struct statement_parser : x3::parser<statement_parser> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     It p = first;
-    ast::node_prefix scratch;
-    if (prefix.parse(p, last, ctx, rctx, scratch)) {  // memoised: the statement parses it from the memo
+    if (memo_prefix_parser::skip(p, last, ctx, rctx)) {  // memoised: the statement takes it from the memo
       const std::string_view word = detail::word_at(p, last, ctx);
       if (!word.empty()) {
         It next = p + word.size();
