@@ -178,30 +178,47 @@ const auto sizeof_expr_def = kw("sizeof") > '(' > type > ')';
 const auto set_inner = [](auto& ctx) { x3::_val(ctx).inner = std::move(x3::_attr(ctx)); };
 const auto parenthesized_def = mark_begin >> '(' > expression[set_inner] > ')' > mark_end;
 
+// A launch dimension, parsed by hand as `dims_tuple | expression` was, straight into the list:
 // (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
-// Each alternative parses into its own temporary (the actions copy it over), so a failed tuple
-// attempt leaves nothing in the result.
-struct dims_tuple_class : annotate_position {};
-const x3::rule<dims_tuple_class, ast::dims_tuple> dims_tuple = "launch dimension";
-const auto dims_tuple_def = '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')';
-// (Not `dims = {std::move(e)}`: an initializer list's elements are const, so that copies.)
-const auto take_tuple = [](auto& ctx) {
-  auto& t = x3::_attr(ctx);
-  auto& dims = x3::_val(ctx);
-  dims.clear();
-  dims.reserve(t.z ? 3 : 2);
-  dims.push_back(std::move(t.x));
-  dims.push_back(std::move(t.y));
-  if (t.z) dims.push_back(std::move(*t.z));
-};
-const auto take_single = [](auto& ctx) {
-  auto& dims = x3::_val(ctx);
-  dims.clear();
-  dims.push_back(std::move(x3::_attr(ctx)));
-};
-const auto launch_dims_def = dims_tuple[take_tuple] | expression[take_single];
+struct launch_dims_parser : x3::parser<launch_dims_parser> {
+  using attribute_type = std::vector<ast::expression>;
+  static bool const has_attribute = true;
 
-BOOST_SPIRIT_DEFINE(expression, launch_dims, dims_tuple, function_call, sizeof_expr, parenthesized, argument_list,
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    std::vector<ast::expression>& dims = attr;
+    dims.clear();
+    It p = first;
+    x3::skip_over(p, last, ctx);
+    if (p != last && *p == '(' && tuple(first, last, ctx, rctx, dims)) return true;
+    dims.clear();
+    if (expression.parse(first, last, ctx, rctx, dims.emplace_back())) return true;
+    dims.clear();
+    return false;
+  }
+
+private:
+  // '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')'; consumes nothing
+  // when it fails.
+  template <typename It, typename Ctx, typename RCtx>
+  static bool tuple(It& first, It const& last, Ctx const& ctx, RCtx& rctx, std::vector<ast::expression>& dims) {
+    It p = first;
+    dims.reserve(3);
+    if (!x3::lit('(').parse(p, last, ctx, rctx, x3::unused) || !expression.parse(p, last, ctx, rctx, dims.emplace_back()) ||
+        !x3::lit(',').parse(p, last, ctx, rctx, x3::unused) || !expression.parse(p, last, ctx, rctx, dims.emplace_back()))
+      return false;
+    if (It q = p; x3::lit(',').parse(q, last, ctx, rctx, x3::unused)) {
+      if (expression.parse(q, last, ctx, rctx, dims.emplace_back())) p = q;
+      else dims.pop_back();  // the optional third fails as a whole; ')' then fails at the ','
+    }
+    if (!x3::lit(')').parse(p, last, ctx, rctx, x3::unused)) return false;
+    first = p;
+    return true;
+  }
+};
+const auto launch_dims_def = launch_dims_parser{};
+
+BOOST_SPIRIT_DEFINE(expression, launch_dims, function_call, sizeof_expr, parenthesized, argument_list,
                     struct_literal, field_init)
 
 }  // namespace cgraph::dsl::parser

@@ -135,13 +135,6 @@ struct field_init : tagged {
   expression value;
 };
 
-// A launch dimension written as a tuple: (x, y [, z]).
-struct dims_tuple {
-  expression x;
-  expression y;
-  boost::optional<expression> z;
-};
-
 // ---- statements --------------------------------------------------------------------------
 
 struct statement;

@@ -14,7 +14,6 @@ BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::field_init, name, value)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::operation, op, rhs)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::expression, first, rest, choices)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::choice, then, otherwise)
-BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::dims_tuple, x, y, z)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::attribute, name, args)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::node_prefix, attributes, label, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::launch_stmt, prefix, kernel, grid, block, shared_bytes,
