@@ -91,9 +91,7 @@ inline void add_field(ast::operand& v, ast::identifier&& field) {
 // first token to the end of its last) and every expectation failure (where and what) are the
 // same. It writes each node in place, where the rules built a temporary per level and moved it
 // up: expressions, six or more to a launch, were a third of the parser's instructions.
-struct expression_parser : x3::parser<expression_parser> {
-  using attribute_type = ast::expression;
-  static bool const has_attribute = true;
+struct expression_parser : detail::token_parser<expression_parser, ast::expression> {
 
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
@@ -180,9 +178,7 @@ const auto parenthesized_def = mark_begin >> '(' > expression[set_inner] > ')' >
 
 // A launch dimension, parsed by hand as `dims_tuple | expression` was, straight into the list:
 // (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
-struct launch_dims_parser : x3::parser<launch_dims_parser> {
-  using attribute_type = std::vector<ast::expression>;
-  static bool const has_attribute = true;
+struct launch_dims_parser : detail::token_parser<launch_dims_parser, std::vector<ast::expression>> {
 
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {

@@ -135,9 +135,7 @@ const auto label_list_def = after_label_parser{} % ',';
 // ',' another argument must follow, so a bad one is reported where it stands. The arguments
 // go straight into the statement's list, sized once from the commas ahead: X3 built the list
 // in a temporary, growing it one argument at a time, and then copied it over.
-struct arguments_parser : x3::parser<arguments_parser> {
-  using attribute_type = std::vector<ast::expression>;
-  static bool const has_attribute = true;
+struct arguments_parser : detail::token_parser<arguments_parser, std::vector<ast::expression>> {
 
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {

@@ -29,6 +29,8 @@ inline void tag(ast::tagged& node, const char* from, const char* to) {
   node.end = state.offset(to);
 }
 
+// The base of the hand-written X3 parsers (tokens here; expressions, launch dimensions and
+// argument lists in the grammar files): the attribute they produce.
 template <typename Derived, typename Attribute>
 struct token_parser : x3::parser<Derived> {
   using attribute_type = Attribute;
