@@ -92,7 +92,6 @@ inline void add_field(ast::operand& v, ast::identifier&& field) {
 // same. It writes each node in place, where the rules built a temporary per level and moved it
 // up: expressions, six or more to a launch, were a third of the parser's instructions.
 struct expression_parser : detail::token_parser<expression_parser, ast::expression> {
-
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     ast::expression& e = attr;
@@ -179,7 +178,6 @@ const auto parenthesized_def = mark_begin >> '(' > expression[set_inner] > ')' >
 // A launch dimension, parsed by hand as `dims_tuple | expression` was, straight into the list:
 // (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
 struct launch_dims_parser : detail::token_parser<launch_dims_parser, std::vector<ast::expression>> {
-
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     std::vector<ast::expression>& dims = attr;

@@ -136,7 +136,6 @@ const auto label_list_def = after_label_parser{} % ',';
 // go straight into the statement's list, sized once from the commas ahead: X3 built the list
 // in a temporary, growing it one argument at a time, and then copied it over.
 struct arguments_parser : detail::token_parser<arguments_parser, std::vector<ast::expression>> {
-
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     std::vector<ast::expression>& out = attr;
