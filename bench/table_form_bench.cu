@@ -1,7 +1,10 @@
 // The table form of generated C++ (issue 17), side by side in one run: building a 100 000-node
 // chain of `tiny` kernels by the generated C++ that cgraph_add_graphs wrote in the table form,
-// and by hand-written explicit calls (one cudaGraphAddKernelNode per node). Each figure is the
-// median of 7 builds (graph made and destroyed, wall clock), after one warm-up build each.
+// and by hand-written explicit calls (one cudaGraphAddKernelNode per node). Each round builds
+// both (graph made and destroyed, wall clock), the first of the two alternating from round to
+// round, as runtime_bench's rounds do; after one warm-up round, it reports each path's median
+// and the median of the rounds' ratios. (Hand first in every round read 0.98–1.19 from one run
+// to the next: the second build of a round paid for the first one's teardown.)
 //
 //   table_form_bench
 //
@@ -60,19 +63,30 @@ double table_form(float* p) {
 int main() {
   float* p = nullptr;
   CHECK_CUDA(cudaMalloc(&p, 256 * sizeof(float)));
-  std::vector<double> hand, table;
-  for (int r = 0; r <= 7; ++r) {
-    double h = hand_explicit(p), t = table_form(p);
+  constexpr int rounds = 9;
+  std::vector<double> hand, table, ratio;
+  for (int r = 0; r <= rounds; ++r) {
+    double h = 0, t = 0;
+    if (r % 2) {
+      t = table_form(p);
+      h = hand_explicit(p);
+    } else {
+      h = hand_explicit(p);
+      t = table_form(p);
+    }
     if (r > 0) {  // the first round warms up
       hand.push_back(h);
       table.push_back(t);
+      ratio.push_back(t / h);
     }
   }
   const double h = bench::median(hand), t = bench::median(table);
-  std::printf("table_form_bench: build a %d-node chain, median of 7\n", nodes);
-  std::printf("hand-written explicit  %8.2f ms  %6.3f us/node\n", h * 1e3, h * 1e6 / nodes);
-  std::printf("generated, table form  %8.2f ms  %6.3f us/node\n", t * 1e3, t * 1e6 / nodes);
-  std::printf("table form / hand      %8.3f\n", t / h);
+  std::printf("table_form_bench: build a %d-node chain, %d rounds, each path first in turn\n", nodes, rounds);
+  std::printf("hand-written explicit  %8.2f ms  %6.3f us/node (median)\n", h * 1e3, h * 1e6 / nodes);
+  std::printf("generated, table form  %8.2f ms  %6.3f us/node (median)\n", t * 1e3, t * 1e6 / nodes);
+  std::printf("table form / hand      %8.3f (median of the rounds' ratios; rounds:", bench::median(ratio));
+  for (double x : ratio) std::printf(" %.2f", x);
+  std::printf(")\n");
   CHECK_CUDA(cudaFree(p));
   return 0;
 }
