@@ -104,7 +104,7 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
       if (q == last || !dsl::may_start_infix(*q) || !binary_op_parser{}.parse(q, last, ctx, rctx, op)) break;
       ast::operation& o = e.rest.emplace_back();
       o.op = op;
-      if (!unary(q, last, ctx, rctx, o.rhs)) expected(q, x3::what(expression));
+      if (!unary(q, last, ctx, rctx, o.rhs)) detail::expected(q, x3::what(expression));
       detail::tag(o, next, q);
       p = q;
       next = skipped(p, last, ctx);
@@ -114,9 +114,9 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
       if (q == last || *q != '?') break;
       const It question = q++;
       ast::choice& c = e.choices.emplace_back();
-      if (!expression.parse(q, last, ctx, rctx, c.then)) expected(q, x3::what(expression));
-      if (!x3::lit(':').parse(q, last, ctx, rctx, x3::unused)) expected(q, x3::what(x3::lit(':')));
-      if (!expression.parse(q, last, ctx, rctx, c.otherwise)) expected(q, x3::what(expression));
+      if (!expression.parse(q, last, ctx, rctx, c.then)) detail::expected(q, x3::what(expression));
+      if (!x3::lit(':').parse(q, last, ctx, rctx, x3::unused)) detail::expected(q, x3::what(x3::lit(':')));
+      if (!expression.parse(q, last, ctx, rctx, c.otherwise)) detail::expected(q, x3::what(expression));
       detail::tag(c, question, q);
       p = q;
       next = skipped(p, last, ctx);
@@ -126,10 +126,6 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
   }
 
 private:
-  template <typename It>
-  [[noreturn]] static void expected(It where, std::string which) {
-    boost::throw_exception(x3::expectation_failure<It>(where, std::move(which)));
-  }
   template <typename It, typename Ctx>
   static It skipped(It p, It const& last, Ctx const& ctx) {
     x3::skip_over(p, last, ctx);
@@ -156,7 +152,7 @@ private:
       ++q;
       if (const It r = skipped(q, last, ctx); r != last && *r == '.') break;  // `..`, a range's
       ast::identifier field;
-      if (!identifier.parse(q, last, ctx, rctx, field)) expected(q, x3::what(identifier));
+      if (!identifier.parse(q, last, ctx, rctx, field)) detail::expected(q, x3::what(identifier));
       add_field(v, std::move(field));
       first = q;
     }

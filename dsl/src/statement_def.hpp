@@ -147,14 +147,14 @@ struct arguments_parser : detail::token_parser<arguments_parser, std::vector<ast
         It q = p;
         if (!x3::lit(',').parse(q, last, ctx, rctx, x3::unused)) break;
         if (!expression().parse(q, last, ctx, rctx, out.emplace_back()))
-          boost::throw_exception(x3::expectation_failure<It>(q, x3::what(expression())));
+          detail::expected(q, x3::what(expression()));
         p = q;
       }
     } else {
       out.pop_back();
     }
     if (!x3::lit(')').parse(p, last, ctx, rctx, x3::unused))
-      boost::throw_exception(x3::expectation_failure<It>(p, x3::what(x3::lit(')'))));
+      detail::expected(p, x3::what(x3::lit(')')));
     first = p;
     return true;
   }

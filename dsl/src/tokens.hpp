@@ -76,6 +76,13 @@ bool parse_as(const P& p, It& first, It const& last, Ctx const& ctx, RCtx& rctx,
 }  // namespace detail
 
 namespace detail {
+// What a hand-written parser throws where an X3 `>` would: the same failure, at `where`,
+// naming what was expected (x3::what of the parser that failed).
+template <typename It>
+[[noreturn]] void expected(It where, std::string which) {
+  boost::throw_exception(x3::expectation_failure<It>(where, std::move(which)));
+}
+
 // Takes `word` (found by word_at at `first`, not a keyword) as an identifier into `attr`.
 template <typename It, typename Attr>
 void take_identifier(std::string_view word, It& first, Attr& attr) {
