@@ -9,6 +9,9 @@
 #                 fuzz/cgraph_fuzz_replay built here earlier (and lib/ with any shared library they
 #                 need): nothing is installed or built, for a machine with more cores and no
 #                 network (the device machine: docs/reliability.md says how)
+#   FUZZ_MERGE    1 (default) minimises into fuzz/corpus and replays it; 0 stops after fuzzing
+#                 and leaves the inputs it kept in build/fuzz/corpus, for a call with a time
+#                 limit to spend on fuzzing (merge them on another machine: reliability.md)
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +53,8 @@ if [ "${status:-0}" != 0 ]; then
   echo "fuzz.sh: the fuzzer stopped with a finding (crash-*, leak-*, timeout-* or oom-* in $build)"
   exit 1
 fi
+
+[ "${FUZZ_MERGE:-1}" = 0 ] && exit 0
 
 # Minimise into the regression corpus: the smallest set of inputs that covers what all did.
 # The front-end target sees less code, so it only adds what is new to it and drops nothing.

@@ -129,6 +129,12 @@ struct host_slot final : backend::host_slot {
   std::vector<std::byte> bytes;
 };
 
+// Whether two converted values are the same bytes of the same size. The bytes past `size` are
+// zero (ir::converted_bytes), so one load compares them all.
+inline bool same_bytes(const ir::converted_bytes& x, const ir::converted_bytes& y) {
+  return x.size == y.size && x.as_u64() == y.as_u64();
+}
+
 // The values of one node, converted as CUDA wants them. A built graph's nodes keep their
 // arguments in the graph's arena (no heap allocation per node); an update's fresh values use
 // the default heap.
@@ -160,6 +166,18 @@ struct node_values {
     struct_bytes.swap(other.struct_bytes);
   }
 
+  // Takes `other`'s values into this node's buffers (no allocation once they are large enough).
+  void assign(const node_values& other) {
+    grid = other.grid;
+    block = other.block;
+    shared_bytes = other.shared_bytes;
+    enabled = other.enabled;
+    device = other.device;
+    args.assign(other.args.begin(), other.args.end());
+    values.assign(other.values.begin(), other.values.end());
+    struct_bytes.assign(other.struct_bytes.begin(), other.struct_bytes.end());
+  }
+
   // The address CUDA reads argument i from.
   void* argument_address(std::size_t i) {
     ir::converted_bytes& a = args[i];
@@ -169,10 +187,9 @@ struct node_values {
   // Whether CUDA would be handed the same thing: launch dimensions and every argument's bytes
   // (`values` repeat what `args` hold). How update() tells which nodes changed.
   friend bool operator==(const node_values& a, const node_values& b) {
-    auto same = [](const ir::converted_bytes& x, const ir::converted_bytes& y) { return x.size == y.size && x.bytes == y.bytes; };
     return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z && a.block.x == b.block.x &&
            a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes && a.enabled == b.enabled && a.device == b.device &&
-           std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same) &&
+           std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same_bytes) &&
            std::equal(a.struct_bytes.begin(), a.struct_bytes.end(), b.struct_bytes.begin(), b.struct_bytes.end());
   }
 };
@@ -263,6 +280,8 @@ ir::layered_pool evaluate_pool(const built_graph& g);
 // `values` for a kernel node (a captured routine receives them).
 void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
                     bool kernel_values = false);
+// The expression, target type and check of one part of node `n`'s values.
+const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part);
 
 // The default launch value of every cond (0 where none).
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const ir::layered_pool& pool);

@@ -81,6 +81,77 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
   return true;
 }
 
+// Works out where parameter `p` reaches the nodes, if each node takes it whole as an argument
+// (exec_state::direct_param). Not for a parameter that any expression computes with, that a
+// cond's launch value or a launch dimension or attribute reads, or that reaches a node whose
+// values are not a template's (host, child graph, struct arguments, a captured routine) or
+// that has its own setter inputs (repeat counters, events, collectives).
+const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
+  using state = exec_state::direct_param::state;
+  const built_graph& cur = s.current();
+  const graph_dependencies& deps = cur.program->dependencies[cur.graph_index];
+  if (s.direct.empty()) s.direct.resize(deps.steps_by_param.size());
+  exec_state::direct_param& d = s.direct[p];
+  if (d.s != state::unknown) return d;
+  const ir::graph& g = cur.ir();
+  auto whole = [&](std::uint32_t e) { return g.exprs[e].op == ir::op::param && g.exprs[e].index == p; };
+  const auto& exprs = deps.exprs.exprs_by_param[p];
+  d.s = !deps.cond_defaults_by_param[p] && std::all_of(exprs.begin(), exprs.end(), whole) ? state::direct : state::general;
+  for (std::uint32_t step : deps.steps_by_param[p]) {
+    if (d.s != state::direct) break;
+    const ir::node& n = *cur.plan().steps[step].node;
+    const value_template& t = cur.templates->steps[step];
+    const bool plain = n.kind == ir::node_kind::memcpy || n.kind == ir::node_kind::memset ||
+                       (n.kind == ir::node_kind::kernel && !cur.symbols->routines[n.callee]);
+    if (!plain || !t.usable) d.s = state::general;
+    for (value_part part : t.dynamic) {
+      const ir::argument& a = part_argument(g, n, part);
+      if (a.expr >= g.exprs.size()) continue;
+      const auto& reads = deps.exprs.expr_params[a.expr];
+      if (!std::binary_search(reads.begin(), reads.end(), p)) continue;
+      if (part.k != value_part::kind::argument || a.target.is_struct()) d.s = state::general;
+      else d.args.push_back({step, part.index});
+    }
+  }
+  if (d.s != state::direct) d.args = {};
+  return d;
+}
+
+// The new values of the nodes parameter `p` reaches, when it is the only parameter that
+// changed and it reaches them whole (direct_plan): the values last applied with `p`'s new
+// value converted into its arguments, into the scratch as apply() computes them; then `p`'s
+// expressions take the value. False, with nothing changed, where the plan does not hold or a
+// conversion fails (the full path then reports it at its argument).
+bool direct_values(exec_state& s, std::uint32_t p) {
+  const exec_state::direct_param& d = direct_plan(s, p);
+  if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
+  const ir::value& v = *s.staged[p];
+  const built_graph& cur = s.current();
+  const auto& steps = cur.plan().steps;
+  exec_state::scratch& t = s.work;
+  for (std::size_t k = 0; k < d.args.size();) {
+    const std::uint32_t step = d.args[k].step;
+    const ir::node& n = *steps[step].node;
+    const node_values& old = s.applied(step);
+    if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
+    node_values& fresh = t.fresh[t.changed.size()];
+    fresh.assign(old);
+    bool changed = false;  // only the arguments converted here can differ from `old`
+    for (; k < d.args.size() && d.args[k].step == step; ++k) {
+      const ir::argument& a = n.args[d.args[k].arg];
+      ir::converted_bytes& c = fresh.args[d.args[k].arg];
+      if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits) {
+        t.changed.clear();
+        return false;
+      }
+      changed = changed || !same_bytes(c, old.args[d.args[k].arg]);
+    }
+    if (changed) t.changed.push_back(step);
+  }
+  for (std::uint32_t e : cur.program->dependencies[cur.graph_index].exprs.exprs_by_param[p]) s.pool.own(e) = v;
+  return true;
+}
+
 }  // namespace
 
 update_result update(exec_state& s, const args& values) {
@@ -153,17 +224,19 @@ update_result apply(exec_state& s) {
   };
   bool defaults_changed = false;
   try {
-    if (auto error = ir::reevaluate(g, params.view(), exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
-    for (auto i : touched) {
-      const ir::node& n = *steps[i].node;
-      bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
-      if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
-      node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
-      compute_values(cur, i, s.pool, v, routine);
-      if (!(v == s.applied(i))) t.changed.push_back(i);
+    if (t.params.size() != 1 || !direct_values(s, t.params[0])) {
+      if (auto error = ir::reevaluate(g, params.view(), exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
+      for (auto i : touched) {
+        const ir::node& n = *steps[i].node;
+        bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
+        if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
+        node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
+        compute_values(cur, i, s.pool, v, routine);
+        if (!(v == s.applied(i))) t.changed.push_back(i);
+      }
+      // A cond's launch value is fixed when its handle is created: only a new graph changes it.
+      defaults_changed = defaults_touched && cond_defaults(prog, cur.graph_index, s.pool) != cur.cond_defaults;
     }
-    // A cond's launch value is fixed when its handle is created: only a new graph changes it.
-    defaults_changed = defaults_touched && cond_defaults(prog, cur.graph_index, s.pool) != cur.cond_defaults;
   } catch (...) {
     restore();
     throw;

@@ -27,6 +27,20 @@ struct exec_state {
   std::vector<node_values> updated;
   // The values the next apply() gives: params, plus what update() or parameter handles set.
   param_values staged;
+  // Where each parameter reaches nodes, when every node takes it whole as an argument
+  // (`k<<<…>>>(p, n)`, a memcpy's size): an update of that parameter alone converts its value
+  // into those arguments of the values last applied, which is what evaluating and refilling
+  // the nodes would give, at a fraction of the cost (exec.cpp, direct_values). Worked out on
+  // the parameter's first update; by parameter.
+  struct direct_argument {
+    std::uint32_t step, arg;  // plan step, argument index
+  };
+  struct direct_param {
+    enum class state : std::uint8_t { unknown, direct, general } s = state::unknown;
+    std::vector<direct_argument> args;  // grouped by step, in plan order
+  };
+  std::vector<direct_param> direct;
+
   // What an update computes, kept between updates so that a warm one allocates nothing.
   struct scratch {
     std::vector<std::uint32_t> params, exprs, touched, changed;  // params: those that changed

@@ -65,19 +65,7 @@ public:
     out_.device = -1;
   }
 
-  // The expression, target type and check of a part.
-  const ir::argument& argument(value_part part) const {
-    using k = value_part::kind;
-    switch (part.k) {
-      case k::grid: return n_.grid[part.index];
-      case k::block: return n_.block[part.index];
-      case k::shared: return n_.shared_bytes;
-      case k::enabled: return g_.attributes[n_.attributes].enabled;
-      case k::device: return g_.attributes[n_.attributes].device;
-      case k::argument: break;
-    }
-    return n_.args[part.index];
-  }
+  const ir::argument& argument(value_part part) const { return part_argument(g_, n_, part); }
 
   // Whether a part is the same on every build: its expression reads no parameter and no handle
   // made while the graph is built, and it evaluated without failing.
@@ -212,6 +200,19 @@ value_template make_template(const program_state& p, std::uint32_t index, const 
 }
 
 }  // namespace
+
+const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part) {
+  using k = value_part::kind;
+  switch (part.k) {
+    case k::grid: return n.grid[part.index];
+    case k::block: return n.block[part.index];
+    case k::shared: return n.shared_bytes;
+    case k::enabled: return g.attributes[n.attributes].enabled;
+    case k::device: return g.attributes[n.attributes].device;
+    case k::argument: break;
+  }
+  return n.args[part.index];
+}
 
 const graph_templates& program_state::templates(std::uint32_t index) const {
   std::lock_guard<std::mutex> guard(templates_lock_);

@@ -42,9 +42,10 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
       return fmt::format("a struct of {} bytes, not one of {}", t.bytes(), v.i);
     return std::nullopt;
   }
-  auto c = ir::convert(v, t);
-  if (!c.error.empty()) return c.error;
-  return std::nullopt;
+  // Worded only when it does not fit: a parameter handle's assignment comes here every time.
+  ir::converted_bytes bytes;
+  if (ir::convert_to(v, t, ir::check::any, bytes) == ir::convert_problem::fits) return std::nullopt;
+  return ir::convert(v, t).error;
 }
 
 }  // namespace

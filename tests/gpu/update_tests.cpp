@@ -162,6 +162,74 @@ TEST_CASE("runtime.parameter_handles_update_without_names") {
   CHECK(moved.apply().path == cgraph::update_path::unchanged);  // the refused value was never staged
 }
 
+TEST_CASE("runtime.a_parameter_taken_whole_is_converted_into_its_arguments") {
+  // `v` and `bytes` reach nodes only as whole arguments: an update of one of them alone writes
+  // the converted value into those arguments without evaluating anything (exec.cpp,
+  // direct_values). What it gives must be what the full path gives: the values, the nodes it
+  // counts as changed, and the error, at the argument, of a value that does not convert.
+  auto prog = compile(R"(
+graph g(p: f32*, q: f32*, v: f64, bytes: u64, n: i32) {
+  fill<<<1, 64>>>(p, v, n);
+  copy_scaled<<<1, 64>>>(p, q, v, n);
+  memcpy(q, p, bytes);
+}
+)");
+  const int n = 64;
+  buffer<float> p(n), q(n);
+  const cgraph::args first{{"p", p.get()}, {"q", q.get()}, {"v", 2.0}, {"bytes", std::uint64_t{16 * sizeof(float)}}, {"n", n}};
+  auto exec = cgraph::graph::build(prog, "g", first, kernels()).instantiate();
+  auto v = exec.parameter<double>("v");
+  auto bytes = exec.parameter<std::uint64_t>("bytes");
+  auto expect = [&](float value, int copied) {
+    GPU_CHECK(cudaMemset(q.get(), 0, n * sizeof(float)));
+    run(exec);
+    auto got = q.read();
+    for (int i = 0; i < n; ++i) REQUIRE(got[i] == (i < copied ? value : value * value));
+  };
+  expect(2.0f, 16);
+
+  v = 3.0;
+  auto r = exec.apply();
+  CHECK(r.path == cgraph::update_path::node_params);
+  CHECK(r.nodes_changed == 2);
+  expect(3.0f, 16);
+
+  bytes = std::uint64_t{32 * sizeof(float)};
+  r = exec.apply();
+  CHECK(r.path == cgraph::update_path::node_params);
+  CHECK(r.nodes_changed == 1);
+  expect(3.0f, 32);
+
+  // A new value that converts to the arguments' old bytes changes no node.
+  v = 3.0 + 1e-12;
+  r = exec.apply();
+  CHECK(r.path == cgraph::update_path::unchanged);
+  CHECK(r.nodes_changed == 0);
+
+  // A value the parameter takes but its argument does not: the error a build gives, and the
+  // exec keeps what it had.
+  std::string build_error;
+  try {
+    auto bad = first;
+    bad[2].second = cgraph::arg(1e300);
+    (void)cgraph::graph::build(prog, "g", bad, kernels());
+  } catch (const cgraph::build_error& e) {
+    build_error = e.what();
+  }
+  CHECK(build_error.rfind("test.cgraph:13:", 0) == 0);
+  v = 1e300;
+  CHECK_THROWS_WITH_AS(exec.apply(), build_error.c_str(), cgraph::build_error);
+  CHECK_THROWS_WITH_AS(exec.update({{"v", 1e300}}), build_error.c_str(), cgraph::build_error);
+  CHECK(exec.apply().path == cgraph::update_path::unchanged);
+  expect(3.0f, 32);
+
+  // By name, the same path.
+  r = exec.update({{"v", 0.5}});
+  CHECK(r.path == cgraph::update_path::node_params);
+  CHECK(r.nodes_changed == 2);
+  expect(0.5f, 32);
+}
+
 TEST_CASE("runtime.refused_updates_fall_back_in_order") {
   // CUDA 13 accepted every change these graphs allow (a device buffer swapped for pinned host
   // memory included), so the refusals come from the test hook.
