@@ -14,7 +14,7 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
     : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size(),
                   p->program.graphs[index].allocations.size()),
       program(std::move(p)), symbols(std::move(s)), graph_index(index), templates(&program->templates(index)),
-      arena(std::max<std::size_t>(templates->argument_bytes, 64)), params(std::move(parameters)) {
+      arena(templates->argument_bytes), params(std::move(parameters)) {
   graph_site = at(ir().range);
 }
 
@@ -23,6 +23,7 @@ step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out
 void step_builder::prepare() {
   g_.values = evaluate_pool(g_);
   g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
+  memo_.reset(g_.templates->memo_slots);
   g_.port_edges = plan_.port_steps;  // the program's: it outlives the build
   g_.records.reserve(plan_.steps.size());
   for (std::size_t i = 0; i < plan_.steps.size(); ++i) g_.records.emplace_back(&g_.arena);
@@ -77,7 +78,7 @@ void step_builder::refresh_late_readers() {
     if (routine_of(n)) continue;  // captured before any handle exists: a routine gets 0 for a cond
     node_values& v = g_.records[s].values;
     where at = g_.at(n.range);
-    compute_values(g_, s, g_.values, v);
+    compute_values(g_, s, g_.values, v, false, memo_);
     backend::kernel_node::refresh(g_, s, kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers),
                                   at);
   }

@@ -34,6 +34,7 @@ protected:
   built_graph& g_;
   const ir::graph& ir_;
   const plan::explicit_plan& plan_;
+  conversion_memo memo_;  // this build's shared conversions (reset by prepare)
 };
 
 // A host node's slot holding `v`'s values, after checking the registered callable against the

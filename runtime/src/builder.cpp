@@ -33,7 +33,7 @@ private:
     deps_.clear();  // reused: one allocation per build, not per node
     for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
     const captured_routine* routine = routine_of(n);
-    compute_values(g_, i, g_.values, v, routine != nullptr);
+    compute_values(g_, i, g_.values, v, routine != nullptr, memo_);
 
     switch (n.kind) {
       case ir::node_kind::kernel:

@@ -2,6 +2,7 @@
 // The state behind cgraph::graph and cgraph::graph_exec: a CUDA graph built from an explicit
 // plan, with a record per plan step (its node handle and the values it was built with).
 
+#include "bump_arena.hpp"
 #include "check.hpp"
 #include "libraries.hpp"
 
@@ -37,7 +38,9 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
 struct graph_templates;
 
 struct program_state {
-  program_state(source_file s, ir::program p) : source(std::move(s)), program(std::move(p)) {}
+  program_state(source_file s, ir::program p)
+      : source(std::move(s)), program(std::move(p)),
+        checked_registered(std::make_unique<std::atomic<const void*>[]>(program.kernels.size())) {}
 
   source_file source;
   ir::program program;
@@ -50,6 +53,11 @@ struct program_state {
   // Graph `index`'s templates, made the first time it is built (node_values.cpp); they live as
   // long as the program.
   const graph_templates& templates(std::uint32_t index) const;
+
+  // By IR kernel index: the registered function last checked against the kernel's declaration
+  // (kernels.cpp), so a later build with the same function takes it as resolved (resolve). A
+  // module's or NVRTC's kernel handle is not a stable key: those are checked by every build.
+  mutable std::unique_ptr<std::atomic<const void*>[]> checked_registered;
 
 private:
   mutable std::mutex templates_lock_;
@@ -73,9 +81,18 @@ struct resolved_symbols {
   mutable std::unique_ptr<std::atomic<const void*>[]> functions;
 };
 
+// kernel_function for a kernel this build has not resolved yet (kernels.cpp).
+const void* resolve_kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel,
+                                    const where& at);
+
 // The function of kernel `kernel` for a kernel node, resolved and checked once: declared
 // parameter count and sizes against the real kernel's (cudaFuncGetParamInfo, driver 12.4+).
-const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel, const where& at);
+// Inline: every kernel node of a build asks, and all but the first find it at once.
+inline const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel,
+                                   const where& at) {
+  if (const void* f = s.functions[kernel].load(std::memory_order_acquire)) return f;
+  return resolve_kernel_function(p, s, kernel, at);
+}
 
 // Graph parameter values by index. A struct's bytes are copied into a buffer of its own, shared
 // by copies and never written: copying is cheap, and one address is one content (an update
@@ -208,6 +225,31 @@ struct value_part {
   std::uint32_t index;
 };
 
+// A part of a node's values that a build converts (value_template::dynamic), with what the
+// program works out about it once.
+struct dynamic_part {
+  value_part part;
+  // Where a build keeps this part's conversion (conversion_memo), shared by every part of the
+  // graph that converts the same expression to the same type with the same check; ir::none for
+  // a struct argument and for a handle made while the graph is built.
+  std::uint32_t memo = ir::none;
+  const ir::argument* argument;  // part_argument's answer, found once
+};
+
+// One build's (or one update's) conversions of dynamic parts that several nodes share: a
+// graph of 1 000 kernels taking the same pointer parameter converts it once. The first part to
+// need a conversion makes it, so a failure is reported at the first node, as without the memo;
+// the others copy it. Valid for one evaluated pool: reset() before each.
+struct conversion_memo {
+  struct slot {
+    ir::converted_bytes bytes;
+    bool known = false;  // whether `bytes` holds the conversion
+  };
+  std::vector<slot> slots;
+
+  void reset(std::size_t count) { slots.assign(count, slot{}); }
+};
+
 // A node's values as far as they are the same on every build: the parts whose expressions read
 // no parameter, converted once per program; a build converts only `dynamic`. Not usable (every
 // part converted on each build) for host and child-graph nodes, whose values are kept as
@@ -215,7 +257,7 @@ struct value_part {
 struct value_template {
   bool usable = false;
   node_values fixed;
-  std::vector<value_part> dynamic;  // in the order compute_values fills them
+  std::vector<dynamic_part> dynamic;  // in the order compute_values fills them
 };
 
 // What every build of one graph starts from, made on its first build (program_state::templates):
@@ -227,6 +269,7 @@ struct graph_templates {
   std::vector<std::uint32_t> param_exprs;  // the expressions that read a parameter, increasing
   std::vector<std::uint32_t> slot;         // by expression: its index in param_exprs, or ir::none
   std::vector<value_template> steps;       // by plan step
+  std::uint32_t memo_slots = 0;            // the conversion_memo slots the dynamic parts name
   std::size_t argument_bytes = 0;          // what every step's arguments take: a build's arena, at once
 };
 
@@ -240,7 +283,7 @@ struct built_graph final : backend::graph_state {
   std::shared_ptr<const resolved_symbols> symbols;
   std::uint32_t graph_index = 0;
   const graph_templates* templates;                  // the program's, for this graph
-  std::pmr::monotonic_buffer_resource arena;         // the records' arguments, freed with the graph
+  bump_arena arena;                                  // the records' arguments, freed with the graph
   std::vector<node_record> records;                  // by plan step
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
   param_values params;                               // by parameter index
@@ -277,9 +320,10 @@ ir::layered_pool evaluate_pool(const built_graph& g);
 
 // The values of plan step `step` of `g` into `out` (whose memory it reuses), from an evaluated
 // pool and `g`'s cond handles and allocations (node_values.cpp). `kernel_values`: also fill
-// `values` for a kernel node (a captured routine receives them).
+// `values` for a kernel node (a captured routine receives them). `memo`: the conversions
+// already made from this pool (reset to g.templates->memo_slots before the first node).
 void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
-                    bool kernel_values = false);
+                    bool kernel_values, conversion_memo& memo);
 // The expression, target type and check of one part of node `n`'s values.
 const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part);
 

@@ -45,19 +45,19 @@ private:
         case ir::node_kind::kernel:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-            compute_values(g_, i, g_.values, v, true);
+            compute_values(g_, i, g_.values, v, true, memo_);
             routines_[i] = capture_routine(*routine, v, g_.symbols->capture_mode, at);
           } else {
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
           }
           break;
         case ir::node_kind::collective:  // NCCL's warm-up runs work and waits: never inside a capture
-          compute_values(g_, i, g_.values, v);
+          compute_values(g_, i, g_.values, v, false, memo_);
           routines_[i] = capture_collectives(g_, n, v, at);
           break;
         case ir::node_kind::child_graph:
           if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
-          compute_values(g_, i, g_.values, v);
+          compute_values(g_, i, g_.values, v, false, memo_);
           g_.children[i] = build_child(g_, n, v);
           break;
         default: break;
@@ -80,10 +80,11 @@ private:
     const ir::node& n = *plan_.steps[i].node;
     node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
-    compute_values(g_, i, g_.values, v, routine_of(n) != nullptr);
+    const bool routine = routine_of(n) != nullptr;
+    compute_values(g_, i, g_.values, v, routine, memo_);
     switch (n.kind) {
       case ir::node_kind::kernel:
-        if (routine_of(n)) {
+        if (routine) {
           backend::child_node::capture(session_, k, i, routines_.at(i), at);
         } else {
           auto function = kernel_function(*g_.program, *g_.symbols, n.callee, at);

@@ -103,14 +103,20 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
     const value_template& t = cur.templates->steps[step];
     const bool plain = n.kind == ir::node_kind::memcpy || n.kind == ir::node_kind::memset ||
                        (n.kind == ir::node_kind::kernel && !cur.symbols->routines[n.callee]);
-    if (!plain || !t.usable) d.s = state::general;
-    for (value_part part : t.dynamic) {
-      const ir::argument& a = part_argument(g, n, part);
+    if (!plain || !t.usable) {
+      d.s = state::general;
+      break;
+    }
+    for (const dynamic_part& part : t.dynamic) {
+      const ir::argument& a = *part.argument;
       if (a.expr >= g.exprs.size()) continue;
       const auto& reads = deps.exprs.expr_params[a.expr];
       if (!std::binary_search(reads.begin(), reads.end(), p)) continue;
-      if (part.k != value_part::kind::argument || a.target.is_struct()) d.s = state::general;
-      else d.args.push_back({step, part.index});
+      if (part.part.k != value_part::kind::argument || a.target.is_struct()) {
+        d.s = state::general;
+        break;
+      }
+      d.args.push_back({step, part.part.index});
     }
   }
   if (d.s != state::direct) d.args = {};
@@ -119,10 +125,10 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
 
 // The new values of the nodes parameter `p` reaches, when it is the only parameter that
 // changed and it reaches them whole (direct_plan): the values last applied with `p`'s new
-// value converted into its arguments, into the scratch as apply() computes them; then `p`'s
-// expressions take the value. False, with nothing changed, where the plan does not hold or a
+// value converted into its arguments, into the scratch as apply() computes them; then `exprs`,
+// `p`'s expressions, take the value. False, with nothing changed, where the plan does not hold or a
 // conversion fails (the full path then reports it at its argument).
-bool direct_values(exec_state& s, std::uint32_t p) {
+bool direct_values(exec_state& s, std::uint32_t p, std::span<const std::uint32_t> exprs) {
   const exec_state::direct_param& d = direct_plan(s, p);
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
   const ir::value& v = *s.staged[p];
@@ -148,7 +154,7 @@ bool direct_values(exec_state& s, std::uint32_t p) {
     }
     if (changed) t.changed.push_back(step);
   }
-  for (std::uint32_t e : cur.program->dependencies[cur.graph_index].exprs.exprs_by_param[p]) s.pool.own(e) = v;
+  for (std::uint32_t e : exprs) s.pool.own(e) = v;
   return true;
 }
 
@@ -224,14 +230,15 @@ update_result apply(exec_state& s) {
   };
   bool defaults_changed = false;
   try {
-    if (t.params.size() != 1 || !direct_values(s, t.params[0])) {
+    if (t.params.size() != 1 || !direct_values(s, t.params[0], exprs)) {
       if (auto error = ir::reevaluate(g, params.view(), exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
+      t.memo.reset(cur.templates->memo_slots);
       for (auto i : touched) {
         const ir::node& n = *steps[i].node;
         bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
         if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
         node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
-        compute_values(cur, i, s.pool, v, routine);
+        compute_values(cur, i, s.pool, v, routine, t.memo);
         if (!(v == s.applied(i))) t.changed.push_back(i);
       }
       // A cond's launch value is fixed when its handle is created: only a new graph changes it.

@@ -47,6 +47,7 @@ struct exec_state {
     std::vector<ir::value> saved;
     std::vector<node_values> fresh;  // fresh[k]: the new values of step changed[k]
     std::vector<void*> pointers;
+    conversion_memo memo;  // the update's shared conversions
   } work;
 
   // The graph whose values the exec holds now.

@@ -63,8 +63,8 @@ void check_signature(const ir::kernel& k, const std::vector<std::size_t>& sizes,
 
 }  // namespace
 
-const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel, const where& at) {
-  if (const void* f = s.functions[kernel].load(std::memory_order_acquire)) return f;
+const void* resolve_kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel,
+                                    const where& at) {
   std::lock_guard<std::mutex> guard(s.lock);
   if (const void* f = s.functions[kernel].load(std::memory_order_relaxed)) return f;
   const ir::kernel& k = p.program.kernels[kernel];
@@ -89,6 +89,7 @@ const void* kernel_function(const program_state& p, const resolved_symbols& s, s
   auto real = real_param_sizes(function, k.library == ir::none);
   if (real) check_signature(k, *real, source, at);
   else if (!declared_by_cpp.empty() || k.library == ir::none) check_signature(k, declared_by_cpp, source, at);
+  if (k.library == ir::none) p.checked_registered[kernel].store(function, std::memory_order_release);
   s.functions[kernel].store(function, std::memory_order_release);
   return function;
 }

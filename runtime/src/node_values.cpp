@@ -9,6 +9,8 @@
 #include <cgraph/runtime/error.hpp>
 
 #include <cstring>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -77,24 +79,33 @@ public:
   }
 
   // Converts a part into `out` (an argument's place in `out.args` must exist).
-  void fill(value_part part) {
-    static constexpr const char* grid_parts[] = {"grid dimension x", "grid dimension y", "grid dimension z"};
-    static constexpr const char* block_parts[] = {"block dimension x", "block dimension y", "block dimension z"};
-    const ir::argument& a = argument(part);
+  void fill(value_part part) { fill(part, argument(part)); }
+
+  // Converts part `part`, whose expression `a` is, into `out`; with a memo, through memo slot
+  // `slot` (dynamic_part::memo): converted there by the first part that needs it, copied after.
+  void fill(value_part part, const ir::argument& a, conversion_memo* memo = nullptr, std::uint32_t slot = ir::none) {
     using k = value_part::kind;
+    ir::converted_bytes number;  // a launch dimension's, the shared bytes' or an attribute's
+    ir::converted_bytes& c = part.k == k::argument ? out_.args[part.index] : number;
+    if (memo && slot != ir::none && memo->slots[slot].known) {
+      c = memo->slots[slot].bytes;
+    } else {
+      convert(a, part.index, part_name(part), c);
+      if (memo && slot != ir::none) memo->slots[slot] = {c, true};
+    }
     switch (part.k) {
-      case k::grid: set_dim(out_.grid, part.index, number(a, grid_parts[part.index])); return;
-      case k::block: set_dim(out_.block, part.index, number(a, block_parts[part.index])); return;
-      case k::shared: out_.shared_bytes = static_cast<unsigned>(number(a, "dynamic shared memory bytes")); return;
-      case k::enabled: out_.enabled = static_cast<std::int8_t>(number(a, "attribute 'enabled'") != 0); return;
+      case k::grid: set_dim(out_.grid, part.index, c.as_u64()); return;
+      case k::block: set_dim(out_.block, part.index, c.as_u64()); return;
+      case k::shared: out_.shared_bytes = static_cast<unsigned>(c.as_u64()); return;
+      case k::enabled: out_.enabled = static_cast<std::int8_t>(c.as_u64() != 0); return;
       case k::device: {
-        const std::uint64_t device = number(a, "the device");
+        const std::uint64_t device = c.as_u64();
         if (device > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
           fail(a, 0, "the device", {}, fmt::format("{} is not a device number", device));
         out_.device = static_cast<int>(device);
         return;
       }
-      case k::argument: convert(a, part.index, nullptr, out_.args[part.index]); return;
+      case k::argument: return;
     }
   }
 
@@ -115,6 +126,22 @@ public:
 
 private:
   static void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
+
+  // What a part is called in its errors; null for an argument, which describe_argument names.
+  static const char* part_name(value_part part) {
+    static constexpr const char* grid_parts[] = {"grid dimension x", "grid dimension y", "grid dimension z"};
+    static constexpr const char* block_parts[] = {"block dimension x", "block dimension y", "block dimension z"};
+    using k = value_part::kind;
+    switch (part.k) {
+      case k::grid: return grid_parts[part.index];
+      case k::block: return block_parts[part.index];
+      case k::shared: return "dynamic shared memory bytes";
+      case k::enabled: return "attribute 'enabled'";
+      case k::device: return "the device";
+      case k::argument: break;
+    }
+    return nullptr;
+  }
 
   ir::value value_of(const ir::argument& a) const {
     const ir::expr& e = g_.exprs[a.expr];
@@ -149,12 +176,6 @@ private:
     if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits)
       fail(a, i, part, {}, ir::convert(v, a.target, a.check).error);
   }
-  // A launch dimension's, the shared bytes' or an attribute's value.
-  std::uint64_t number(const ir::argument& a, const char* part) {
-    ir::converted_bytes c;
-    convert(a, 0, part, c);
-    return c.as_u64();
-  }
 
   const program_state& p_;
   const ir::graph& g_;
@@ -162,6 +183,26 @@ private:
   const ir::layered_pool& pool_;
   const backend::graph_state* state_;
   node_values& out_;
+};
+
+// Numbers the conversions that dynamic parts make, one slot per (expression, target type,
+// check), so every part converting the same thing shares a conversion_memo slot.
+class memo_numbering {
+public:
+  std::uint32_t slot_of(const ir::graph& g, const ir::argument& a) {
+    if (a.expr >= g.exprs.size() || a.target.is_struct()) return ir::none;
+    const ir::op op = g.exprs[a.expr].op;
+    if (op == ir::op::cond_ref || op == ir::op::alloc_ref) return ir::none;  // made while building
+    static_assert(sizeof(ir::type) == sizeof(std::uint64_t), "a type is 8 bytes, all of them its value");
+    std::uint64_t type = 0;
+    std::memcpy(&type, &a.target, sizeof type);
+    auto [it, added] = slots_.try_emplace(std::tuple(a.expr, type, a.check), static_cast<std::uint32_t>(slots_.size()));
+    return it->second;
+  }
+  std::uint32_t size() const { return static_cast<std::uint32_t>(slots_.size()); }
+
+private:
+  std::map<std::tuple<std::uint32_t, std::uint64_t, ir::check>, std::uint32_t> slots_;
 };
 
 // Whether a node's values can come from a template: not when they are also kept as values (host
@@ -177,8 +218,10 @@ bool templatable(const ir::node& n) {
 // conversion fails leaves the template unusable: every build then computes the node in full
 // and reports it where it always did. (A constant expression that failed to evaluate is left
 // dynamic, and reported by the build that converts it.)
+// `memo_slots` numbers the (expression, type, check) conversions of the graph's dynamic parts
+// (dynamic_part::memo).
 value_template make_template(const program_state& p, std::uint32_t index, const ir::node& n,
-                             const ir::layered_pool& constants) {
+                             const ir::layered_pool& constants, memo_numbering& memo_slots) {
   value_template t;
   if (!templatable(n)) return t;
   const ir::graph& g = p.program.graphs[index];
@@ -189,7 +232,7 @@ value_template make_template(const program_state& p, std::uint32_t index, const 
   try {
     for_each_part(g, n, [&](value_part part) {
       if (filler.constant(part, deps)) filler.fill(part);
-      else t.dynamic.push_back(part);
+      else t.dynamic.push_back({part, memo_slots.slot_of(g, filler.argument(part)), &filler.argument(part)});
     });
   } catch (const build_error&) {
     t.dynamic.clear();
@@ -235,11 +278,13 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   // Templates read constant parts only: the slots' values are never looked at.
   const ir::layered_pool constants(t->constants, t->slot, t->param_exprs.size());
   t->steps.reserve(plans[index].steps.size());
+  memo_numbering memo_slots;
   for (const auto& s : plans[index].steps) {
-    t->steps.push_back(make_template(*this, index, *s.node, constants));
+    t->steps.push_back(make_template(*this, index, *s.node, constants, memo_slots));
     // Arguments, and struct arguments' bytes rounded up as the arena aligns them.
     t->argument_bytes += s.node->args.size() * sizeof(ir::converted_bytes) + (struct_argument_bytes(*s.node) + 15) / 16 * 16;
   }
+  t->memo_slots = memo_slots.size();
   templates_[index] = std::move(t);
   return *templates_[index];
 }
@@ -258,7 +303,7 @@ ir::layered_pool evaluate_pool(const built_graph& g) {
 }
 
 void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
-                    bool kernel_values) {
+                    bool kernel_values, conversion_memo& memo) {
   const ir::node& n = *g.plan().steps[step].node;
   value_filler filler(*g.program, g.ir(), n, pool, &g, out);
   const value_template& t = g.templates->steps[step];
@@ -272,7 +317,13 @@ void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_
     out.args.assign(t.fixed.args.begin(), t.fixed.args.end());
     out.values.clear();
     out.struct_bytes.clear();
-    for (value_part part : t.dynamic) filler.fill(part);
+    for (const dynamic_part& d : t.dynamic) {
+      // The common case inline: an argument another node converted already.
+      if (d.part.k == value_part::kind::argument && d.memo != ir::none && memo.slots[d.memo].known)
+        out.args[d.part.index] = memo.slots[d.memo].bytes;
+      else
+        filler.fill(d.part, *d.argument, &memo, d.memo);
+    }
     return;
   }
   filler.reset();

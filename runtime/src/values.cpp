@@ -128,11 +128,24 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
 
 std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, const build_options& options) {
   auto out = std::make_shared<resolved_symbols>();
-  for (const auto& k : p.program.kernels) {
+  const std::size_t kernels = p.program.kernels.size();
+  out->functions = std::make_unique<std::atomic<const void*>[]>(kernels);  // null: not resolved yet
+  out->routines.reserve(kernels);
+  out->registered.reserve(kernels);
+  out->hosts.reserve(p.program.hosts.size());
+  for (std::size_t i = 0; i < kernels; ++i) {
+    const ir::kernel& k = p.program.kernels[i];
     out->routines.push_back(k.library == ir::none ? r.find_routine(k.name) : nullptr);
     const auto* e = k.library == ir::none ? r.find_kernel(k.name) : nullptr;
     if (!e && k.library == ir::none && k.symbol != k.name) e = r.find_kernel(k.symbol);
-    out->registered.push_back(e ? *e : registry::kernel_entry{});
+    if (e && e->function && p.checked_registered[i].load(std::memory_order_acquire) == e->function) {
+      // An earlier build checked this function against the declaration: resolved already, and
+      // its parameter sizes (a copy each) are not needed.
+      out->registered.push_back({e->function, {}});
+      out->functions[i].store(e->function, std::memory_order_relaxed);
+    } else {
+      out->registered.push_back(e ? *e : registry::kernel_entry{});
+    }
   }
   for (const auto& h : p.program.hosts) {
     const auto* e = r.find_host(h.name);
@@ -144,8 +157,6 @@ std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const re
   out->capture_mode = options.capture_mode == capture_mode::global    ? cudaStreamCaptureModeGlobal
                       : options.capture_mode == capture_mode::relaxed ? cudaStreamCaptureModeRelaxed
                                                                       : cudaStreamCaptureModeThreadLocal;
-  out->functions = std::make_unique<std::atomic<const void*>[]>(p.program.kernels.size());
-  for (std::size_t i = 0; i < p.program.kernels.size(); ++i) out->functions[i] = nullptr;
   return out;
 }
 

@@ -52,8 +52,8 @@ std::span<const plan::port_step>::iterator first_port(std::span<const plan::port
 }
 }  // namespace
 
-bool graph_state::has_port_edges(std::uint32_t step) const {
-  return !port_edges.empty() && first_port(port_edges, step) != port_edges.end();
+bool graph_state::port_edge_enters(std::uint32_t step) const {
+  return first_port(port_edges, step) != port_edges.end();
 }
 
 list<cudaGraphEdgeData> graph_state::edge_data(std::uint32_t step, list<cudaGraphNode_t> deps) {

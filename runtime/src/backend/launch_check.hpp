@@ -5,6 +5,7 @@
 // (cudaFuncAttributeMaxDynamicSharedMemorySize) instead of failing when it runs.
 
 #include <cgraph/runtime/backend/site.hpp>
+#include <cgraph/runtime/error.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -48,6 +49,13 @@ std::string check_new_launch(const cudaKernelNodeParams& p, const site& at);
 inline std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
   if (launch_cache::last_passed.same(p, launch_cache::unload_generation.load(std::memory_order_relaxed))) return {};
   return launch_cache::check_new_launch(p, at);
+}
+
+// check_launch for a node being built: throws a build_error at `at` where `p` cannot launch.
+// The launch that passed last costs only the comparison, with no string made.
+inline void require_launch(const cudaKernelNodeParams& p, const site& at) {
+  if (launch_cache::last_passed.same(p, launch_cache::unload_generation.load(std::memory_order_relaxed))) return;
+  if (std::string why = launch_cache::check_new_launch(p, at); !why.empty()) throw build_error(at.str(), why);
 }
 
 // A library was unloaded: kernels' cached limits are asked for again (a kernel loaded later

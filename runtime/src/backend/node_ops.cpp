@@ -48,10 +48,9 @@ void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, no
                       int device) {
   mark(g, step, at);
   device_scope on(device, at);
-  if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
-  list<cudaGraphEdgeData> edges = g.edge_data(step, d);
-  if (edges.size() == 0) CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
-  else g.nodes[step] = add_with_edges(parent, d, edges, p, at);
+  require_launch(p, at);
+  if (!g.has_port_edges(step)) CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+  else g.nodes[step] = add_with_edges(parent, d, g.edge_data(step, d), p, at);
 }
 
 void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
@@ -59,7 +58,7 @@ void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, co
   mark(c.state(), step, at);
   {
     device_scope on(device, at);  // the limits of the device it runs on
-    if (std::string why = check_launch(p, at); !why.empty()) throw build_error(at.str(), why);
+    require_launch(p, at);
   }
   if (!c.state().has_port_edges(step) && device < 0) {
     CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);

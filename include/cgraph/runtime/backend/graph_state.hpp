@@ -55,7 +55,8 @@ struct graph_state {
   // The edge data of step's dependencies `deps`, one per dependency, programmatic where a port
   // edge of step names it; empty when step has none. Valid until the next call.
   list<cudaGraphEdgeData> edge_data(std::uint32_t step, list<cudaGraphNode_t> deps);
-  bool has_port_edges(std::uint32_t step) const;
+  // Whether a port edge enters step. Inline: most graphs have none, and every node asks.
+  bool has_port_edges(std::uint32_t step) const { return !port_edges.empty() && port_edge_enters(step); }
 
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;
@@ -64,6 +65,8 @@ struct graph_state {
   std::vector<cudaGraph_t> conditional_bodies(cudaGraphNode_t node) const;
 
 private:
+  bool port_edge_enters(std::uint32_t step) const;  // has_port_edges, for a graph that has some
+
   std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
 };
 
