@@ -126,8 +126,8 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
 // The new values of the nodes parameter `p` reaches, when it is the only parameter that
 // changed and it reaches them whole (direct_plan): the values last applied with `p`'s new
 // value converted into its arguments, into the scratch as apply() computes them; then `exprs`,
-// `p`'s expressions, take the value. False, with nothing changed, where the plan does not hold or a
-// conversion fails (the full path then reports it at its argument).
+// `p`'s expressions, take the value. False, with nothing changed, where the plan does not hold
+// or a conversion fails (the full path then reports it at its argument).
 bool direct_values(exec_state& s, std::uint32_t p, std::span<const std::uint32_t> exprs) {
   const exec_state::direct_param& d = direct_plan(s, p);
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;

@@ -230,6 +230,55 @@ graph g(p: f32*, q: f32*, v: f64, bytes: u64, n: i32) {
   expect(0.5f, 32);
 }
 
+TEST_CASE("runtime.a_parameter_is_converted_once_per_type_for_every_node") {
+  // A build (and an update) converts `v` once into f32, which both fills share, and once into
+  // u32 for increment (node_values.cpp, conversion_memo). A value that fits f32 but not u32
+  // fails at increment, the first node that needs that conversion, exactly as it did when
+  // every node converted its own; the fills after it reuse the f32 conversion.
+  auto prog = compile(R"(
+graph g(p: f32*, q: u32*, v: i64, n: i32) {
+  fill<<<1, 64>>>(p, v, n);
+  increment<<<1, 4>>>(q, v);
+  fill<<<1, 64>>>(p, v, n);
+}
+)");
+  const int n = 64;
+  buffer<float> p(n);
+  buffer<unsigned> q(1);
+  GPU_CHECK(cudaMemset(q.get(), 0, sizeof(unsigned)));
+  const cgraph::args first{{"p", p.get()}, {"q", q.get()}, {"v", std::int64_t{5}}, {"n", n}};
+  auto exec = cgraph::graph::build(prog, "g", first, kernels()).instantiate();
+  unsigned total = 0;
+  auto expect = [&](float value, unsigned added) {
+    run(exec);
+    total += added;
+    auto got = p.read();
+    for (int i = 0; i < n; ++i) REQUIRE(got[i] == value);
+    REQUIRE(q.read()[0] == total);
+  };
+  expect(5.0f, 4 * 5);
+
+  auto r = exec.update({{"v", std::int64_t{7}}});
+  CHECK(r.path == cgraph::update_path::node_params);
+  CHECK(r.nodes_changed == 3);
+  expect(7.0f, 4 * 7);
+
+  // -1 is an f32 but not a u32: the error is increment's (line 14), not a fill's.
+  std::string build_error;
+  try {
+    auto bad = first;
+    bad[2].second = cgraph::arg(std::int64_t{-1});
+    (void)cgraph::graph::build(prog, "g", bad, kernels());
+  } catch (const cgraph::build_error& e) {
+    build_error = e.what();
+  }
+  CHECK(build_error.rfind("test.cgraph:14:", 0) == 0);
+  CHECK(build_error.find("argument 2 ('by') of kernel 'increment': value -1 does not fit u32") != std::string::npos);
+  CHECK_THROWS_WITH_AS(exec.update({{"v", std::int64_t{-1}}}), build_error.c_str(), cgraph::build_error);
+  CHECK(exec.apply().path == cgraph::update_path::unchanged);
+  expect(7.0f, 4 * 7);
+}
+
 TEST_CASE("runtime.refused_updates_fall_back_in_order") {
   // CUDA 13 accepted every change these graphs allow (a device buffer swapped for pinned host
   // memory included), so the refusals come from the test hook.
