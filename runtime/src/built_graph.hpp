@@ -36,6 +36,7 @@ struct graph_dependencies {
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 
 struct graph_templates;
+struct resolved_symbols;
 
 struct program_state {
   program_state(source_file s, ir::program p)
@@ -58,6 +59,16 @@ struct program_state {
   // (kernels.cpp), so a later build with the same function takes it as resolved (resolve). A
   // module's or NVRTC's kernel handle is not a stable key: those are checked by every build.
   mutable std::unique_ptr<std::atomic<const void*>[]> checked_registered;
+
+  // The symbols the last build resolved, and against what: a build with the same registry
+  // version and options takes them as they are (resolve, values.cpp).
+  struct resolved_for {
+    std::shared_ptr<const resolved_symbols> symbols;
+    registry::version version;
+    build_options options;
+  };
+  mutable std::mutex symbols_lock;
+  mutable resolved_for last_symbols;
 
 private:
   mutable std::mutex templates_lock_;

@@ -126,7 +126,16 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
   return out;
 }
 
-std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, const build_options& options) {
+namespace {
+
+bool same_options(const build_options& a, const build_options& b) {
+  return a.module_directory == b.module_directory &&
+         a.allow_module_paths_outside_directory == b.allow_module_paths_outside_directory && a.strategy == b.strategy &&
+         a.capture_mode == b.capture_mode;
+}
+
+std::shared_ptr<const resolved_symbols> resolve_now(const program_state& p, const registry& r,
+                                                    const build_options& options) {
   auto out = std::make_shared<resolved_symbols>();
   const std::size_t kernels = p.program.kernels.size();
   out->functions = std::make_unique<std::atomic<const void*>[]>(kernels);  // null: not resolved yet
@@ -157,6 +166,21 @@ std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const re
   out->capture_mode = options.capture_mode == capture_mode::global    ? cudaStreamCaptureModeGlobal
                       : options.capture_mode == capture_mode::relaxed ? cudaStreamCaptureModeRelaxed
                                                                       : cudaStreamCaptureModeThreadLocal;
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const resolved_symbols> resolve(const program_state& p, const registry& r, const build_options& options) {
+  const registry::version version = r.current_version();
+  {
+    std::lock_guard<std::mutex> guard(p.symbols_lock);
+    const auto& last = p.last_symbols;
+    if (last.symbols && last.version == version && same_options(last.options, options)) return last.symbols;
+  }
+  auto out = resolve_now(p, r, options);
+  std::lock_guard<std::mutex> guard(p.symbols_lock);
+  p.last_symbols = {out, version, options};
   return out;
 }
 

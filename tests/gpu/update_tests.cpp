@@ -337,6 +337,49 @@ TEST_CASE("runtime.build_and_update_errors_name_the_cgraph_line") {
                        cgraph::build_error);
 }
 
+TEST_CASE("runtime.a_registry_changed_between_builds_is_resolved_again") {
+  // A program keeps the symbols its last build resolved while the registry and the options
+  // stay the same (values.cpp, resolve). A registration after a build, or another registry
+  // object, must be seen by the next build.
+  auto prog = compile(R"(
+graph g(p: f32*, n: i32) {
+  fill<<<1, 64>>>(p, 2.0, n);
+}
+)");
+  const int n = 64;
+  buffer<float> p(n);
+  const cgraph::args values{{"p", p.get()}, {"n", n}};
+  auto expect = [&](cgraph::graph_exec& exec, float value) {
+    run(exec);
+    auto got = p.read();
+    for (int i = 0; i < n; ++i) REQUIRE(got[i] == value);
+  };
+  const char* missing = "test.cgraph:13:3: kernel 'fill' is not in the registry (register it with registry.kernel(\"fill\", fill))";
+  cgraph::registry reg;
+  for (int attempt = 0; attempt < 2; ++attempt)  // a failed build is not remembered as resolved
+    CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", values, reg), missing, cgraph::build_error);
+
+  reg = kernels();
+  auto exec = cgraph::graph::build(prog, "g", values, reg).instantiate();
+  expect(exec, 2.0f);
+
+  // A routine registered now replaces the kernel in the next build.
+  int routine_runs = 0;
+  reg.routine("fill", [&](cudaStream_t s, std::span<const cgraph::value> v, dim3, dim3) {
+    ++routine_runs;
+    GPU_CHECK(cudaMemsetAsync(v[0].as<float*>(), 0, n * sizeof(float), s));
+  });
+  auto zeroing = cgraph::graph::build(prog, "g", values, reg).instantiate();
+  CHECK(routine_runs == 1);
+  expect(zeroing, 0.0f);
+
+  // Another registry object with the kernel, not the routine: the kernel again.
+  const cgraph::registry other = kernels();
+  auto filling = cgraph::graph::build(prog, "g", values, other).instantiate();
+  CHECK(routine_runs == 1);
+  expect(filling, 2.0f);
+}
+
 TEST_CASE("runtime.launch_failures_name_the_cgraph_line") {
   // The block size is a parameter: a constant 4096 is a compile-time error (rule 7), a value is
   // checked when the graph is built, before CUDA sees it. (CUDA's own failures are mapped to

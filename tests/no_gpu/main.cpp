@@ -24,6 +24,32 @@ TEST_CASE("runtime.without_a_gpu_fails_clearly_when_cuda_is_touched") {
   }
 }
 
+TEST_CASE("runtime.a_registry_version_changes_with_every_registration") {
+  // A program reuses the symbols it resolved while registry::current_version() is the same
+  // (runtime/src/values.cpp, resolve): every change, and every other registry object, must
+  // give another version.
+  cgraph::registry reg;
+  const auto first = reg.current_version();
+  CHECK(reg.current_version() == first);
+  reg.host("h", [](int) {});
+  const auto second = reg.current_version();
+  CHECK_FALSE(second == first);
+  CHECK(second.id == first.id);
+  reg.routine("r", [](cudaStream_t, std::span<const cgraph::value>, dim3, dim3) {});
+  CHECK_FALSE(reg.current_version() == second);
+
+  cgraph::registry copy = reg;
+  CHECK(copy.current_version().id != reg.current_version().id);
+  CHECK(copy.find_host("h") != nullptr);
+  const auto before_move = reg.current_version();
+  cgraph::registry moved = std::move(reg);
+  CHECK_FALSE(reg.current_version() == before_move);  // NOLINT: emptied, and no longer that version
+  CHECK(moved.current_version().id != before_move.id);
+  CHECK(moved.find_host("h") != nullptr);
+  copy = moved;
+  CHECK(copy.current_version().id != moved.current_version().id);
+}
+
 int main(int argc, char** argv) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) {

@@ -6,7 +6,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <concepts>
+#include <cstdint>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -59,6 +61,37 @@ constexpr char kind_of() {
 
 class registry {
 public:
+  registry() = default;
+  // A copy is another registry: it gets a version of its own (current_version).
+  registry(const registry& other) : kernels_(other.kernels_), hosts_(other.hosts_), routines_(other.routines_) {}
+  registry(registry&& other) noexcept
+      : kernels_(std::move(other.kernels_)), hosts_(std::move(other.hosts_)), routines_(std::move(other.routines_)) {
+    ++other.changes_;  // emptied: no longer the registry a program resolved against
+  }
+  registry& operator=(const registry& other) {
+    if (this != &other) *this = registry(other);
+    return *this;
+  }
+  registry& operator=(registry&& other) noexcept {
+    kernels_ = std::move(other.kernels_);
+    hosts_ = std::move(other.hosts_);
+    routines_ = std::move(other.routines_);
+    id_ = fresh_id();
+    changes_ = 0;
+    ++other.changes_;
+    return *this;
+  }
+
+  // This registry as it is now: a number no other registry object has had, and how many
+  // changes it has taken. A program resolves its kernels and callbacks again only when this,
+  // or the build options, differ from its last build's.
+  struct version {
+    std::uint64_t id = 0;
+    std::uint64_t changes = 0;
+    friend bool operator==(const version&, const version&) = default;
+  };
+  version current_version() const { return {id_, changes_}; }
+
   struct kernel_entry {
     const void* function = nullptr;
     std::vector<std::size_t> param_sizes;  // sizeof each C++ parameter
@@ -72,6 +105,7 @@ public:
   template <typename... Args>
   registry& kernel(std::string name, void (*function)(Args...)) {
     kernels_[std::move(name)] = kernel_entry{reinterpret_cast<const void*>(function), {sizeof(Args)...}};
+    ++changes_;
     return *this;
   }
 
@@ -87,6 +121,7 @@ public:
   // graph node (in the explicit one on a side stream), so both build the same graph.
   registry& routine(std::string name, captured_routine r) {
     routines_[std::move(name)] = std::make_shared<const captured_routine>(std::move(r));
+    ++changes_;
     return *this;
   }
 
@@ -101,6 +136,7 @@ private:
       call(f, v, std::index_sequence_for<A...>{}, static_cast<std::tuple<A...>*>(nullptr));
     });
     hosts_[std::move(name)] = host_entry{std::move(fn), std::string{detail::kind_of<A>()...}};
+    ++changes_;
     return *this;
   }
   template <typename F, std::size_t... I, typename... A>
@@ -111,6 +147,13 @@ private:
   std::map<std::string, kernel_entry, std::less<>> kernels_;
   std::map<std::string, host_entry, std::less<>> hosts_;
   std::map<std::string, std::shared_ptr<const captured_routine>, std::less<>> routines_;
+
+  static std::uint64_t fresh_id() {
+    static std::atomic<std::uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::uint64_t id_ = fresh_id();
+  std::uint64_t changes_ = 0;
 };
 
 }  // namespace cgraph
