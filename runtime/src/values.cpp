@@ -128,6 +128,8 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
 
 namespace {
 
+// Every field: a field added to build_options must join it (the size below then changes).
+static_assert(sizeof(build_options) == sizeof(std::string) + 16, "build_options changed: compare the new field here");
 bool same_options(const build_options& a, const build_options& b) {
   return a.module_directory == b.module_directory &&
          a.allow_module_paths_outside_directory == b.allow_module_paths_outside_directory && a.strategy == b.strategy &&
