@@ -10,8 +10,8 @@ namespace cgraph::detail {
 // One block, sized when the graph is made for every step's arguments, handed out by moving a
 // pointer; whatever does not fit (a node whose arguments grow on a later refresh) comes from a
 // monotonic resource behind it. Nothing is freed before the arena. std::pmr's monotonic
-// resource does the same, but its allocation is an out-of-line call of about 40 instructions,
-// which was a build's largest cost per node after CUDA's own (docs/performance.md, run 16).
+// resource does the same, but through an out-of-line call of about 40 instructions per node
+// (docs/performance.md, run 16).
 class bump_arena final : public std::pmr::memory_resource {
 public:
   explicit bump_arena(std::size_t bytes) : block_(std::make_unique_for_overwrite<std::byte[]>(bytes)), size_(bytes) {}
