@@ -251,14 +251,26 @@ struct dynamic_part {
 // graph of 1 000 kernels taking the same pointer parameter converts it once. The first part to
 // need a conversion makes it, so a failure is reported at the first node, as without the memo;
 // the others copy it. Valid for one evaluated pool: reset() before each.
-struct conversion_memo {
-  struct slot {
-    ir::converted_bytes bytes;
-    bool known = false;  // whether `bytes` holds the conversion
-  };
-  std::vector<slot> slots;
+class conversion_memo {
+public:
+  // Forgets every conversion at once: a slot holds one when it was made since the last reset
+  // (its generation), so an update that touches one node of a graph with many slots does not
+  // clear them all. 64 bits: an exec updated every microsecond would take 584 000 years to wrap.
+  void reset(std::size_t count) {
+    if (slots_.size() < count) slots_.resize(count);
+    ++generation_;
+  }
+  bool known(std::uint32_t slot) const { return slots_[slot].made == generation_; }
+  const ir::converted_bytes& bytes(std::uint32_t slot) const { return slots_[slot].bytes; }
+  void keep(std::uint32_t slot, const ir::converted_bytes& c) { slots_[slot] = {c, generation_}; }
 
-  void reset(std::size_t count) { slots.assign(count, slot{}); }
+private:
+  struct entry {
+    ir::converted_bytes bytes;
+    std::uint64_t made = 0;  // the generation that converted it
+  };
+  std::vector<entry> slots_;
+  std::uint64_t generation_ = 0;
 };
 
 // A node's values as far as they are the same on every build: the parts whose expressions read

@@ -87,11 +87,11 @@ public:
     using k = value_part::kind;
     ir::converted_bytes number;  // a launch dimension's, the shared bytes' or an attribute's
     ir::converted_bytes& c = part.k == k::argument ? out_.args[part.index] : number;
-    if (memo && slot != ir::none && memo->slots[slot].known) {
-      c = memo->slots[slot].bytes;
+    if (memo && slot != ir::none && memo->known(slot)) {
+      c = memo->bytes(slot);
     } else {
       convert(a, part.index, part_name(part), c);
-      if (memo && slot != ir::none) memo->slots[slot] = {c, true};
+      if (memo && slot != ir::none) memo->keep(slot, c);
     }
     switch (part.k) {
       case k::grid: set_dim(out_.grid, part.index, c.as_u64()); return;
@@ -231,8 +231,9 @@ value_template make_template(const program_state& p, std::uint32_t index, const 
   t.fixed.args.resize(n.args.size());
   try {
     for_each_part(g, n, [&](value_part part) {
-      if (filler.constant(part, deps)) filler.fill(part);
-      else t.dynamic.push_back({part, memo_slots.slot_of(g, filler.argument(part)), &filler.argument(part)});
+      const ir::argument& a = filler.argument(part);
+      if (filler.constant(part, deps)) filler.fill(part, a);
+      else t.dynamic.push_back({part, memo_slots.slot_of(g, a), &a});
     });
   } catch (const build_error&) {
     t.dynamic.clear();
@@ -319,8 +320,8 @@ void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_
     out.struct_bytes.clear();
     for (const dynamic_part& d : t.dynamic) {
       // The common case inline: an argument another node converted already.
-      if (d.part.k == value_part::kind::argument && d.memo != ir::none && memo.slots[d.memo].known)
-        out.args[d.part.index] = memo.slots[d.memo].bytes;
+      if (d.part.k == value_part::kind::argument && d.memo != ir::none && memo.known(d.memo))
+        out.args[d.part.index] = memo.bytes(d.memo);
       else
         filler.fill(d.part, *d.argument, &memo, d.memo);
     }
