@@ -186,11 +186,16 @@ double small_float_value(std::uint16_t bits, scalar s) {
   return (bits & 0x8000) ? -magnitude : magnitude;
 }
 
+// Each branch sets the size it stores (sizeof the C++ type): a parameter handle's update
+// converts on every assignment, and the size table's out-of-line lookup was a fifth of it.
 convert_problem convert_number(const value& v, type target, check c, converted_bytes& out) {
-  out.size = size_of(target);
+  out.size = 0;  // a value that does not fit has no bytes
   out.indirect = false;
   out.bytes = {};
-  auto store = [&](auto x) { std::memcpy(out.bytes.data(), &x, sizeof x); };
+  auto store = [&](auto x) {
+    out.size = sizeof x;
+    std::memcpy(out.bytes.data(), &x, sizeof x);
+  };
   if (target.is_float()) {
     double d = as_double(v);
     if (c == check::positive && !(d > 0)) return convert_problem::not_positive;
@@ -214,13 +219,9 @@ convert_problem convert_number(const value& v, type target, check c, converted_b
   }
   i64 x = v.i;
   if (c == check::positive && x <= 0) return convert_problem::not_positive;
+  if (target.s <= scalar::u64 && !integer_fits(v, target.s)) return convert_problem::does_not_fit;
   auto put = [&](auto sample) {
-    using T = decltype(sample);
-    bool fits;
-    if constexpr (std::is_signed_v<T>) fits = x >= std::numeric_limits<T>::min() && x <= std::numeric_limits<T>::max();
-    else fits = x >= 0 && static_cast<std::uint64_t>(x) <= std::numeric_limits<T>::max();
-    if (!fits) return convert_problem::does_not_fit;
-    store(static_cast<T>(x));
+    store(static_cast<decltype(sample)>(x));
     return convert_problem::fits;
   };
   switch (target.s) {

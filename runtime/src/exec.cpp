@@ -13,12 +13,20 @@
 
 namespace cgraph::detail {
 
+node_values& exec_state::make_owned(std::uint32_t step) {
+  if (updated_slot.empty()) updated_slot.assign(current().records.size(), no_slot);
+  updated_slot[step] = static_cast<std::uint32_t>(updated.size());
+  updated.emplace_back().assign(current().records[step].values);
+  return updated.back();
+}
+
 namespace {
 
 // Applies the changed steps with the backend's per-node setters, in order; false at the first
 // refusal (the exec core then updates the whole graph, which also covers the ones applied).
-// `fresh[k]` holds the new values of step changed[k].
-bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
+// `values_of(k)` gives the new values of step changed[k].
+template <class Values>
+bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, Values values_of) {
   const built_graph& cur = s.current();
   const auto& steps = cur.plan().steps;
   cudaGraphExec_t exec = s.core.get();
@@ -27,11 +35,12 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     std::uint32_t i = changed[k];
     const ir::node& n = *steps[i].node;
     cudaGraphNode_t node = s.core.node(i);
-    node_values& v = fresh[k];
+    node_values& v = values_of(k);
     where at = cur.at(n.range);
     bool applied = true;
-    // A node moved to another device is a new node: only a new graph (and exec) has it.
-    if (v.device != s.applied(i).device) return false;
+    // A node moved to another device is a new node: only a new graph (and exec) has it. (Values
+    // written in place are the applied ones: their device is unchanged.)
+    if (&v != &s.applied(i) && v.device != s.applied(i).device) return false;
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
@@ -116,41 +125,46 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
         d.s = state::general;
         break;
       }
-      d.args.push_back({step, part.part.index});
+      auto conversion = std::find_if(d.conversions.begin(), d.conversions.end(), [&](const auto& c) {
+        return c.target == a.target && c.check == a.check;
+      });
+      if (conversion == d.conversions.end()) conversion = d.conversions.insert(conversion, {a.target, a.check});
+      d.args.push_back({step, part.part.index, static_cast<std::uint32_t>(conversion - d.conversions.begin())});
     }
   }
-  if (d.s != state::direct) d.args = {};
+  if (d.s != state::direct) d = {d.s, {}, {}};
   return d;
 }
 
 // The new values of the nodes parameter `p` reaches, when it is the only parameter that
-// changed and it reaches them whole (direct_plan): the values last applied with `p`'s new
-// value converted into its arguments, into the scratch as apply() computes them; then `exprs`,
-// `p`'s expressions, take the value. False, with nothing changed, where the plan does not hold
-// or a conversion fails (the full path then reports it at its argument).
+// changed and it reaches them whole (direct_plan): `p`'s new value, converted once per target
+// type, written into those arguments of the exec's own values (exec_state::owned), in place;
+// then `exprs`, `p`'s expressions, take the value. False, with nothing changed, where the plan
+// does not hold or a conversion fails (the full path then reports it at its argument).
+//
+// Written in place, the values run ahead of the exec until the setters have run. That is
+// safe: the exec core is unsettled from the moment it starts applying until it succeeds
+// (backend/exec_core.hpp), so after any failure the next update replaces the whole graph and
+// drops these values with it.
 bool direct_values(exec_state& s, std::uint32_t p, std::span<const std::uint32_t> exprs) {
   const exec_state::direct_param& d = direct_plan(s, p);
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
   const ir::value& v = *s.staged[p];
-  const built_graph& cur = s.current();
-  const auto& steps = cur.plan().steps;
   exec_state::scratch& t = s.work;
+  t.converted.resize(d.conversions.size());
+  for (std::size_t c = 0; c < d.conversions.size(); ++c)
+    if (ir::convert_to(v, d.conversions[c].target, d.conversions[c].check, t.converted[c]) != ir::convert_problem::fits)
+      return false;
   for (std::size_t k = 0; k < d.args.size();) {
     const std::uint32_t step = d.args[k].step;
-    const ir::node& n = *steps[step].node;
-    const node_values& old = s.applied(step);
-    if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
-    node_values& fresh = t.fresh[t.changed.size()];
-    fresh.assign(old);
-    bool changed = false;  // only the arguments converted here can differ from `old`
+    node_values& values = s.owned(step);
+    bool changed = false;  // only the arguments written here can differ from what was applied
     for (; k < d.args.size() && d.args[k].step == step; ++k) {
-      const ir::argument& a = n.args[d.args[k].arg];
-      ir::converted_bytes& c = fresh.args[d.args[k].arg];
-      if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits) {
-        t.changed.clear();
-        return false;
-      }
-      changed = changed || !same_bytes(c, old.args[d.args[k].arg]);
+      ir::converted_bytes& arg = values.args[d.args[k].arg];
+      const ir::converted_bytes& fresh = t.converted[d.args[k].conversion];
+      if (same_bytes(arg, fresh)) continue;
+      arg = fresh;
+      changed = true;
     }
     if (changed) t.changed.push_back(step);
   }
@@ -229,8 +243,10 @@ update_result apply(exec_state& s) {
     s.staged = s.params;
   };
   bool defaults_changed = false;
+  bool in_place = false;  // direct_values wrote the new values into the exec's own
   try {
-    if (t.params.size() != 1 || !direct_values(s, t.params[0], exprs)) {
+    in_place = t.params.size() == 1 && direct_values(s, t.params[0], exprs);
+    if (!in_place) {
       if (auto error = ir::reevaluate(g, params.view(), exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
       t.memo.reset(cur.templates->memo_slots);
       for (auto i : touched) {
@@ -254,14 +270,18 @@ update_result apply(exec_state& s) {
     return result;
   }
   try {
-    result.path = s.core.update([&] { return !defaults_changed && apply_node_params(s, t.changed, t.fresh); },
-                                [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
+    auto apply_nodes = [&] {
+      if (defaults_changed) return false;
+      if (in_place) return apply_node_params(s, t.changed, [&](std::size_t k) -> node_values& { return s.owned(t.changed[k]); });
+      return apply_node_params(s, t.changed, [&](std::size_t k) -> node_values& { return t.fresh[k]; });
+    };
+    result.path = s.core.update(apply_nodes, [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
   } catch (...) {
     restore();  // the exec core is unsettled if it applied anything: the next update puts it right
     throw;
   }
   keep_staged();
-  if (result.path == update_path::node_params) {
+  if (result.path == update_path::node_params && !in_place) {
     // Swapped, not copied: the old values' buffers go to the scratch for the next update.
     if (s.updated_slot.empty()) s.updated_slot.assign(steps.size(), exec_state::no_slot);
     for (std::size_t k = 0; k < t.changed.size(); ++k) {
@@ -272,7 +292,7 @@ update_result apply(exec_state& s) {
       }
       s.updated[slot].swap(t.fresh[k]);
     }
-  } else {
+  } else if (result.path != update_path::node_params) {
     s.pool = s.current().values;  // the rebuilt graph holds every value
     s.updated_slot.clear();
     s.updated.clear();

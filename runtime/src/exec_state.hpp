@@ -29,15 +29,21 @@ struct exec_state {
   param_values staged;
   // Where each parameter reaches nodes, when every node takes it whole as an argument
   // (`k<<<…>>>(p, n)`, a memcpy's size): an update of that parameter alone converts its value
-  // into those arguments of the values last applied, which is what evaluating and refilling
-  // the nodes would give, at a fraction of the cost (exec.cpp, direct_values). Worked out on
-  // the parameter's first update; by parameter.
+  // once per target type and writes it into those arguments of the values last applied, in
+  // place, which is what evaluating and refilling the nodes would give, at a fraction of the
+  // cost (exec.cpp, direct_values). Worked out on the parameter's first update; by parameter.
   struct direct_argument {
     std::uint32_t step, arg;  // plan step, argument index
+    std::uint32_t conversion;  // index in direct_param::conversions
+  };
+  struct direct_conversion {
+    ir::type target;
+    ir::check check;
   };
   struct direct_param {
     enum class state : std::uint8_t { unknown, direct, general } s = state::unknown;
     std::vector<direct_argument> args;  // grouped by step, in plan order
+    std::vector<direct_conversion> conversions;  // distinct: mostly one
   };
   std::vector<direct_param> direct;
 
@@ -46,6 +52,7 @@ struct exec_state {
     std::vector<std::uint32_t> params, exprs, touched, changed;  // params: those that changed
     std::vector<ir::value> saved;
     std::vector<node_values> fresh;  // fresh[k]: the new values of step changed[k]
+    std::vector<ir::converted_bytes> converted;  // a direct update's, by direct_param::conversions
     std::vector<void*> pointers;
     conversion_memo memo;  // the update's shared conversions
   } work;
@@ -57,6 +64,13 @@ struct exec_state {
     return step < updated_slot.size() && updated_slot[step] != no_slot ? updated[updated_slot[step]]
                                                                        : current().records[step].values;
   }
+  // The exec's own copy of step `step`'s values, to change in place: made from the built
+  // graph's on first use (the built graph is shared, and stays as it was built).
+  node_values& owned(std::uint32_t step) {
+    if (step < updated_slot.size() && updated_slot[step] != no_slot) return updated[updated_slot[step]];
+    return make_owned(step);
+  }
+  node_values& make_owned(std::uint32_t step);  // exec.cpp
 };
 
 // Stages `values` (by name) and applies everything staged. A failure drops what was staged.

@@ -23,6 +23,7 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
     if (v.k != kind::floating) return "a number";
   } else if (t.is_integer()) {
     if (v.k != kind::integer) return "an integer";
+    if (ir::integer_fits(v, t.s)) return std::nullopt;  // a parameter handle's assignment, every time
   } else if (t.is_bool()) {
     if (v.k != kind::boolean) return "a bool";
   } else if (t.is_pointer()) {

@@ -177,15 +177,17 @@ graph g(p: f32*, q: f32*, v: f64, bytes: u64, n: i32) {
   const int n = 64;
   buffer<float> p(n), q(n);
   const cgraph::args first{{"p", p.get()}, {"q", q.get()}, {"v", 2.0}, {"bytes", std::uint64_t{16 * sizeof(float)}}, {"n", n}};
-  auto exec = cgraph::graph::build(prog, "g", first, kernels()).instantiate();
+  auto built = cgraph::graph::build(prog, "g", first, kernels());
+  auto exec = built.instantiate();
   auto v = exec.parameter<double>("v");
   auto bytes = exec.parameter<std::uint64_t>("bytes");
-  auto expect = [&](float value, int copied) {
+  auto expect_of = [&](cgraph::graph_exec& e, float value, int copied) {
     GPU_CHECK(cudaMemset(q.get(), 0, n * sizeof(float)));
-    run(exec);
+    run(e);
     auto got = q.read();
     for (int i = 0; i < n; ++i) REQUIRE(got[i] == (i < copied ? value : value * value));
   };
+  auto expect = [&](float value, int copied) { expect_of(exec, value, copied); };
   expect(2.0f, 16);
 
   v = 3.0;
@@ -228,6 +230,19 @@ graph g(p: f32*, q: f32*, v: f64, bytes: u64, n: i32) {
   CHECK(r.path == cgraph::update_path::node_params);
   CHECK(r.nodes_changed == 2);
   expect(0.5f, 32);
+
+  // The values are written in place into the exec's own copy: the graph it came from, shared,
+  // keeps its build's values, and so does a second exec made from it, updated or not.
+  auto second = built.instantiate();
+  expect_of(second, 2.0f, 16);
+  second.parameter<double>("v") = 4.0;
+  CHECK(second.apply().nodes_changed == 2);
+  expect_of(second, 4.0f, 16);
+  expect(0.5f, 32);
+  expect_of(second, 4.0f, 16);
+  CHECK(built.instantiate().apply().path == cgraph::update_path::unchanged);
+  auto third = built.instantiate();
+  expect_of(third, 2.0f, 16);
 }
 
 TEST_CASE("runtime.a_parameter_is_converted_once_per_type_for_every_node") {

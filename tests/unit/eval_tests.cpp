@@ -74,6 +74,40 @@ TEST_CASE("eval.conversion_checks_the_target_range") {
   CHECK(convert(value::pointer(0x1000), type::pointer_to(scalar::f32)).as_u64() == 0x1000);
 }
 
+TEST_CASE("eval.every_integer_type_takes_exactly_its_range") {
+  // integer_fits (inline, a parameter handle's check) and convert agree at every edge, and a
+  // value that fits takes the type's own size.
+  struct edge {
+    scalar s;
+    std::int64_t low, high;
+    std::uint32_t size;
+  };
+  const edge edges[] = {{scalar::i8, INT8_MIN, INT8_MAX, 1},       {scalar::i16, INT16_MIN, INT16_MAX, 2},
+                        {scalar::i32, INT32_MIN, INT32_MAX, 4},    {scalar::i64, INT64_MIN, INT64_MAX, 8},
+                        {scalar::u8, 0, UINT8_MAX, 1},             {scalar::u16, 0, UINT16_MAX, 2},
+                        {scalar::u32, 0, UINT32_MAX, 4},           {scalar::u64, 0, INT64_MAX, 8}};
+  for (const edge& e : edges) {
+    CAPTURE(to_string(e.s));
+    for (std::int64_t v : {e.low, e.high}) {
+      CHECK(integer_fits(value::integer(v), e.s));
+      auto c = convert(value::integer(v), type::of(e.s));
+      CHECK(c.error.empty());
+      CHECK(c.size == e.size);
+    }
+    if (e.low > INT64_MIN) {
+      CHECK_FALSE(integer_fits(value::integer(e.low - 1), e.s));
+      CHECK_FALSE(convert(value::integer(e.low - 1), type::of(e.s)).error.empty());
+    }
+    if (e.high < INT64_MAX) {
+      CHECK_FALSE(integer_fits(value::integer(e.high + 1), e.s));
+      CHECK_FALSE(convert(value::integer(e.high + 1), type::of(e.s)).error.empty());
+    }
+    // Above INT64_MAX only u64 takes it.
+    CHECK(integer_fits(value::unsigned_integer(UINT64_MAX), e.s) == (e.s == scalar::u64));
+  }
+  CHECK_FALSE(integer_fits(value::integer(0), scalar::f32));
+}
+
 TEST_CASE("eval.pointer_offsets_scale_by_the_element_size") {
   expr e;
   e.op = op::ptr_add;

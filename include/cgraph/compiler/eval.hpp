@@ -5,8 +5,10 @@
 #include <cgraph/compiler/ir.hpp>
 
 #include <array>
-#include <cstring>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -64,6 +66,20 @@ inline bool convert_bits(const value& v, type target, converted_bytes& out) {
     return true;
   }
   return false;
+}
+
+// Whether integer `v` is in the range of integer scalar `s` (i8 … u64): convert_number's range
+// check, inline for a parameter handle's assignment, which checks it every time.
+inline bool integer_fits(const value& v, scalar s) {
+  if (v.big_unsigned()) return s == scalar::u64;
+  struct range {
+    std::int64_t low, high;
+  };
+  static constexpr range ranges[] = {{INT8_MIN, INT8_MAX},   {INT16_MIN, INT16_MAX}, {INT32_MIN, INT32_MAX},
+                                     {INT64_MIN, INT64_MAX}, {0, UINT8_MAX},         {0, UINT16_MAX},
+                                     {0, UINT32_MAX},        {0, INT64_MAX}};  // u64: above INT64_MAX is big_unsigned
+  const auto i = static_cast<std::size_t>(s);
+  return i < std::size(ranges) && v.i >= ranges[i].low && v.i <= ranges[i].high;
 }
 
 // Why a value does not convert (convert says it in words).

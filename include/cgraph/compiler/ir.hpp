@@ -60,7 +60,7 @@ struct type {
   }
   bool is_struct() const { return k == kind::structure; }
 
-  bool is_integer() const;
+  bool is_integer() const { return k == kind::scalar && s <= ir::scalar::u64; }
   bool is_float() const {
     return k == kind::scalar && (s == ir::scalar::f32 || s == ir::scalar::f64 || s == ir::scalar::f16 || s == ir::scalar::bf16);
   }
