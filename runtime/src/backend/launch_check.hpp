@@ -37,24 +37,30 @@ struct passed_launch {
 };
 inline thread_local passed_launch last_passed;
 
-// check_launch for a launch that differs from the last one that passed.
+// The full check (launch_passes, require_launch) of a launch that differs from the last one that passed.
 std::string check_new_launch(const cudaKernelNodeParams& p, const site& at);
 
 }  // namespace launch_cache
 
-// Why `p` cannot launch, or empty; opts the kernel in to the dynamic shared memory it asks for
-// above 48 KiB where the device has it. Costs a few comparisons and one cache probe per node:
-// CUDA is asked for a kernel's attributes once per thread, and about the device only for
-// launches above 48 KiB.
-inline std::string check_launch(const cudaKernelNodeParams& p, const site& at) {
-  if (launch_cache::last_passed.same(p, launch_cache::unload_generation.load(std::memory_order_relaxed))) return {};
-  return launch_cache::check_new_launch(p, at);
+// Whether `p` is the launch that passed last on this thread: then it passes again, at the cost
+// of one comparison, inline where the node is built or set.
+inline bool passed_last(const cudaKernelNodeParams& p) {
+  return launch_cache::last_passed.same(p, launch_cache::unload_generation.load(std::memory_order_relaxed));
 }
 
-// check_launch for a node being built: throws a build_error at `at` where `p` cannot launch.
-// The launch that passed last costs only the comparison, with no string made.
+// Whether `p` can launch, for a node being set on an exec (a refusal sends the update to the
+// whole graph, whose rebuild reports why). Opts the kernel in to the dynamic shared memory it
+// asks for above 48 KiB where the device has it. Costs a few comparisons and one cache probe
+// per node: CUDA is asked for a kernel's attributes once per thread, and about the device
+// only for launches above 48 KiB.
+inline bool launch_passes(const cudaKernelNodeParams& p) {
+  return passed_last(p) || launch_cache::check_new_launch(p, {}).empty();
+}
+
+// The same check for a node being built: throws a build_error at `at`, saying why, where `p`
+// cannot launch.
 inline void require_launch(const cudaKernelNodeParams& p, const site& at) {
-  if (launch_cache::last_passed.same(p, launch_cache::unload_generation.load(std::memory_order_relaxed))) return;
+  if (passed_last(p)) return;
   if (std::string why = launch_cache::check_new_launch(p, at); !why.empty()) throw build_error(at.str(), why);
 }
 

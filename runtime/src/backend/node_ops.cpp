@@ -107,7 +107,7 @@ bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {
 }
 
 bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
-  if (!check_launch(p, {}).empty()) return false;
+  if (!launch_passes(p)) return false;
   return CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec, node, &p)) == cudaSuccess;
 }
 
