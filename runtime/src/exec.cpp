@@ -22,11 +22,30 @@ node_values& exec_state::make_owned(std::uint32_t step) {
 
 namespace {
 
+// Sets a kernel (with its resolved function), memcpy or memset node's values on the exec: the
+// nodes a direct update reaches, and the same kinds on the full path.
+bool set_plain_node(cudaGraphExec_t exec, cudaGraphNode_t node, ir::node_kind kind, const void* function,
+                    std::uint32_t element_size, node_values& v, std::vector<void*>& pointers) {
+  switch (kind) {
+    case ir::node_kind::kernel: return backend::kernel_node::set(exec, node, kernel_params(function, v, pointers));
+    case ir::node_kind::memcpy: return backend::memcpy_node::set(exec, node, memcpy_params(v));
+    case ir::node_kind::memset: return backend::memset_node::set(exec, node, memset_params(element_size, v));
+    default: return false;
+  }
+}
+
+// After a node's setter: its `[[enabled]]` state again; false (with CUDA's error cleared) where
+// either was refused.
+bool settle_node(exec_state& s, std::uint32_t step, const node_values& v, bool applied) {
+  if (applied && v.enabled >= 0) applied = s.core.set_enabled(step, v.enabled != 0);
+  if (!applied) (void)cudaGetLastError();
+  return applied;
+}
+
 // Applies the changed steps with the backend's per-node setters, in order; false at the first
 // refusal (the exec core then updates the whole graph, which also covers the ones applied).
-// `values_of(k)` gives the new values of step changed[k].
-template <class Values>
-bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, Values values_of) {
+// `fresh[k]` holds the new values of step changed[k].
+bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed, std::vector<node_values>& fresh) {
   const built_graph& cur = s.current();
   const auto& steps = cur.plan().steps;
   cudaGraphExec_t exec = s.core.get();
@@ -35,28 +54,27 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     std::uint32_t i = changed[k];
     const ir::node& n = *steps[i].node;
     cudaGraphNode_t node = s.core.node(i);
-    node_values& v = values_of(k);
+    node_values& v = fresh[k];
     where at = cur.at(n.range);
     bool applied = true;
-    // A node moved to another device is a new node: only a new graph (and exec) has it. (Values
-    // written in place are the applied ones: their device is unchanged.)
-    if (&v != &s.applied(i) && v.device != s.applied(i).device) return false;
+    // A node moved to another device is a new node: only a new graph (and exec) has it.
+    if (v.device != s.applied(i).device) return false;
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
           auto child = capture_routine(*routine, v, cur.symbols->capture_mode, at);  // the exec takes a copy
           applied = backend::child_node::set(exec, node, child);
         } else {
-          auto function = kernel_function(*cur.program, *cur.symbols, n.callee, at);
-          applied = backend::kernel_node::set(exec, node, kernel_params(function, v, pointers));
+          applied = set_plain_node(exec, node, n.kind, kernel_function(*cur.program, *cur.symbols, n.callee, at), 0, v,
+                                   pointers);
         }
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
         applied = backend::kernel_node::set(exec, node, repeat_params(n, v, cur).params());
         break;
-      case ir::node_kind::memcpy: applied = backend::memcpy_node::set(exec, node, memcpy_params(v)); break;
-      case ir::node_kind::memset: applied = backend::memset_node::set(exec, node, memset_params(n, v)); break;
+      case ir::node_kind::memcpy:
+      case ir::node_kind::memset: applied = set_plain_node(exec, node, n.kind, nullptr, n.element_size, v, pointers); break;
       case ir::node_kind::event_record: applied = backend::event_record_node::set(exec, node, event_params(v)); break;
       case ir::node_kind::event_wait: applied = backend::event_wait_node::set(exec, node, event_params(v)); break;
       case ir::node_kind::mem_alloc:  // a size is fixed in its exec: a new graph, a new exec
@@ -81,11 +99,21 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
       }
       case ir::node_kind::conditional: break;  // its values are its cond's: see defaults_changed
     }
-    if (applied && v.enabled >= 0) applied = s.core.set_enabled(i, v.enabled != 0);
-    if (!applied) {
-      (void)cudaGetLastError();
+    if (!settle_node(s, i, v, applied)) return false;
+  }
+  return true;
+}
+
+// apply_node_params for a direct update (direct_values): the nodes `changed` names in
+// `d.nodes`, whose values were written in place.
+bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const std::vector<std::uint32_t>& changed) {
+  cudaGraphExec_t exec = s.core.get();
+  std::vector<void*>& pointers = s.work.pointers;
+  for (std::uint32_t k : changed) {
+    const exec_state::direct_node& n = d.nodes[k];
+    node_values& v = s.owned(n.step);
+    if (!settle_node(s, n.step, v, set_plain_node(exec, s.core.node(n.step), n.kind, n.function, n.element_size, v, pointers)))
       return false;
-    }
   }
   return true;
 }
@@ -116,6 +144,10 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
       d.s = state::general;
       break;
     }
+    const auto node = static_cast<std::uint32_t>(d.nodes.size());
+    d.nodes.push_back({step, n.kind, n.element_size,
+                       n.kind == ir::node_kind::kernel ? kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range))
+                                                       : nullptr});
     for (const dynamic_part& part : t.dynamic) {
       const ir::argument& a = *part.argument;
       if (a.expr >= g.exprs.size()) continue;
@@ -129,10 +161,10 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
         return c.target == a.target && c.check == a.check;
       });
       if (conversion == d.conversions.end()) conversion = d.conversions.insert(conversion, {a.target, a.check});
-      d.args.push_back({step, part.part.index, static_cast<std::uint32_t>(conversion - d.conversions.begin())});
+      d.args.push_back({node, part.part.index, static_cast<std::uint32_t>(conversion - d.conversions.begin())});
     }
   }
-  if (d.s != state::direct) d = {d.s, {}, {}};
+  if (d.s != state::direct) d = {d.s, {}, {}, {}};
   return d;
 }
 
@@ -155,18 +187,22 @@ bool direct_values(exec_state& s, std::uint32_t p, std::span<const std::uint32_t
   for (std::size_t c = 0; c < d.conversions.size(); ++c)
     if (ir::convert_to(v, d.conversions[c].target, d.conversions[c].check, t.converted[c]) != ir::convert_problem::fits)
       return false;
+  t.changed_direct.clear();
   for (std::size_t k = 0; k < d.args.size();) {
-    const std::uint32_t step = d.args[k].step;
+    const std::uint32_t node = d.args[k].node, step = d.nodes[node].step;
     node_values& values = s.owned(step);
     bool changed = false;  // only the arguments written here can differ from what was applied
-    for (; k < d.args.size() && d.args[k].step == step; ++k) {
+    for (; k < d.args.size() && d.args[k].node == node; ++k) {
       ir::converted_bytes& arg = values.args[d.args[k].arg];
       const ir::converted_bytes& fresh = t.converted[d.args[k].conversion];
       if (same_bytes(arg, fresh)) continue;
       arg = fresh;
       changed = true;
     }
-    if (changed) t.changed.push_back(step);
+    if (changed) {
+      t.changed.push_back(step);
+      t.changed_direct.push_back(node);
+    }
   }
   for (std::uint32_t e : exprs) s.pool.own(e) = v;
   return true;
@@ -272,8 +308,8 @@ update_result apply(exec_state& s) {
   try {
     auto apply_nodes = [&] {
       if (defaults_changed) return false;
-      if (in_place) return apply_node_params(s, t.changed, [&](std::size_t k) -> node_values& { return s.owned(t.changed[k]); });
-      return apply_node_params(s, t.changed, [&](std::size_t k) -> node_values& { return t.fresh[k]; });
+      if (in_place) return apply_direct_nodes(s, s.direct[t.params[0]], t.changed_direct);
+      return apply_node_params(s, t.changed, t.fresh);
     };
     result.path = s.core.update(apply_nodes, [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
   } catch (...) {

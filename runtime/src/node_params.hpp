@@ -31,10 +31,11 @@ inline backend::memcpy_params memcpy_params(const node_values& v) {
   return {as_pointer(v.args[0]), as_pointer(v.args[1]), v.args[2].as_u64()};
 }
 
-inline cudaMemsetParams memset_params(const ir::node& n, const node_values& v) {
-  return gen::memset_call(as_pointer(v.args[0]), static_cast<unsigned>(v.args[1].as_u64()), n.element_size,
+inline cudaMemsetParams memset_params(std::uint32_t element_size, const node_values& v) {
+  return gen::memset_call(as_pointer(v.args[0]), static_cast<unsigned>(v.args[1].as_u64()), element_size,
                           v.args[2].as_u64());
 }
+inline cudaMemsetParams memset_params(const ir::node& n, const node_values& v) { return memset_params(n.element_size, v); }
 
 // The calls of a collective node (graph::collectives, collective_slots values each) into `out`;
 // each call's errors name its own statement.
