@@ -20,6 +20,28 @@ using frontier = std::vector<std::uint32_t>;  // the nodes the next statement wa
 constexpr ir::type u32_type = ir::type::of(ir::scalar::u32);
 constexpr ir::type u64_type = ir::type::of(ir::scalar::u64);
 
+// How many nodes of its own body `block` makes, counting the statements of `parallel`,
+// `{ … }` and `on device` blocks, which make nodes of the same body; a `for` counts as one
+// (its iterations are known only when it is lowered).
+std::size_t nodes_made(const ast::block& block);
+
+struct node_count {
+  std::size_t operator()(const ast::let_stmt&) const { return 0; }
+  std::size_t operator()(const ast::cond_stmt&) const { return 0; }
+  std::size_t operator()(const ast::x3::forward_ast<ast::repeat_stmt>&) const { return 2; }  // start, loop
+  std::size_t operator()(const ast::alloc_stmt&) const { return 2; }  // and the free a body's end may add
+  std::size_t operator()(const ast::x3::forward_ast<ast::parallel_stmt>& x) const { return nodes_made(x.get().branches); }
+  std::size_t operator()(const ast::x3::forward_ast<ast::block>& x) const { return nodes_made(x.get()); }
+  std::size_t operator()(const ast::x3::forward_ast<ast::device_stmt>& x) const { return nodes_made(x.get().body); }
+  std::size_t operator()(const auto&) const { return 1; }
+};
+
+std::size_t nodes_made(const ast::block& block) {
+  std::size_t n = 0;
+  for (const auto& s : block.statements) n += boost::apply_visitor(node_count{}, s);
+  return n;
+}
+
 class graph_lowering {
 public:
   graph_lowering(const program_context& ctx, std::uint32_t index)
@@ -155,9 +177,10 @@ private:
 
   ir::body lower_body(const ast::block& block, bool conditional) {
     ir::body body;
-    // Most statements of a block are one node of its body: room for them up front spares the
-    // vector's regrowth, which copied every node made so far and held up to twice the memory.
-    body.nodes.reserve(block.statements.size());
+    // Room for the body's nodes up front: the vector's regrowth copied every node made so far
+    // and held up to twice the memory (a `parallel` block makes more nodes than its body has
+    // statements, and reserving one per statement then doubled the vector).
+    body.nodes.reserve(nodes_made(block));
     body_context ctx{&body, next_body_id_++, conditional, {}, {}};
     body_context* outer = current_;
     current_ = &ctx;
