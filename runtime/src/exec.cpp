@@ -13,11 +13,10 @@
 
 namespace cgraph::detail {
 
-node_values& exec_state::make_owned(std::uint32_t step) {
+node_values& exec_state::new_own(std::uint32_t step) {
   if (updated_slot.empty()) updated_slot.assign(current().records.size(), no_slot);
   updated_slot[step] = static_cast<std::uint32_t>(updated.size());
-  updated.emplace_back().assign(current().records[step].values);
-  return updated.back();
+  return updated.emplace_back();
 }
 
 namespace {
@@ -319,14 +318,9 @@ update_result apply(exec_state& s) {
   keep_staged();
   if (result.path == update_path::node_params && !in_place) {
     // Swapped, not copied: the old values' buffers go to the scratch for the next update.
-    if (s.updated_slot.empty()) s.updated_slot.assign(steps.size(), exec_state::no_slot);
     for (std::size_t k = 0; k < t.changed.size(); ++k) {
-      std::uint32_t& slot = s.updated_slot[t.changed[k]];
-      if (slot == exec_state::no_slot) {
-        slot = static_cast<std::uint32_t>(s.updated.size());
-        s.updated.emplace_back();
-      }
-      s.updated[slot].swap(t.fresh[k]);
+      const std::uint32_t step = t.changed[k];
+      (s.has_own(step) ? s.updated[s.updated_slot[step]] : s.new_own(step)).swap(t.fresh[k]);
     }
   } else if (result.path != update_path::node_params) {
     s.pool = s.current().values;  // the rebuilt graph holds every value

@@ -70,18 +70,22 @@ struct exec_state {
 
   // The graph whose values the exec holds now.
   const built_graph& current() const { return static_cast<const built_graph&>(*core.current()); }
+  // Whether step `step` has values of the exec's own (in `updated`).
+  bool has_own(std::uint32_t step) const { return step < updated_slot.size() && updated_slot[step] != no_slot; }
   // The values last applied to plan step `step`.
   const node_values& applied(std::uint32_t step) const {
-    return step < updated_slot.size() && updated_slot[step] != no_slot ? updated[updated_slot[step]]
-                                                                       : current().records[step].values;
+    return has_own(step) ? updated[updated_slot[step]] : current().records[step].values;
   }
   // The exec's own copy of step `step`'s values, to change in place: made from the built
   // graph's on first use (the built graph is shared, and stays as it was built).
   node_values& owned(std::uint32_t step) {
-    if (step < updated_slot.size() && updated_slot[step] != no_slot) return updated[updated_slot[step]];
-    return make_owned(step);
+    if (has_own(step)) return updated[updated_slot[step]];
+    node_values& v = new_own(step);
+    v.assign(current().records[step].values);
+    return v;
   }
-  node_values& make_owned(std::uint32_t step);  // exec.cpp
+  // A slot of the exec's own for step `step`, which has none yet: empty values (exec.cpp).
+  node_values& new_own(std::uint32_t step);
 };
 
 // Stages `values` (by name) and applies everything staged. A failure drops what was staged.
