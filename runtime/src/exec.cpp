@@ -8,6 +8,7 @@
 #include <cgraph/runtime/backend/node_ops.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -169,16 +170,18 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
 
 // The new values of the nodes parameter `p` reaches, when it is the only parameter that
 // changed and it reaches them whole (direct_plan): `p`'s new value, converted once per target
-// type, written into those arguments of the exec's own values (exec_state::owned), in place;
-// then `exprs`, `p`'s expressions, take the value. False, with nothing changed, where the plan
-// does not hold or a conversion fails (the full path then reports it at its argument).
+// type, written into those arguments of the exec's own values (exec_state::owned), in place.
+// False, with nothing changed, where the plan does not hold or a conversion fails (the full
+// path then reports it at its argument).
 //
 // Written in place, the values run ahead of the exec until the setters have run. That is
 // safe: the exec core is unsettled from the moment it starts applying until it succeeds
 // (backend/exec_core.hpp), so after any failure the next update replaces the whole graph and
 // drops these values with it.
-bool direct_values(exec_state& s, std::uint32_t p, std::span<const std::uint32_t> exprs) {
-  const exec_state::direct_param& d = direct_plan(s, p);
+bool direct_values(exec_state& s, std::uint32_t p) {
+  // Worked out once per parameter: every later update only reads it.
+  const bool known = p < s.direct.size() && s.direct[p].s != exec_state::direct_param::state::unknown;
+  const exec_state::direct_param& d = known ? s.direct[p] : direct_plan(s, p);
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
   const ir::value& v = *s.staged[p];
   exec_state::scratch& t = s.work;
@@ -198,13 +201,46 @@ bool direct_values(exec_state& s, std::uint32_t p, std::span<const std::uint32_t
       arg = fresh;
       changed = true;
     }
-    if (changed) {
-      t.changed.push_back(step);
-      t.changed_direct.push_back(node);
+    if (changed) t.changed_direct.push_back(node);
+  }
+  return true;
+}
+
+// After an update held: what the exec keeps. A per-node update leaves the pool and values as
+// the update wrote them; a whole-graph update brings every value with its graph.
+void keep_update(exec_state& s, update_path path) {
+  if (path == update_path::node_params || path == update_path::unchanged) return;
+  s.pool = s.current().values;
+  s.updated_slot.clear();
+  s.updated.clear();
+}
+
+// The update of one changed parameter `p` that every node it reaches takes whole
+// (direct_values): nothing re-evaluated, no node compared whole, no pool value saved to put
+// back (the pool takes the new value only once the update holds). nullopt, with nothing
+// changed, where that does not hold: the general path then runs, and reports any problem
+// where it always did. A parameter handle's update is this, so it is kept to the few steps
+// it needs (docs/performance.md, "update one").
+std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
+  if (!direct_values(s, p)) return std::nullopt;
+  const built_graph& cur = s.current();
+  const auto& changed = s.work.changed_direct;
+  update_result result{update_path::unchanged, changed.size()};
+  if (!changed.empty() || !s.core.settled()) {
+    try {
+      result.path = s.core.update([&] { return apply_direct_nodes(s, s.direct[p], changed); },
+                                  [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, s.staged); });
+    } catch (...) {
+      s.staged = s.params;  // the exec core is unsettled if it applied anything: the next update puts it right
+      throw;
     }
   }
-  for (std::uint32_t e : exprs) s.pool.own(e) = v;
-  return true;
+  s.params.copy(p, s.staged);
+  const ir::value& v = *s.staged[p];
+  for (std::uint32_t e : s.current().program->dependencies[s.current().graph_index].exprs.exprs_by_param[p])
+    s.pool.own(e) = v;
+  keep_update(s, result.path);
+  return result;
 }
 
 }  // namespace
@@ -246,6 +282,8 @@ update_result apply(exec_state& s) {
     t.params.push_back(p);
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
+  if (t.params.size() == 1)
+    if (auto direct = apply_direct(s, t.params[0])) return *direct;
   std::span<const std::uint32_t> exprs, touched;
   if (t.params.size() == 1) {
     exprs = deps.exprs.exprs_by_param[t.params[0]];
@@ -278,23 +316,19 @@ update_result apply(exec_state& s) {
     s.staged = s.params;
   };
   bool defaults_changed = false;
-  bool in_place = false;  // direct_values wrote the new values into the exec's own
   try {
-    in_place = t.params.size() == 1 && direct_values(s, t.params[0], exprs);
-    if (!in_place) {
-      if (auto error = ir::reevaluate(g, params.view(), exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
-      t.memo.reset(cur.templates->memo_slots);
-      for (auto i : touched) {
-        const ir::node& n = *steps[i].node;
-        bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
-        if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
-        node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
-        compute_values(cur, i, s.pool, v, routine, t.memo);
-        if (!(v == s.applied(i))) t.changed.push_back(i);
-      }
-      // A cond's launch value is fixed when its handle is created: only a new graph changes it.
-      defaults_changed = defaults_touched && cond_defaults(prog, cur.graph_index, s.pool) != cur.cond_defaults;
+    if (auto error = ir::reevaluate(g, params.view(), exprs, s.pool)) throw build_error(prog.source.position(error->range.begin), error->message);
+    t.memo.reset(cur.templates->memo_slots);
+    for (auto i : touched) {
+      const ir::node& n = *steps[i].node;
+      bool routine = n.kind == ir::node_kind::kernel && cur.symbols->routines[n.callee];
+      if (t.fresh.size() == t.changed.size()) t.fresh.emplace_back();
+      node_values& v = t.fresh[t.changed.size()];  // its buffers are reused from earlier updates
+      compute_values(cur, i, s.pool, v, routine, t.memo);
+      if (!(v == s.applied(i))) t.changed.push_back(i);
     }
+    // A cond's launch value is fixed when its handle is created: only a new graph changes it.
+    defaults_changed = defaults_touched && cond_defaults(prog, cur.graph_index, s.pool) != cur.cond_defaults;
   } catch (...) {
     restore();
     throw;
@@ -305,28 +339,21 @@ update_result apply(exec_state& s) {
     return result;
   }
   try {
-    auto apply_nodes = [&] {
-      if (defaults_changed) return false;
-      if (in_place) return apply_direct_nodes(s, s.direct[t.params[0]], t.changed_direct);
-      return apply_node_params(s, t.changed, t.fresh);
-    };
+    auto apply_nodes = [&] { return !defaults_changed && apply_node_params(s, t.changed, t.fresh); };
     result.path = s.core.update(apply_nodes, [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
   } catch (...) {
     restore();  // the exec core is unsettled if it applied anything: the next update puts it right
     throw;
   }
   keep_staged();
-  if (result.path == update_path::node_params && !in_place) {
+  if (result.path == update_path::node_params) {
     // Swapped, not copied: the old values' buffers go to the scratch for the next update.
     for (std::size_t k = 0; k < t.changed.size(); ++k) {
       const std::uint32_t step = t.changed[k];
       (s.has_own(step) ? s.updated[s.updated_slot[step]] : s.new_own(step)).swap(t.fresh[k]);
     }
-  } else if (result.path != update_path::node_params) {
-    s.pool = s.current().values;  // the rebuilt graph holds every value
-    s.updated_slot.clear();
-    s.updated.clear();
   }
+  keep_update(s, result.path);
   return result;
 }
 
