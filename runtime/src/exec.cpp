@@ -122,14 +122,14 @@ bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const 
 // (exec_state::direct_param). Not for a parameter that any expression computes with, that a
 // cond's launch value or a launch dimension or attribute reads, or that reaches a node whose
 // values are not a template's (host, child graph, struct arguments, a captured routine) or
-// that has its own setter inputs (repeat counters, events, collectives).
+// that has its own setter inputs (repeat counters, events, collectives). Called once per
+// parameter, on its first update (direct_values reads the plan after that).
 const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
   using state = exec_state::direct_param::state;
   const built_graph& cur = s.current();
   const graph_dependencies& deps = cur.program->dependencies[cur.graph_index];
   if (s.direct.empty()) s.direct.resize(deps.steps_by_param.size());
   exec_state::direct_param& d = s.direct[p];
-  if (d.s != state::unknown) return d;
   const ir::graph& g = cur.ir();
   auto whole = [&](std::uint32_t e) { return g.exprs[e].op == ir::op::param && g.exprs[e].index == p; };
   const auto& exprs = deps.exprs.exprs_by_param[p];
@@ -221,7 +221,8 @@ void keep_update(exec_state& s, update_path path) {
 // changed, where that does not hold: the general path then runs, and reports any problem
 // where it always did. A parameter handle's update is this, so it is kept to the few steps
 // it needs (docs/performance.md, "update one").
-std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
+// `exprs`: `p`'s expressions, which take the value.
+std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p, std::span<const std::uint32_t> exprs) {
   if (!direct_values(s, p)) return std::nullopt;
   const built_graph& cur = s.current();
   const auto& changed = s.work.changed_direct;
@@ -237,8 +238,7 @@ std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
   }
   s.params.copy(p, s.staged);
   const ir::value& v = *s.staged[p];
-  for (std::uint32_t e : s.current().program->dependencies[s.current().graph_index].exprs.exprs_by_param[p])
-    s.pool.own(e) = v;
+  for (std::uint32_t e : exprs) s.pool.own(e) = v;
   keep_update(s, result.path);
   return result;
 }
@@ -283,7 +283,7 @@ update_result apply(exec_state& s) {
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
   if (t.params.size() == 1)
-    if (auto direct = apply_direct(s, t.params[0])) return *direct;
+    if (auto direct = apply_direct(s, t.params[0], deps.exprs.exprs_by_param[t.params[0]])) return *direct;
   std::span<const std::uint32_t> exprs, touched;
   if (t.params.size() == 1) {
     exprs = deps.exprs.exprs_by_param[t.params[0]];
@@ -339,8 +339,8 @@ update_result apply(exec_state& s) {
     return result;
   }
   try {
-    auto apply_nodes = [&] { return !defaults_changed && apply_node_params(s, t.changed, t.fresh); };
-    result.path = s.core.update(apply_nodes, [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
+    result.path = s.core.update([&] { return !defaults_changed && apply_node_params(s, t.changed, t.fresh); },
+                                [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, params); });
   } catch (...) {
     restore();  // the exec core is unsettled if it applied anything: the next update puts it right
     throw;
