@@ -247,7 +247,8 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
     std::uint32_t operator()(const ast::null_literal& lit) const {
       return self.constant(ir::value::pointer(0), ir::type::null(), range_of(lit));
     }
-    std::uint32_t operator()(const ast::sizeof_expr& s) const {
+    std::uint32_t operator()(const ast::x3::forward_ast<ast::sizeof_expr>& x) const {
+      const ast::sizeof_expr& s = x.get();
       auto t = resolve_type(s.type, self.diags_, self.globals_, self.structs_);
       if (!t) return bad_expr;
       return self.constant(ir::value::integer(ir::size_of(*t)), integer_type, range_of(s));

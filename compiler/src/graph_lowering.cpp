@@ -27,9 +27,9 @@ std::size_t nodes_made(const ast::block& block);
 
 struct node_count {
   std::size_t operator()(const ast::let_stmt&) const { return 0; }
-  std::size_t operator()(const ast::cond_stmt&) const { return 0; }
+  std::size_t operator()(const ast::x3::forward_ast<ast::cond_stmt>&) const { return 0; }
   std::size_t operator()(const ast::x3::forward_ast<ast::repeat_stmt>&) const { return 2; }  // start, loop
-  std::size_t operator()(const ast::alloc_stmt&) const { return 2; }  // and the free a body's end may add
+  std::size_t operator()(const ast::x3::forward_ast<ast::alloc_stmt>&) const { return 2; }  // and the free a body's end may add
   std::size_t operator()(const ast::x3::forward_ast<ast::parallel_stmt>& x) const { return nodes_made(x.get().branches); }
   std::size_t operator()(const ast::x3::forward_ast<ast::block>& x) const { return nodes_made(x.get()); }
   std::size_t operator()(const ast::x3::forward_ast<ast::device_stmt>& x) const { return nodes_made(x.get().body); }
@@ -107,7 +107,7 @@ private:
   };
   struct pending_after {
     std::uint32_t node;
-    const ast::identifier* name;
+    const ast::after_label* name;
   };
   struct body_context {
     ir::body* body;
@@ -216,11 +216,11 @@ private:
       frontier operator()(const ast::builtin_stmt& x) const { return self.lower_builtin(x, in); }
       frontier operator()(const ast::host_stmt& x) const { return self.lower_host(x, in); }
       frontier operator()(const ast::event_stmt& x) const { return self.lower_event(x, in); }
-      frontier operator()(const ast::alloc_stmt& x) const { return self.lower_alloc(x, in); }
+      frontier operator()(const ast::x3::forward_ast<ast::alloc_stmt>& x) const { return self.lower_alloc(x.get(), in); }
       frontier operator()(const ast::free_stmt& x) const { return self.lower_free(x, in); }
       frontier operator()(const ast::call_stmt& x) const { return self.lower_call(x, in); }
       frontier operator()(const ast::let_stmt& x) const { return self.lower_let(x, in); }
-      frontier operator()(const ast::cond_stmt& x) const { return self.lower_cond(x, in); }
+      frontier operator()(const ast::x3::forward_ast<ast::cond_stmt>& x) const { return self.lower_cond(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::if_stmt>& x) const { return self.lower_if(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::while_stmt>& x) const { return self.lower_while(x.get(), in); }
       frontier operator()(const ast::x3::forward_ast<ast::switch_stmt>& x) const { return self.lower_switch(x.get(), in); }
@@ -236,14 +236,14 @@ private:
   }
 
   frontier add_node(ir::node n, const frontier& in, const ast::node_prefix& prefix,
-                    const std::vector<ast::identifier>& after) {
+                    const ast::after_list& after) {
     if (!prefix.attributes.empty()) lower_attributes(n, prefix.attributes);
     if (device_block_.expr != ir::none) place_on_block_device(n);
     return add_node(std::move(n), in, prefix.label ? &*prefix.label : nullptr, {&prefix.after, &after});
   }
 
   frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
-                    std::initializer_list<const std::vector<ast::identifier>*> afters) {
+                    std::initializer_list<const ast::after_list*> afters) {
     ir::body& body = *current_->body;
     auto index = static_cast<std::uint32_t>(body.nodes.size());
     n.deps = in;
@@ -584,7 +584,7 @@ private:
   struct after_edge {
     std::uint32_t from;  // the node that waits
     std::uint32_t to;    // the labeled node
-    const ast::identifier* name;
+    const ast::after_label* name;
   };
 
   void resolve_afters(body_context& ctx) {
@@ -778,8 +778,9 @@ private:
     lower_dims(n.grid, s.grid, "grid");
     lower_dims(n.block, s.block, "block");
     if (s.shared_bytes) {
-      std::uint32_t e = exprs_.lower(*s.shared_bytes);
-      n.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.shared_bytes), "dynamic shared memory bytes");
+      const ast::expression& bytes = s.shared_bytes->get();
+      std::uint32_t e = exprs_.lower(bytes);
+      n.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes");
     } else {
       n.shared_bytes = {implicit_constant(0), u32_type, ir::check::any, {}, {}};
     }
@@ -816,7 +817,7 @@ private:
     if (threads && *threads > launch_limits::threads_per_block && !s.block.empty())
       diags_.error(range_of(s.block.front()), ir::launch_limit_message(launch_limit::threads, 0, *threads));
     if (auto bytes = value(n.shared_bytes); bytes && *bytes > launch_limits::shared_bytes && s.shared_bytes)
-      diags_.error(range_of(*s.shared_bytes), ir::launch_limit_message(launch_limit::shared_bytes, 0, *bytes));
+      diags_.error(range_of(s.shared_bytes->get()), ir::launch_limit_message(launch_limit::shared_bytes, 0, *bytes));
   }
 
   frontier lower_builtin(const ast::builtin_stmt& s, const frontier& in) {

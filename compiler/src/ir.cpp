@@ -17,7 +17,6 @@ constexpr std::array<scalar_info, 13> scalars = {{{"i8", 1}, {"i16", 2}, {"i32",
                                                   {"bool", 1}, {"f16", 2}, {"bf16", 2}}};
 }  // namespace
 
-
 std::string_view to_string(scalar s) { return scalars[static_cast<std::size_t>(s)].name; }
 std::uint32_t size_of(scalar s) { return scalars[static_cast<std::size_t>(s)].size; }
 

@@ -290,7 +290,7 @@ private:
     if (p.label) out_ += p.label->name + ": ";
   }
   // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".
-  void after(const ast::node_prefix& p, const std::vector<ast::identifier>& suffix) {
+  void after(const ast::node_prefix& p, const ast::after_list& suffix) {
     bool first = true;
     for (const auto* l : {&p.after, &suffix})
       for (const auto& name : *l) {
@@ -336,7 +336,7 @@ private:
     dims(s.block);
     if (s.shared_bytes) {
       out_ += ", ";
-      expression(*s.shared_bytes);
+      expression(s.shared_bytes->get());
     }
     out_ += ">>>";
     list(s.args);
@@ -345,7 +345,7 @@ private:
   }
   // memcpy, memset, host and call: "[label: ]HEAD(ARGS)[ after …];"
   void call_like(const ast::node_prefix& p, const std::string& head, const std::vector<ast::expression>& args,
-                 const std::vector<ast::identifier>& suffix) {
+                 const ast::after_list& suffix) {
     prefix(p);
     out_ += head;
     list(args);
@@ -357,7 +357,7 @@ private:
   }
   // `KEYWORD NAME [after …];`
   void keyword_stmt(const ast::node_prefix& p, std::string_view keyword, const ast::identifier& name,
-                    const std::vector<ast::identifier>& suffix) {
+                    const ast::after_list& suffix) {
     prefix(p);
     out_ += keyword;
     out_ += ' ';

@@ -109,12 +109,12 @@ struct identifier_parser : detail::token_parser<identifier_parser, ast::identifi
 // One entry of an `after` list: `L`, or `programmatic(L)` / `launched(L)` (a programmatic
 // dependent launch edge from L's programmatic or launch-completion port). The two words are not
 // reserved: followed by anything but '(' they are labels.
-struct after_label_parser : detail::token_parser<after_label_parser, ast::identifier> {
+struct after_label_parser : detail::token_parser<after_label_parser, ast::after_label> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     It p = first;
-    ast::identifier id;
-    if (!identifier_parser{}.parse(p, last, ctx, rctx, id)) return false;
+    ast::after_label id;
+    if (!identifier_parser{}.parse(p, last, ctx, rctx, static_cast<ast::identifier&>(id))) return false;
     ast::edge_port port = id.name == "programmatic" ? ast::edge_port::programmatic
                           : id.name == "launched"   ? ast::edge_port::launched
                                                     : ast::edge_port::full;
@@ -123,8 +123,8 @@ struct after_label_parser : detail::token_parser<after_label_parser, ast::identi
       x3::skip_over(q, last, ctx);
       if (q != last && *q == '(') {
         ++q;
-        ast::identifier inner;
-        if (!identifier_parser{}.parse(q, last, ctx, rctx, inner)) return false;
+        ast::after_label inner;
+        if (!identifier_parser{}.parse(q, last, ctx, rctx, static_cast<ast::identifier&>(inner))) return false;
         x3::skip_over(q, last, ctx);
         if (q == last || *q != ')') return false;
         inner.port = port;

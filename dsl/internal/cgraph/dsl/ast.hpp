@@ -38,8 +38,14 @@ enum class edge_port : std::uint8_t { full, programmatic, launched };
 
 struct identifier : tagged {
   std::string name;
-  edge_port port = edge_port::full;  // only in an `after` list
 };
+
+// A label of an `after` list, with the port its edge leaves from. Its own type, not a field of
+// every identifier: there it made each identifier, and so every expression, 8 bytes larger.
+struct after_label : identifier {
+  edge_port port = edge_port::full;
+};
+using after_list = std::vector<after_label>;
 
 // ---- types -------------------------------------------------------------------------------
 
@@ -89,9 +95,10 @@ struct field_access : tagged {
   std::vector<identifier> fields;
 };
 
-// Calls and struct literals are held through a pointer: inline, their name and list made every
-// operand (and so every expression, six or more to a launch) 24 bytes larger, and they are rare.
-struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, sizeof_expr,
+// Calls, struct literals and `sizeof` are held through a pointer: inline, their names, types
+// and lists made every operand (and so every expression, six or more to a launch) up to 24
+// bytes larger, and they are rare.
+struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, x3::forward_ast<sizeof_expr>,
                              x3::forward_ast<function_call>, identifier, parenthesized,
                              x3::forward_ast<struct_literal>, field_access> {
   using base_type::base_type;
@@ -156,7 +163,7 @@ struct attribute : tagged {
 struct node_prefix : tagged {
   std::vector<attribute> attributes;
   boost::optional<identifier> label;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 struct launch_stmt : tagged {
@@ -164,9 +171,11 @@ struct launch_stmt : tagged {
   identifier kernel;
   std::vector<expression> grid;   // one to three components
   std::vector<expression> block;  // one to three components
-  boost::optional<expression> shared_bytes;
+  // Held through a pointer, as the statement variant's rare alternatives are: inline, it made
+  // every statement some 140 bytes larger, and few launches give it.
+  boost::optional<x3::forward_ast<expression>> shared_bytes;
   std::vector<expression> args;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 enum class builtin_op : std::uint8_t { memcpy_op, memset_op };
@@ -179,7 +188,7 @@ struct builtin_stmt : tagged {  // memcpy(dst, src, bytes) / memset(dst, value, 
   node_prefix prefix;
   builtin_keyword keyword;
   std::vector<expression> args;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 // record E; / wait E;  (LANGUAGE.md §11)
@@ -187,7 +196,7 @@ struct event_stmt : tagged {
   node_prefix prefix;
   bool wait = false;
   identifier event;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 // alloc NAME: T[COUNT];  free NAME;  (LANGUAGE.md §11)
@@ -196,12 +205,12 @@ struct alloc_stmt : tagged {
   identifier name;
   type_name element;
   expression count;
-  std::vector<identifier> after;
+  after_list after;
 };
 struct free_stmt : tagged {
   node_prefix prefix;
   identifier name;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 // all_reduce(…), send(…), … (LANGUAGE.md §15): the words are not reserved; a collective is
@@ -213,21 +222,21 @@ struct collective_stmt : tagged {
   node_prefix prefix;
   collective_keyword keyword;
   std::vector<expression> args;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 struct host_stmt : tagged {
   node_prefix prefix;
   identifier callback;
   std::vector<expression> args;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 struct call_stmt : tagged {
   node_prefix prefix;
   identifier graph;
   std::vector<expression> args;
-  std::vector<identifier> after;
+  after_list after;
 };
 
 struct let_stmt : tagged {
@@ -243,7 +252,7 @@ struct cond_stmt : tagged {
 struct if_stmt : tagged {
   node_prefix prefix;
   identifier condition;
-  std::vector<identifier> after;
+  after_list after;
   block then_body;
   boost::optional<block> else_body;
 };
@@ -251,7 +260,7 @@ struct if_stmt : tagged {
 struct while_stmt : tagged {
   node_prefix prefix;
   identifier condition;
-  std::vector<identifier> after;
+  after_list after;
   block body;
 };
 
@@ -263,14 +272,14 @@ struct case_clause : tagged {
 struct switch_stmt : tagged {
   node_prefix prefix;
   identifier condition;
-  std::vector<identifier> after;
+  after_list after;
   std::vector<case_clause> cases;
 };
 
 struct repeat_stmt : tagged {
   node_prefix prefix;
   expression count;
-  std::vector<identifier> after;
+  after_list after;
   block body;
 };
 
@@ -282,7 +291,7 @@ struct parallel_stmt : tagged {
 // ncclGroupEnd (the body is a block; lowering accepts only collectives in it).
 struct group_stmt : tagged {
   node_prefix prefix;
-  std::vector<identifier> after;
+  after_list after;
   block body;
 };
 
@@ -301,10 +310,13 @@ struct for_stmt : tagged {
   block body;
 };
 
-struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt, event_stmt, alloc_stmt, free_stmt,
-                               cond_stmt, x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>,
-                               x3::forward_ast<switch_stmt>, x3::forward_ast<repeat_stmt>,
-                               x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>,
+// A statement is as large as its largest inline alternative, and a body's statements are held
+// in one vector: the large and rare ones (an allocation and a cond, which hold an expression
+// inline) are held through a pointer, so that the common ones (launches, copies) set the size.
+struct statement : x3::variant<launch_stmt, builtin_stmt, host_stmt, call_stmt, let_stmt, event_stmt,
+                               x3::forward_ast<alloc_stmt>, free_stmt, x3::forward_ast<cond_stmt>,
+                               x3::forward_ast<if_stmt>, x3::forward_ast<while_stmt>, x3::forward_ast<switch_stmt>,
+                               x3::forward_ast<repeat_stmt>, x3::forward_ast<parallel_stmt>, x3::forward_ast<block>, x3::forward_ast<for_stmt>,
                                collective_stmt, x3::forward_ast<group_stmt>, x3::forward_ast<device_stmt>> {
   using base_type::base_type;
   using base_type::operator=;
