@@ -15,9 +15,12 @@ template <class T> T fresh() { next_handle += 16; return reinterpret_cast<T>(nex
 struct capture { bool on = false; cudaGraph_t graph = nullptr; std::vector<cudaGraphNode_t> deps; unsigned long long id = 0; };
 std::unordered_map<cudaStream_t, capture>& streams() { static std::unordered_map<cudaStream_t, capture> m; return m; }
 std::unordered_map<cudaEvent_t, capture>& events() { static std::unordered_map<cudaEvent_t, capture> m; return m; }
+// Each graph's nodes in the order they were made, as CUDA lists them (cudaGraphGetNodes).
+std::unordered_map<cudaGraph_t, std::vector<cudaGraphNode_t>>& graph_nodes() { static std::unordered_map<cudaGraph_t, std::vector<cudaGraphNode_t>> m; return m; }
+cudaGraphNode_t made_in(cudaGraph_t g) { auto n = fresh<cudaGraphNode_t>(); graph_nodes()[g].push_back(n); return n; }
 cudaError_t captured(cudaStream_t s) {
   auto& c = streams()[s];
-  if (c.on) { c.deps.assign(1, fresh<cudaGraphNode_t>()); }
+  if (c.on) { c.deps.assign(1, made_in(c.graph)); }
   return cudaSuccess;
 }
 }
@@ -52,7 +55,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) { *p = {}; p->major 
 const char* cudaGetErrorName(cudaError_t) { return "cudaErrorFake"; }
 const char* cudaGetErrorString(cudaError_t) { return "fake"; }
 cudaError_t cudaGetLastError() { OK; }
-#define ADD(name, ...) cudaError_t name(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNode_t*, size_t, __VA_ARGS__) { *n = fresh<cudaGraphNode_t>(); OK; }
+#define ADD(name, ...) cudaError_t name(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, __VA_ARGS__) { *n = made_in(g); OK; }
 ADD(cudaGraphAddChildGraphNode, cudaGraph_t)
 ADD(cudaGraphAddEventRecordNode, cudaEvent_t)
 ADD(cudaGraphAddEventWaitNode, cudaEvent_t)
@@ -61,9 +64,9 @@ ADD(cudaGraphAddKernelNode, const cudaKernelNodeParams*)
 ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
 ADD(cudaGraphAddMemFreeNode, void*)
 ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
-cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNode_t*, size_t, void*, const void*, size_t, cudaMemcpyKind) { *n = fresh<cudaGraphNode_t>(); OK; }
-cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNode_t*, const cudaGraphEdgeData*, size_t, cudaGraphNodeParams* p) {
-  *n = fresh<cudaGraphNode_t>();
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, void*, const void*, size_t, cudaMemcpyKind) { *n = made_in(g); OK; }
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, const cudaGraphEdgeData*, size_t, cudaGraphNodeParams* p) {
+  *n = made_in(g);
   if (p->type == cudaGraphNodeTypeConditional) {
     static cudaGraph_t bodies[8];
     for (unsigned i = 0; i < p->conditional.size; ++i) bodies[i] = fresh<cudaGraph_t>();
@@ -74,7 +77,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t, const cudaGraphNod
 cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* h, cudaGraph_t, unsigned, unsigned) { *h = next_handle++; OK; }
 cudaError_t cudaGraphCreate(cudaGraph_t* g, unsigned) { *g = fresh<cudaGraph_t>(); OK; }
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t, const char*, unsigned) { OK; }
-cudaError_t cudaGraphDestroy(cudaGraph_t) { OK; }
+cudaError_t cudaGraphDestroy(cudaGraph_t g) { graph_nodes().erase(g); OK; }
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t) { OK; }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) { OK; }
 cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t) { OK; }
@@ -84,7 +87,13 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, c
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t, cudaGraphNode_t, void*, const void*, size_t, cudaMemcpyKind) { OK; }
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaMemsetParams*) { OK; }
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo* r) { *r = {}; r->result = cudaGraphExecUpdateSuccess; OK; }
-cudaError_t cudaGraphGetNodes(cudaGraph_t, cudaGraphNode_t*, size_t* n) { *n = 0; OK; }
+cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t* out, size_t* n) {
+  auto it = graph_nodes().find(g);
+  const size_t count = it == graph_nodes().end() ? 0 : it->second.size();
+  if (out) for (size_t i = 0; i < *n && i < count; ++i) out[i] = it->second[i];
+  *n = count;
+  OK;
+}
 cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* e, cudaGraph_t, cudaGraphInstantiateParams* p) { *e = fresh<cudaGraphExec_t>(); p->result_out = cudaGraphInstantiateSuccess; OK; }
 cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue*) { OK; }
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const cudaKernelNodeParams*) { OK; }

@@ -282,12 +282,12 @@ update_result apply(exec_state& s) {
     t.params.push_back(p);
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
-  if (t.params.size() == 1)
-    if (auto direct = apply_direct(s, t.params[0], deps.exprs.exprs_by_param[t.params[0]])) return *direct;
   std::span<const std::uint32_t> exprs, touched;
   if (t.params.size() == 1) {
-    exprs = deps.exprs.exprs_by_param[t.params[0]];
-    touched = deps.steps_by_param[t.params[0]];
+    const std::uint32_t p = t.params[0];
+    exprs = deps.exprs.exprs_by_param[p];
+    if (auto direct = apply_direct(s, p, exprs)) return *direct;
+    touched = deps.steps_by_param[p];
   } else if (t.params.size() > 1) {
     for (std::uint32_t p : t.params) {
       const auto& e = deps.exprs.exprs_by_param[p];

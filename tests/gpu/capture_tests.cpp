@@ -240,3 +240,54 @@ TEST_CASE("capture.global_and_relaxed_modes") {
     CHECK(a.read()[0] == 10.0f);
   }
 }
+
+TEST_CASE("capture.every_launched_kernel_keeps_its_own_node") {
+  // A capture reads the nodes of its kernel launches back once per graph, in the order CUDA
+  // lists them (capture_session::read_back). Each kernel here writes its own slot, on several
+  // streams, beside nodes added to the graph (a memset) and inside a conditional body: updating
+  // one kernel's value must take the per-node path (so its node is known) and change exactly
+  // its slot (so it is the right node).
+  auto prog = compile(R"(
+graph g(s0: f32*, s1: f32*, s2: f32*, s3: f32*, s4: f32*, s5: f32*, z: f32*,
+        v0: f32, v1: f32, v2: f32, v3: f32, v4: f32, v5: f32, go: u32 = 1) {
+  fill<<<1, 1>>>(s0, v0, 1);
+  parallel {
+    fill<<<1, 1>>>(s1, v1, 1);
+    memset(z, 0, 1);
+    fill<<<1, 1>>>(s2, v2, 1);
+  }
+  cond again = go;
+  if again {
+    fill<<<1, 1>>>(s3, v3, 1);
+    fill<<<1, 1>>>(s4, v4, 1);
+  }
+  fill<<<1, 1>>>(s5, v5, 1);
+}
+)");
+  constexpr int slots = 6;
+  buffer<float> memory(slots + 1);
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    cgraph::args values{{"z", memory.get() + slots}};
+    std::vector<float> want(slots);
+    for (int k = 0; k < slots; ++k) {
+      values.emplace_back("s" + std::to_string(k), memory.get() + k);
+      values.emplace_back("v" + std::to_string(k), want[k] = static_cast<float>(k + 1));
+    }
+    auto g = cgraph::graph::build(prog, "g", values, kernels(), with(how));
+    auto exec = g.instantiate();
+    run(exec);
+    auto got = memory.read();
+    for (int k = 0; k < slots; ++k) CHECK(got[k] == want[k]);
+    for (int k = 0; k < slots; ++k) {
+      CAPTURE(k);
+      want[k] = static_cast<float>(10 * (k + 1));
+      auto r = exec.update({{"v" + std::to_string(k), want[k]}});
+      CHECK(r.path == cgraph::update_path::node_params);
+      CHECK(r.nodes_changed == 1);
+      run(exec);
+      got = memory.read();
+      for (int j = 0; j < slots; ++j) CHECK(got[j] == want[j]);
+    }
+  }
+}

@@ -62,7 +62,7 @@ void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, co
   }
   if (!c.state().has_port_edges(step) && device < 0) {
     CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
-    c.captured(k, step, at);
+    c.launched(k, step, at);
     return;
   }
   // Programmatic dependencies: added to the capturing graph with their edge data, as the

@@ -41,8 +41,18 @@ public:
   void wait(unsigned k, std::uint32_t step);              // stream k waits for step's event
   void record(unsigned k, std::uint32_t step);            // records step's event on stream k
 
-  // For node_ops: the node the last call on stream k made becomes step's node.
+  // For node_ops: the node the last call on stream k made becomes step's node, read back now.
   void captured(unsigned k, std::uint32_t step, const site& at);
+  // The same for a kernel launch, which always makes exactly one node: read back with the rest
+  // of the root graph's nodes when its capture ends (read_back), one call per graph instead of
+  // one per node. Read now where the graph has programmatic edges (adding a node with edge
+  // data looks up the nodes it depends on while the capture is open) and in a conditional
+  // body: reading a body graph's nodes cost more than reading its few nodes one by one
+  // (runtime_bench's conditionals, docs/performance.md run 20).
+  void launched(unsigned k, std::uint32_t step, const site& at) {
+    if (!g_.port_edges.empty() || frames_.back().is_body) return captured(k, step, at);
+    made_.push_back({step, false});
+  }
   // For node_ops: nodes without a stream call are added to the capturing graph after stream k's
   // dependencies (`add(graph, deps)` returns the node), then made its only dependency.
   template <typename Add>
@@ -62,6 +72,7 @@ private:
   void fork(unsigned streams);
   void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
+  void read_back(cudaGraph_t graph, std::size_t first);
   cudaStream_t take_stream();
   cudaEvent_t take_event();
   cudaEvent_t event_of(std::uint32_t step);
@@ -75,6 +86,14 @@ private:
     std::vector<char> joined;     // whether stream k takes part in the capture yet
     cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
     bool is_body = false;         // a body's graph belongs to its node: never destroyed here
+    cudaGraph_t body = nullptr;   // that graph
+    std::size_t first_made = 0;   // where its nodes begin in made_
+  };
+  // The nodes made in the open graphs, in the order they were made, innermost graph last: a
+  // step and whether its handle is known yet (launched() leaves it to read_back).
+  struct made_node {
+    std::uint32_t step;
+    bool known;
   };
   std::vector<frame> frames_;                      // per open body
   std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
@@ -82,6 +101,8 @@ private:
   std::vector<cudaEvent_t> events_;
   std::vector<cudaEvent_t> step_events_;
   std::vector<cudaGraphNode_t> deps_;              // dependencies(), reused
+  std::vector<made_node> made_;
+  std::vector<cudaGraphNode_t> read_;              // read_back(), reused
   cudaGraph_t root_ = nullptr;
 };
 
