@@ -83,7 +83,9 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t) { OK; }
 cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t) { OK; }
 cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t, cudaGraphNode_t, cudaEvent_t) { OK; }
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaHostNodeParams*) { OK; }
-cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaKernelNodeParams*) { OK; }
+// As CUDA does, an exec setter refuses a node that is not there: a build that lost a node's
+// handle shows as an update that fell back to the whole graph (host_work_bench checks).
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t n, const cudaKernelNodeParams*) { return n ? cudaSuccess : cudaErrorInvalidValue; }
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t, cudaGraphNode_t, void*, const void*, size_t, cudaMemcpyKind) { OK; }
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaMemsetParams*) { OK; }
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo* r) { *r = {}; r->result = cudaGraphExecUpdateSuccess; OK; }
