@@ -149,7 +149,7 @@ void capture_session::join(unsigned k) {
 void capture_session::begin(unsigned streams) {
   cudaStream_t origin = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), at_);
-  frames_.push_back({{origin}, {true}, nullptr, false, nullptr, made_.size()});
+  frames_.push_back({{origin}, {true}, nullptr, false});
   root_ = graph();
   fork(streams);
 }
@@ -166,51 +166,43 @@ cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
   return result;
 }
 
-// The nodes launched() left unread take theirs from `graph`, whose capture has ended, in one
-// call. CUDA lists a graph's nodes in the order they were made. Its documentation does not
-// promise that, so it is checked: the count must match, and every node whose handle is known
-// (read back at once, or added to the graph) must stand in its place. If the check fails,
-// those steps keep no handle. An update of them then falls back to the whole graph, and
-// their errors name the graph. `first`: where this graph's nodes begin in made_.
-void capture_session::read_back(cudaGraph_t graph, std::size_t first) {
-  const auto begin = made_.begin() + static_cast<std::ptrdiff_t>(first);
-  if (std::any_of(begin, made_.end(), [](const made_node& m) { return !m.known; })) {
+// The root graph's nodes launched() left unread take theirs from `graph`, whose capture has
+// ended, in one call. CUDA lists a graph's nodes in the order they were made. Its
+// documentation does not promise that, so it is checked: the count must match, and every node
+// whose handle is known (read back at once, or added to the graph) must stand in its place. If
+// the check fails, those steps keep no handle. An update of them then falls back to the whole
+// graph, and their errors name the graph.
+void capture_session::read_back(cudaGraph_t graph) {
+  if (std::any_of(made_.begin(), made_.end(), [](const made_node& m) { return !m.known; })) {
     // One call, with room for one node more than were made: a graph that holds any other
     // number of nodes returns a count other than `made`.
-    const std::size_t made = static_cast<std::size_t>(made_.end() - begin);
+    const std::size_t made = made_.size();
     std::size_t count = made + 1;
     read_.resize(count);
     CGRAPH_CUDA(cudaGraphGetNodes(graph, read_.data(), &count), at_);
     bool in_order = count == made;
     for (std::size_t j = 0; in_order && j < made; ++j)
-      in_order = !begin[j].known || read_[j] == g_.nodes[begin[j].step];
+      in_order = !made_[j].known || read_[j] == g_.nodes[made_[j].step];
     for (std::size_t j = 0; j < made; ++j)
-      if (!begin[j].known) g_.nodes[begin[j].step] = in_order ? read_[j] : nullptr;
+      if (!made_[j].known) g_.nodes[made_[j].step] = in_order ? read_[j] : nullptr;
   }
-  made_.resize(first);
+  made_.clear();
 }
 
 void capture_session::end(list<std::uint32_t> joins) {
-  const std::size_t first = frames_.back().first_made;
   g_.graph_site = at_;
   g_.graph = graph_handle::adopt(close_frame(joins));
-  read_back(g_.graph.get(), first);
+  read_back(g_.graph.get());
 }
 
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
-  frames_.push_back({{s}, {true}, nullptr, true, g_.bodies[body], made_.size()});
+  frames_.push_back({{s}, {true}, nullptr, true});
   fork(streams);
 }
 
-void capture_session::leave_body(list<std::uint32_t> joins) {
-  const frame& f = frames_.back();
-  const cudaGraph_t body = f.body;
-  const std::size_t first = f.first_made;
-  close_frame(joins);
-  read_back(body, first);
-}
+void capture_session::leave_body(list<std::uint32_t> joins) { close_frame(joins); }
 
 void capture_session::wait(unsigned k, std::uint32_t step) {
   frame& f = frames_.back();
@@ -228,7 +220,7 @@ void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {
   std::size_t count = 0;
   CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, nullptr, &deps, nullptr, &count), at);
   g_.nodes[step] = count == 1 ? deps[0] : nullptr;
-  made_.push_back({step, true});
+  made_known(step);
 }
 
 list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& graph, const site& at) {
@@ -242,7 +234,7 @@ list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& gra
 
 void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at) {
   g_.nodes[step] = node;
-  made_.push_back({step, true});
+  made_known(step);
   CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(stream(k), &g_.nodes[step], nullptr, 1, cudaStreamSetCaptureDependencies),
               at);
 }

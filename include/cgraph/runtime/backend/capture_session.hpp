@@ -72,7 +72,12 @@ private:
   void fork(unsigned streams);
   void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
-  void read_back(cudaGraph_t graph, std::size_t first);
+  void read_back(cudaGraph_t graph);
+  // Notes a node made with its handle known, so read_back can check it stands in its place.
+  // Only the root graph's nodes are noted: a body's are all read as they are made.
+  void made_known(std::uint32_t step) {
+    if (!frames_.back().is_body) made_.push_back({step, true});
+  }
   cudaStream_t take_stream();
   cudaEvent_t take_event();
   cudaEvent_t event_of(std::uint32_t step);
@@ -86,11 +91,9 @@ private:
     std::vector<char> joined;     // whether stream k takes part in the capture yet
     cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
     bool is_body = false;         // a body's graph belongs to its node: never destroyed here
-    cudaGraph_t body = nullptr;   // that graph
-    std::size_t first_made = 0;   // where its nodes begin in made_
   };
-  // The nodes made in the open graphs, in the order they were made, innermost graph last: a
-  // step and whether its handle is known yet (launched() leaves it to read_back).
+  // The root graph's nodes, in the order they were made: a step and whether its handle is
+  // known yet (launched() leaves it to read_back).
   struct made_node {
     std::uint32_t step;
     bool known;
