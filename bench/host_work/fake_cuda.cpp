@@ -116,7 +116,13 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const c
   auto& c = streams()[s]; c = {true, g, std::vector<cudaGraphNode_t>(d, d + n), next_handle++}; OK; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { *s = fresh<cudaStream_t>(); OK; }
 cudaError_t cudaStreamDestroy(cudaStream_t) { OK; }
-cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* g) { auto& c = streams()[s]; *g = c.graph; c = {}; OK; }
+// As CUDA does, ending a capture ends it on every stream that joined it.
+cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* g) {
+  auto& c = streams()[s]; *g = c.graph;
+  const auto id = c.id;
+  for (auto& [stream, other] : streams()) if (other.on && other.id == id) other = {};
+  c = {}; OK;
+}
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus* st, unsigned long long* id, cudaGraph_t* g,
                                      const cudaGraphNode_t** d, const cudaGraphEdgeData** e, size_t* n) {
   auto& c = streams()[s];

@@ -24,7 +24,8 @@ public:
     prepare();
     materialize();
     session_.begin(capture_.bodies[0].streams);
-    create_conds(plan::location{}, session_.graph());
+    // Only a root that holds conds asks CUDA for the graph being captured.
+    if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_conds(plan::location{}, session_.root());
     body(0);
     session_.end(capture_.bodies[0].joins);
     refresh_late_readers();

@@ -119,11 +119,21 @@ cudaEvent_t capture_session::event_of(std::uint32_t step) {
   return step_events_[step];
 }
 
-cudaGraph_t capture_session::graph() const {
+namespace {
+cudaGraph_t capturing_graph(cudaStream_t s, const site& at) {
   cudaStreamCaptureStatus status{};
   cudaGraph_t graph = nullptr;
-  CGRAPH_CUDA(cudaStreamGetCaptureInfo(frames_.back().streams[0], &status, nullptr, &graph, nullptr, nullptr, nullptr), at_);
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, nullptr, nullptr, nullptr), at);
   return graph;
+}
+}  // namespace
+
+cudaGraph_t capture_session::graph() const { return capturing_graph(frames_.back().streams[0], at_); }
+
+// Asked for only by the nodes that need it (host nodes' user objects), not by every capture.
+cudaGraph_t capture_session::root() const {
+  if (!root_) root_ = capturing_graph(frames_.front().streams[0], at_);
+  return root_;
 }
 
 // The frame's other streams, not yet joined. Nothing has been captured on stream 0 when the
@@ -149,8 +159,7 @@ void capture_session::join(unsigned k) {
 void capture_session::begin(unsigned streams) {
   cudaStream_t origin = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), at_);
-  frames_.push_back({{origin}, {true}, nullptr, false});
-  root_ = graph();
+  frames_.push_back({{origin}, {true}, nullptr, false, nullptr, made_.size()});
   fork(streams);
 }
 
@@ -162,47 +171,35 @@ cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
   cudaGraph_t result = nullptr;
   CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &result), at_);
   free_.push_back(f.streams[0]);
-  frames_.pop_back();  // only now: if ending failed, abort() must end it
-  return result;
+  return result;  // the caller pops the frame: if ending failed, abort() must end it
 }
 
-// The root graph's nodes launched() left unread take theirs from `graph`, whose capture has
-// ended, in one call. CUDA lists a graph's nodes in the order they were made. Its
-// documentation does not promise that, so it is checked: the count must match, and every node
-// whose handle is known (read back at once, or added to the graph) must stand in its place. If
-// the check fails, those steps keep no handle. An update of them then falls back to the whole
-// graph, and their errors name the graph.
-void capture_session::read_back(cudaGraph_t graph) {
-  if (std::any_of(made_.begin(), made_.end(), [](const made_node& m) { return !m.known; })) {
-    // One call, with room for one node more than were made: a graph that holds any other
-    // number of nodes returns a count other than `made`.
-    const std::size_t made = made_.size();
-    std::size_t count = made + 1;
-    read_.resize(count);
-    CGRAPH_CUDA(cudaGraphGetNodes(graph, read_.data(), &count), at_);
-    bool in_order = count == made;
-    for (std::size_t j = 0; in_order && j < made; ++j)
-      in_order = !made_[j].known || read_[j] == g_.nodes[made_[j].step];
-    for (std::size_t j = 0; j < made; ++j)
-      if (!made_[j].known) g_.nodes[made_[j].step] = in_order ? read_[j] : nullptr;
-  }
-  made_.clear();
+void capture_session::defer_reads(cudaGraph_t graph) {
+  const std::size_t first = frames_.back().first_made;
+  g_.defer_reads(graph, std::span<const made_node>(made_).subspan(first));
+  made_.resize(first);
 }
 
+// The frame is popped by end() and leave_body(), once its nodes are handed on.
 void capture_session::end(list<std::uint32_t> joins) {
   g_.graph_site = at_;
   g_.graph = graph_handle::adopt(close_frame(joins));
-  read_back(g_.graph.get());
+  defer_reads(g_.graph.get());
+  frames_.pop_back();
 }
 
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
-  frames_.push_back({{s}, {true}, nullptr, true});
+  frames_.push_back({{s}, {true}, nullptr, true, g_.bodies[body], made_.size()});
   fork(streams);
 }
 
-void capture_session::leave_body(list<std::uint32_t> joins) { close_frame(joins); }
+void capture_session::leave_body(list<std::uint32_t> joins) {
+  close_frame(joins);
+  defer_reads(frames_.back().body);
+  frames_.pop_back();
+}
 
 void capture_session::wait(unsigned k, std::uint32_t step) {
   frame& f = frames_.back();
@@ -220,7 +217,7 @@ void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {
   std::size_t count = 0;
   CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, nullptr, &deps, nullptr, &count), at);
   g_.nodes[step] = count == 1 ? deps[0] : nullptr;
-  made_known(step);
+  made_.push_back({step, true});
 }
 
 list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& graph, const site& at) {
@@ -234,7 +231,7 @@ list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& gra
 
 void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at) {
   g_.nodes[step] = node;
-  made_known(step);
+  made_.push_back({step, true});
   CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(stream(k), &g_.nodes[step], nullptr, 1, cudaStreamSetCaptureDependencies),
               at);
 }

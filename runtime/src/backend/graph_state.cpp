@@ -21,6 +21,7 @@ graph_state::~graph_state() = default;
 
 std::string graph_state::site_of(cudaGraphNode_t node) const {
   if (!node) return {};
+  resolve_nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) return sites[i].str();
     if (children[i])
@@ -31,6 +32,7 @@ std::string graph_state::site_of(cudaGraphNode_t node) const {
 
 std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) const {
   std::vector<cudaGraph_t> out;
+  resolve_nodes();
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) {
       for (std::size_t b = 0; b < bodies.size(); ++b)
@@ -41,6 +43,46 @@ std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) c
       if (out = children[i]->conditional_bodies(node); !out.empty()) return out;
   }
   return out;
+}
+
+void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
+  if (std::all_of(made.begin(), made.end(), [](const made_node& m) { return m.known; })) return;
+  deferred_graphs_.push_back({of, deferred_made_.size(), made.size()});
+  deferred_made_.insert(deferred_made_.end(), made.begin(), made.end());
+  unread_.store(true, std::memory_order_release);
+}
+
+// One call per graph, with room for one node more than were made: a graph that holds any
+// other number of nodes returns a count other than `made`. CUDA lists a graph's nodes in the
+// order they were made; its documentation does not promise that, so it is checked: the count
+// must match, and every node whose handle is known (read at once, or added to the graph) must
+// stand in its place. If the check fails, that graph's steps keep no handle: an update of them
+// falls back to the whole graph, and their errors name the graph. If the call fails, they are
+// read again at the next need.
+void graph_state::read_deferred() const {
+  std::lock_guard<std::mutex> guard(read_lock_);
+  if (!unread_.load(std::memory_order_relaxed)) return;  // another thread read them
+  std::vector<cudaGraphNode_t> read;
+  std::size_t kept = 0;  // the graphs whose call failed, moved to the front
+  for (const deferred_graph& d : deferred_graphs_) {
+    const made_node* made = deferred_made_.data() + d.first;
+    std::size_t count = d.count + 1;
+    read.resize(count);
+    if (CGRAPH_CUDA_STATUS(cudaGraphGetNodes(d.graph, read.data(), &count)) != cudaSuccess) {
+      (void)cudaGetLastError();
+      deferred_graphs_[kept++] = d;
+      continue;
+    }
+    bool in_order = count == d.count;
+    for (std::size_t j = 0; in_order && j < d.count; ++j) in_order = !made[j].known || read[j] == nodes[made[j].step];
+    for (std::size_t j = 0; j < d.count; ++j)
+      if (!made[j].known) nodes[made[j].step] = in_order ? read[j] : nullptr;
+  }
+  deferred_graphs_.resize(kept);
+  if (kept) return;
+  deferred_made_ = {};
+  deferred_graphs_ = {};
+  unread_.store(false, std::memory_order_release);
 }
 
 namespace {

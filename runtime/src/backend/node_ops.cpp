@@ -18,6 +18,14 @@ namespace {
 // capture_session::captured; one without a stream call is added with capture_session::add_node.
 void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = at; }
 
+// An exec setter's call, refused without calling CUDA on a node that has no handle (a
+// capture's node list that could not be read in order, graph_state::resolve_nodes): the
+// update then goes to the whole graph.
+template <typename Call>
+bool set_on(cudaGraphNode_t node, Call call) {
+  return node && CGRAPH_CUDA_STATUS(call()) == cudaSuccess;
+}
+
 }  // namespace
 
 // ---- kernel ----------------------------------------------------------------------------------
@@ -76,14 +84,14 @@ void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, co
 }
 
 void kernel_node::refresh(graph_state& g, std::uint32_t step, const params& p, const site& at) {
-  CGRAPH_CUDA(cudaGraphKernelNodeSetParams(g.nodes[step], &p), at);
+  CGRAPH_CUDA(cudaGraphKernelNodeSetParams(g.node(step), &p), at);
 }
 
 void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* priority, dim3 cluster, const site& at) {
   if (priority) {
     cudaLaunchAttributeValue v{};
     v.priority = *priority;
-    CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.nodes[step], cudaLaunchAttributePriority, &v), at);
+    CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.node(step), cudaLaunchAttributePriority, &v), at);
     g.node_priorities = true;
   }
   if (cluster.x) {
@@ -91,24 +99,24 @@ void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* 
     v.clusterDim.x = cluster.x;
     v.clusterDim.y = cluster.y;
     v.clusterDim.z = cluster.z;
-    CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.nodes[step], cudaLaunchAttributeClusterDimension, &v), at);
+    CGRAPH_CUDA(cudaGraphKernelNodeSetAttribute(g.node(step), cudaLaunchAttributeClusterDimension, &v), at);
   }
 }
 
 void set_enabled(graph_state& g, std::uint32_t step, bool on) {
   g.enabled.emplace_back(step, on);
   cudaGraphNodeType type{};
-  CGRAPH_CUDA(cudaGraphNodeGetType(g.nodes[step], &type), g.sites[step]);
+  CGRAPH_CUDA(cudaGraphNodeGetType(g.node(step), &type), g.sites[step]);
   if (type == cudaGraphNodeTypeMemset) g.enabled_memsets = true;
 }
 
 bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {
-  return CGRAPH_CUDA_STATUS(cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0)) == cudaSuccess;
+  return set_on(node, [&] { return cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0); });
 }
 
 bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
   if (!launch_passes(p)) return false;
-  return CGRAPH_CUDA_STATUS(cudaGraphExecKernelNodeSetParams(exec, node, &p)) == cudaSuccess;
+  return set_on(node, [&] { return cudaGraphExecKernelNodeSetParams(exec, node, &p); });
 }
 
 // ---- memcpy ----------------------------------------------------------------------------------
@@ -138,8 +146,7 @@ void memcpy_node::capture(capture_session& c, unsigned k, std::uint32_t step, co
 }
 
 bool memcpy_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
-  return CGRAPH_CUDA_STATUS(cudaGraphExecMemcpyNodeSetParams1D(exec, node, p.dst, p.src, p.bytes, cudaMemcpyDefault)) ==
-         cudaSuccess;
+  return set_on(node, [&] { return cudaGraphExecMemcpyNodeSetParams1D(exec, node, p.dst, p.src, p.bytes, cudaMemcpyDefault); });
 }
 
 // ---- memset ----------------------------------------------------------------------------------
@@ -163,7 +170,7 @@ void memset_node::capture(capture_session& c, unsigned k, std::uint32_t step, co
 }
 
 bool memset_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
-  return CGRAPH_CUDA_STATUS(cudaGraphExecMemsetNodeSetParams(exec, node, &p)) == cudaSuccess;
+  return set_on(node, [&] { return cudaGraphExecMemsetNodeSetParams(exec, node, &p); });
 }
 
 // ---- host ------------------------------------------------------------------------------------
@@ -180,7 +187,7 @@ void host_node::capture(capture_session& c, unsigned k, std::uint32_t step, cons
 }
 
 bool host_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
-  return CGRAPH_CUDA_STATUS(cudaGraphExecHostNodeSetParams(exec, node, &p)) == cudaSuccess;
+  return set_on(node, [&] { return cudaGraphExecHostNodeSetParams(exec, node, &p); });
 }
 
 // ---- child graph -----------------------------------------------------------------------------
@@ -200,7 +207,7 @@ void child_node::capture(capture_session& c, unsigned k, std::uint32_t step, par
 }
 
 bool child_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
-  return CGRAPH_CUDA_STATUS(cudaGraphExecChildGraphNodeSetParams(exec, node, p)) == cudaSuccess;
+  return set_on(node, [&] { return cudaGraphExecChildGraphNodeSetParams(exec, node, p); });
 }
 
 // ---- event record and wait -------------------------------------------------------------------
@@ -229,9 +236,9 @@ void event_node<Wait>::capture(capture_session& c, unsigned k, std::uint32_t ste
 
 template <bool Wait>
 bool event_node<Wait>::set(cudaGraphExec_t exec, cudaGraphNode_t node, params p) {
-  cudaError_t status = Wait ? CGRAPH_CUDA_STATUS(cudaGraphExecEventWaitNodeSetEvent(exec, node, p))
-                            : CGRAPH_CUDA_STATUS(cudaGraphExecEventRecordNodeSetEvent(exec, node, p));
-  return status == cudaSuccess;
+  return set_on(node, [&] {
+    return Wait ? cudaGraphExecEventWaitNodeSetEvent(exec, node, p) : cudaGraphExecEventRecordNodeSetEvent(exec, node, p);
+  });
 }
 
 template struct event_node<false>;

@@ -32,7 +32,7 @@ public:
   void leave_body(list<std::uint32_t> joins);
 
   cudaGraph_t graph() const;                              // the graph of the body being captured
-  cudaGraph_t root() const { return root_; }             // the root graph being captured
+  cudaGraph_t root() const;                               // the root graph being captured
   cudaStream_t stream(unsigned k) {                       // stream k, joined to the capture
     frame& f = frames_.back();
     if (!f.joined[k]) join(k);
@@ -43,14 +43,13 @@ public:
 
   // For node_ops: the node the last call on stream k made becomes step's node, read back now.
   void captured(unsigned k, std::uint32_t step, const site& at);
-  // The same for a kernel launch, which always makes exactly one node: read back with the rest
-  // of the root graph's nodes when its capture ends (read_back), one call per graph instead of
-  // one per node. Read now where the graph has programmatic edges (adding a node with edge
-  // data looks up the nodes it depends on while the capture is open) and in a conditional
-  // body: reading a body graph's nodes cost more than reading its few nodes one by one
-  // (runtime_bench's conditionals, docs/performance.md run 20).
+  // The same for a kernel launch, which always makes exactly one node: its handle is read with
+  // the rest of its graph's nodes when first needed (graph_state::defer_reads), so a build
+  // makes no call per node that a hand-written capture does not. Read now where the graph has
+  // programmatic edges: adding a node with edge data looks up the nodes it depends on while
+  // the capture is open.
   void launched(unsigned k, std::uint32_t step, const site& at) {
-    if (!g_.port_edges.empty() || frames_.back().is_body) return captured(k, step, at);
+    if (!g_.port_edges.empty()) return captured(k, step, at);
     made_.push_back({step, false});
   }
   // For node_ops: nodes without a stream call are added to the capturing graph after stream k's
@@ -72,12 +71,8 @@ private:
   void fork(unsigned streams);
   void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
-  void read_back(cudaGraph_t graph);
-  // Notes a node made with its handle known, so read_back can check it stands in its place.
-  // Only the root graph's nodes are noted: a body's are all read as they are made.
-  void made_known(std::uint32_t step) {
-    if (!frames_.back().is_body) made_.push_back({step, true});
-  }
+  // Hands the nodes the innermost frame made to the graph state, to be read when needed.
+  void defer_reads(cudaGraph_t graph);
   cudaStream_t take_stream();
   cudaEvent_t take_event();
   cudaEvent_t event_of(std::uint32_t step);
@@ -91,13 +86,12 @@ private:
     std::vector<char> joined;     // whether stream k takes part in the capture yet
     cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
     bool is_body = false;         // a body's graph belongs to its node: never destroyed here
+    cudaGraph_t body = nullptr;   // that graph
+    std::size_t first_made = 0;   // where its nodes begin in made_
   };
-  // The root graph's nodes, in the order they were made: a step and whether its handle is
-  // known yet (launched() leaves it to read_back).
-  struct made_node {
-    std::uint32_t step;
-    bool known;
-  };
+  // The nodes made in the open graphs, in the order they were made, innermost graph last: a
+  // step and whether its handle is known yet (launched() leaves it unread).
+  using made_node = graph_state::made_node;
   std::vector<frame> frames_;                      // per open body
   std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
   std::vector<cudaStream_t> free_;                 // taken and not capturing now
@@ -105,8 +99,7 @@ private:
   std::vector<cudaEvent_t> step_events_;
   std::vector<cudaGraphNode_t> deps_;              // dependencies(), reused
   std::vector<made_node> made_;
-  std::vector<cudaGraphNode_t> read_;              // read_back(), reused
-  cudaGraph_t root_ = nullptr;
+  mutable cudaGraph_t root_ = nullptr;             // root(), asked for once
 };
 
 // While alive, this thread may make calls an open capture forbids (cudaMalloc, another capture):

@@ -39,7 +39,7 @@ public:
 
   // The graph the exec was instantiated from: its node handles name the exec's nodes.
   const graph_state& origin() const { return *origin_; }
-  cudaGraphNode_t node(std::uint32_t step) const { return origin_->nodes[step]; }
+  cudaGraphNode_t node(std::uint32_t step) const { return origin_->node(step); }
   // The graph whose values the exec holds now (newer than origin after a whole-graph update).
   const state_ptr& current() const { return current_; }
   // False after an update failed half-way: the next update must go to the whole graph.

@@ -12,8 +12,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -29,7 +31,9 @@ struct graph_state {
 
   graph_handle graph;
   site graph_site;                                     // the `graph` declaration
-  std::vector<cudaGraphNode_t> nodes;                  // by plan step
+  // By plan step. After a capture, some are read only when first needed (defer_reads): read
+  // them through node(), or call resolve_nodes() first. Mutable for that reason only.
+  mutable std::vector<cudaGraphNode_t> nodes;
   std::vector<site> sites;                             // by plan step: the statement that made it
   std::vector<cudaGraph_t> bodies;                     // by body index (owned by their conditional node)
   std::vector<std::uint32_t> body_steps;               // by body index: the conditional's step
@@ -58,6 +62,26 @@ struct graph_state {
   // Whether a port edge enters step. Inline: most graphs have none, and every node asks.
   bool has_port_edges(std::uint32_t step) const { return !port_edges.empty() && port_edge_enters(step); }
 
+  // A node a capture made: its step, and whether its handle is known yet.
+  struct made_node {
+    std::uint32_t step;
+    bool known;
+  };
+  // `made`: the nodes of graph `of` (whose capture has ended) in the order they were made. Those
+  // not known get their handles the first time any is needed (resolve_nodes), in one
+  // cudaGraphGetNodes of `of`: a build makes the calls a hand-written capture makes, and a
+  // graph that no exec updates never pays for reading them. Nothing to do when all are known.
+  void defer_reads(cudaGraph_t of, std::span<const made_node> made);
+  // Reads the handles defer_reads left, once; thread-safe (execs on several threads may share
+  // this state). Every reader of `nodes` after a build calls it, or node().
+  void resolve_nodes() const {
+    if (unread_.load(std::memory_order_acquire)) read_deferred();
+  }
+  cudaGraphNode_t node(std::uint32_t step) const {
+    resolve_nodes();
+    return nodes[step];
+  }
+
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;
   // The body graphs of a conditional node of this graph or of a child it embeds (empty for any
@@ -66,8 +90,18 @@ struct graph_state {
 
 private:
   bool port_edge_enters(std::uint32_t step) const;  // has_port_edges, for a graph that has some
+  void read_deferred() const;
 
   std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
+  // defer_reads' graphs, each a range of deferred_made_.
+  struct deferred_graph {
+    cudaGraph_t graph;
+    std::size_t first, count;
+  };
+  mutable std::vector<made_node> deferred_made_;
+  mutable std::vector<deferred_graph> deferred_graphs_;
+  mutable std::atomic<bool> unread_{false};
+  mutable std::mutex read_lock_;
 };
 
 using state_ptr = std::shared_ptr<graph_state>;
