@@ -294,9 +294,9 @@ graph g(s0: f32*, s1: f32*, s2: f32*, s3: f32*, s4: f32*, s5: f32*, z: f32*,
 
 TEST_CASE("capture.node_handles_are_read_when_an_update_first_needs_them") {
   // A capture build reads no kernel's node handle (graph_state::defer_reads): the first update
-  // that needs one reads each graph's nodes, root and body, in one call per graph. Made to
-  // fail, that call costs this update its per-node path: it falls back to the whole graph, with
-  // the right result. The next update reads the nodes again and takes the per-node path.
+  // that needs one reads each graph's nodes, here the root's and the body's, one call each.
+  // So a capture's first per-node update makes two CUDA calls more than its second, where an
+  // explicit build's makes as many.
   auto prog = compile(R"(
 graph g(a: f32*, b: f32*, va: f32, vb: f32, go: u32 = 1) {
   fill<<<1, 1>>>(a, va, 1);
@@ -305,28 +305,35 @@ graph g(a: f32*, b: f32*, va: f32, vb: f32, go: u32 = 1) {
 }
 )");
   buffer<float> memory(2);
-  auto g = cgraph::graph::build(prog, "g", {{"a", memory.get()}, {"b", memory.get() + 1}, {"va", 1.0f}, {"vb", 2.0f}},
-                                kernels(), with(cgraph::strategy::stream_capture));
-  auto exec = g.instantiate();
-  run(exec);
-  CHECK(memory.read() == std::vector<float>{1.0f, 2.0f});
-
-  // The update's first CUDA call reads one of the two graphs' nodes: both kernels change, so
-  // whichever graph it is, one node has no handle for this update.
-  cgraph::testing::fail_cuda_call_at(0);
-  auto first = exec.update({{"va", 3.0f}, {"vb", 3.0f}});
-  const long calls = cgraph::testing::cuda_calls_made();
-  cgraph::testing::fail_cuda_call_at(-1);
-  CHECK(calls > 1);
-  CHECK(first.path != cgraph::update_path::node_params);
-  run(exec);
-  CHECK(memory.read() == std::vector<float>{3.0f, 3.0f});
-
-  for (float v : {4.0f, 5.0f}) {  // the body's kernel, then (same update path) the root's
-    auto r = exec.update({{v == 4.0f ? "vb" : "va", v}});
-    CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
+  const cgraph::args values{{"a", memory.get()}, {"b", memory.get() + 1}, {"va", 1.0f}, {"vb", 2.0f}};
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    auto g = cgraph::graph::build(prog, "g", values, kernels(), with(how));
+    auto exec = g.instantiate();
+    run(exec);
+    CHECK(memory.read() == std::vector<float>{1.0f, 2.0f});
+    long calls[2] = {};
+    for (int k = 0; k < 2; ++k) {
+      cgraph::testing::fail_cuda_call_at(-1);  // counts from 0
+      auto r = exec.update({{"vb", 3.0f + static_cast<float>(k)}});
+      calls[k] = cgraph::testing::cuda_calls_made();
+      CHECK(r.path == cgraph::update_path::node_params);
+      CHECK(r.nodes_changed == 1);
+    }
+    CHECK(calls[0] - calls[1] == (how == cgraph::strategy::stream_capture ? 2 : 0));
+    run(exec);
+    CHECK(memory.read() == std::vector<float>{1.0f, 4.0f});
   }
+
+  // A read that fails fails the update that needed it, and is made again at the next need.
+  auto g = cgraph::graph::build(prog, "g", values, kernels(), with(cgraph::strategy::stream_capture));
+  auto exec = g.instantiate();
+  cgraph::testing::fail_cuda_calls_from(0);
+  CHECK_THROWS_AS(exec.update({{"va", 3.0f}}), cgraph::cuda_error);
+  cgraph::testing::fail_cuda_call_at(-1);
+  exec.update({{"va", 3.0f}});  // puts the exec right, whatever the failed one left
+  auto r = exec.update({{"vb", 5.0f}});
+  CHECK(r.path == cgraph::update_path::node_params);
   run(exec);
-  CHECK(memory.read() == std::vector<float>{5.0f, 4.0f});
+  CHECK(memory.read() == std::vector<float>{3.0f, 5.0f});
 }

@@ -19,9 +19,10 @@ graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t 
 
 graph_state::~graph_state() = default;
 
+// Both run while an error is reported: they read what they can, and throw nothing of their own.
 std::string graph_state::site_of(cudaGraphNode_t node) const {
   if (!node) return {};
-  resolve_nodes();
+  if (unread_.load(std::memory_order_acquire)) read_deferred(true);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) return sites[i].str();
     if (children[i])
@@ -32,7 +33,7 @@ std::string graph_state::site_of(cudaGraphNode_t node) const {
 
 std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) const {
   std::vector<cudaGraph_t> out;
-  resolve_nodes();
+  if (unread_.load(std::memory_order_acquire)) read_deferred(true);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) {
       for (std::size_t b = 0; b < bodies.size(); ++b)
@@ -57,29 +58,32 @@ void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
 // order they were made; its documentation does not promise that, so it is checked: the count
 // must match, and every node whose handle is known (read at once, or added to the graph) must
 // stand in its place. If the check fails, that graph's steps keep no handle: an update of them
-// falls back to the whole graph, and their errors name the graph. If the call fails, they are
-// read again at the next need.
-void graph_state::read_deferred() const {
+// falls back to the whole graph, and their errors name the graph. If a call fails, the graphs
+// not read yet stay deferred, to be read at the next need, and the failure is thrown (or, for
+// `quiet`, left for then).
+void graph_state::read_deferred(bool quiet) const {
   std::lock_guard<std::mutex> guard(read_lock_);
   if (!unread_.load(std::memory_order_relaxed)) return;  // another thread read them
   std::vector<cudaGraphNode_t> read;
-  std::size_t kept = 0;  // the graphs whose call failed, moved to the front
-  for (const deferred_graph& d : deferred_graphs_) {
+  for (std::size_t k = 0; k < deferred_graphs_.size(); ++k) {
+    const deferred_graph& d = deferred_graphs_[k];
     const made_node* made = deferred_made_.data() + d.first;
     std::size_t count = d.count + 1;
     read.resize(count);
-    if (CGRAPH_CUDA_STATUS(cudaGraphGetNodes(d.graph, read.data(), &count)) != cudaSuccess) {
-      (void)cudaGetLastError();
-      deferred_graphs_[kept++] = d;
-      continue;
+    const cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphGetNodes(d.graph, read.data(), &count));
+    if (status != cudaSuccess) {
+      deferred_graphs_.erase(deferred_graphs_.begin(), deferred_graphs_.begin() + static_cast<std::ptrdiff_t>(k));
+      if (quiet) {
+        (void)cudaGetLastError();
+        return;
+      }
+      check(status, "cudaGraphGetNodes (reading the nodes a capture made)", graph_site);
     }
     bool in_order = count == d.count;
     for (std::size_t j = 0; in_order && j < d.count; ++j) in_order = !made[j].known || read[j] == nodes[made[j].step];
     for (std::size_t j = 0; j < d.count; ++j)
       if (!made[j].known) nodes[made[j].step] = in_order ? read[j] : nullptr;
   }
-  deferred_graphs_.resize(kept);
-  if (kept) return;
   deferred_made_ = {};
   deferred_graphs_ = {};
   unread_.store(false, std::memory_order_release);

@@ -73,9 +73,10 @@ struct graph_state {
   // graph that no exec updates never pays for reading them. Nothing to do when all are known.
   void defer_reads(cudaGraph_t of, std::span<const made_node> made);
   // Reads the handles defer_reads left, once; thread-safe (execs on several threads may share
-  // this state). Every reader of `nodes` after a build calls it, or node().
+  // this state). Every reader of `nodes` after a build calls it, or node(). Throws cuda_error
+  // if CUDA fails to list a graph's nodes (they are read again at the next need).
   void resolve_nodes() const {
-    if (unread_.load(std::memory_order_acquire)) read_deferred();
+    if (unread_.load(std::memory_order_acquire)) read_deferred(false);
   }
   cudaGraphNode_t node(std::uint32_t step) const {
     resolve_nodes();
@@ -90,7 +91,7 @@ struct graph_state {
 
 private:
   bool port_edge_enters(std::uint32_t step) const;  // has_port_edges, for a graph that has some
-  void read_deferred() const;
+  void read_deferred(bool quiet) const;
 
   std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
   // defer_reads' graphs, each a range of deferred_made_.
