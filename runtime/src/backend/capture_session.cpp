@@ -83,10 +83,12 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
 capture_session::~capture_session() {
   abort();
   // A stream still capturing here is a bug (every path above ends its captures): count it for
-  // the fault tests, and end the capture so the pool stays clean.
+  // the fault tests, and end the capture so the pool stays clean. Not asked after a clean end:
+  // ending the root capture ends it on every stream that joined it (CUDA fails the end where
+  // one has not joined back), so no stream can be capturing then.
   for (cudaStream_t s : taken_) {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+    if (!ended_ && cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
       count_left_capturing();
       cudaGraph_t partial = nullptr;
       cudaStreamEndCapture(s, &partial);
@@ -186,6 +188,7 @@ void capture_session::end(list<std::uint32_t> joins) {
   g_.graph = graph_handle::adopt(close_frame(joins));
   defer_reads(g_.graph.get());
   frames_.pop_back();
+  ended_ = true;
 }
 
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {

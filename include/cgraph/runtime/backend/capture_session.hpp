@@ -100,6 +100,7 @@ private:
   std::vector<cudaGraphNode_t> deps_;              // dependencies(), reused
   std::vector<made_node> made_;
   mutable cudaGraph_t root_ = nullptr;             // root(), asked for once
+  bool ended_ = false;                             // end() succeeded: no stream can be capturing
 };
 
 // While alive, this thread may make calls an open capture forbids (cudaMalloc, another capture):
