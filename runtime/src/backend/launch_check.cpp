@@ -78,4 +78,13 @@ std::string launch_cache::check_new_launch(const cudaKernelNodeParams& p, const 
   return {};
 }
 
+bool launch_cache::passes_new_launch(const cudaKernelNodeParams& p) {
+  try {
+    return check_new_launch(p, {}).empty();
+  } catch (const cuda_error&) {
+    (void)cudaGetLastError();
+    return false;
+  }
+}
+
 }  // namespace cgraph::backend

@@ -39,6 +39,9 @@ inline thread_local passed_launch last_passed;
 
 // The full check (launch_passes, require_launch) of a launch that differs from the last one that passed.
 std::string check_new_launch(const cudaKernelNodeParams& p, const site& at);
+// check_new_launch for an exec setter: false where the launch breaks a limit or a CUDA call of
+// the check fails.
+bool passes_new_launch(const cudaKernelNodeParams& p);
 
 }  // namespace launch_cache
 
@@ -53,9 +56,9 @@ inline bool passed_last(const cudaKernelNodeParams& p) {
 // asks for above 48 KiB where the device has it. Costs a few comparisons and one cache probe
 // per node: CUDA is asked for a kernel's attributes once per thread, and about the device
 // only for launches above 48 KiB.
-inline bool launch_passes(const cudaKernelNodeParams& p) {
-  return passed_last(p) || launch_cache::check_new_launch(p, {}).empty();
-}
+// A CUDA call of the check that fails refuses too: the rebuild asks again, and a failure
+// there names the node's line (a setter has no site to name).
+inline bool launch_passes(const cudaKernelNodeParams& p) { return passed_last(p) || launch_cache::passes_new_launch(p); }
 
 // The same check for a node being built: throws a build_error at `at`, saying why, where `p`
 // cannot launch.
