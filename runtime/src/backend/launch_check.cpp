@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,7 +22,9 @@ using launch_cache::unload_generation;
 namespace {
 
 // A kernel's maxThreadsPerBlock (its registers and __launch_bounds__ decide it), by function,
-// in a small direct-mapped cache per thread: build and update look it up once per kernel node.
+// in a small cache per thread: build and update look it up once per kernel node. Two ways per
+// set, the most recent first: with one way, two kernels of a graph whose addresses shared a
+// slot asked CUDA again at every node, updates included (the fault sweeps saw those calls).
 struct thread_limit {
   const void* function = nullptr;
   std::uint64_t generation = 0;
@@ -29,15 +32,19 @@ struct thread_limit {
 };
 
 int max_threads_of(const void* function, const site& at) {
-  thread_local std::array<thread_limit, 64> cache{};
-  auto& slot = cache[(reinterpret_cast<std::uintptr_t>(function) >> 4) % cache.size()];
+  constexpr std::size_t sets = 64;
+  thread_local std::array<std::array<thread_limit, 2>, sets> cache{};
+  auto& set = cache[(reinterpret_cast<std::uintptr_t>(function) >> 4) % sets];
   const std::uint64_t generation = unload_generation.load(std::memory_order_relaxed);
-  if (slot.function != function || slot.generation != generation) {
+  auto fresh = [&](const thread_limit& l) { return l.function == function && l.generation == generation; };
+  if (fresh(set[0])) return set[0].max_threads;
+  if (!fresh(set[1])) {
     cudaFuncAttributes attributes{};
     CGRAPH_CUDA(cudaFuncGetAttributes(&attributes, function), at);
-    slot = {function, generation, attributes.maxThreadsPerBlock};
+    set[1] = {function, generation, attributes.maxThreadsPerBlock};
   }
-  return slot.max_threads;
+  std::swap(set[0], set[1]);
+  return set[0].max_threads;
 }
 
 // Above 48 KiB a kernel needs cudaFuncAttributeMaxDynamicSharedMemorySize, up to what the device
