@@ -97,3 +97,24 @@ TEST_CASE("concurrency.generated_graphs_from_eight_threads_in_both_modes") {
   for (int t = 0; t < thread_count; ++t) CHECK_MESSAGE(failures[t].empty(), "thread ", t, ": ", failures[t]);
   CHECK(cgraph::testing::streams_left_capturing() == 0);
 }
+
+TEST_CASE("concurrency.execs_of_one_captured_graph_first_updated_from_eight_threads") {
+  // Execs made from one graph share its node handles, and a capture leaves them unread until
+  // an update first needs them (graph_state::defer_reads). Here eight threads' first updates
+  // need them at once, root and loop body: each must take the per-node path with its own values.
+  auto prog = cgraph::program::load(CGRAPH_GPU_TESTS_DIR "/stress.cgraph");
+  constexpr int n = 1000;  // every thread's buffers hold at least this many
+  buffer<float> a0(n), b0(n);
+  auto g = cgraph::graph::build(prog, "stress", {{"a", a0.get()}, {"b", b0.get()}, {"s", 1.0f}, {"n", n}}, kernels(),
+                                with(cgraph::strategy::stream_capture));
+  std::vector<cgraph::graph_exec> execs;
+  for (int t = 0; t < thread_count; ++t) execs.push_back(g.instantiate());
+  auto failures = on_threads([&](int t, cudaStream_t stream, float* a, float* b, int) -> std::string {
+    auto r = execs[t].update({{"a", a}, {"b", b}, {"s", float(t)}});
+    if (r.path != cgraph::update_path::node_params) return "the update took " + std::string(cgraph::to_string(r.path));
+    execs[t].launch(stream);
+    if (!b_holds(stream, b, n, 3.0f * float(t))) return "wrong results after the update";
+    return {};
+  });
+  for (int t = 0; t < thread_count; ++t) CHECK_MESSAGE(failures[t].empty(), "thread ", t, ": ", failures[t]);
+}
