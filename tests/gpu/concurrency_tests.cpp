@@ -101,11 +101,19 @@ TEST_CASE("concurrency.generated_graphs_from_eight_threads_in_both_modes") {
 TEST_CASE("concurrency.execs_of_one_captured_graph_first_updated_from_eight_threads") {
   // Execs made from one graph share its node handles, and a capture leaves them unread until
   // an update first needs them (graph_state::defer_reads). Here eight threads' first updates
-  // need them at once, root and loop body: each must take the per-node path with its own values.
-  auto prog = cgraph::program::load(CGRAPH_GPU_TESTS_DIR "/stress.cgraph");
+  // need them at once: each must take the per-node path with its own values. (stress.cgraph's
+  // `repeat` would not do: CUDA instantiates a graph with conditional nodes once at a time.)
+  auto prog = compile(R"(
+graph shared(a: f32*, b: f32*, s: f32, n: i32) {
+  parallel { fill<<<ceil_div(n, 64), 64>>>(a, 1.0, n); fill<<<ceil_div(n, 64), 64>>>(b, 0.0, n); }
+  saxpy<<<ceil_div(n, 64), 64>>>(s, a, b, n);
+  saxpy<<<ceil_div(n, 64), 64>>>(s, a, b, n);
+  saxpy<<<ceil_div(n, 64), 64>>>(s, a, b, n);
+}
+)");
   constexpr int n = 1000;  // every thread's buffers hold at least this many
   buffer<float> a0(n), b0(n);
-  auto g = cgraph::graph::build(prog, "stress", {{"a", a0.get()}, {"b", b0.get()}, {"s", 1.0f}, {"n", n}}, kernels(),
+  auto g = cgraph::graph::build(prog, "shared", {{"a", a0.get()}, {"b", b0.get()}, {"s", 1.0f}, {"n", n}}, kernels(),
                                 with(cgraph::strategy::stream_capture));
   std::vector<cgraph::graph_exec> execs;
   for (int t = 0; t < thread_count; ++t) execs.push_back(g.instantiate());
