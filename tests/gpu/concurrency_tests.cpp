@@ -98,11 +98,12 @@ TEST_CASE("concurrency.generated_graphs_from_eight_threads_in_both_modes") {
   CHECK(cgraph::testing::streams_left_capturing() == 0);
 }
 
-TEST_CASE("concurrency.execs_of_one_captured_graph_first_updated_from_eight_threads") {
-  // Execs made from one graph share its node handles, and a capture leaves them unread until
-  // an update first needs them (graph_state::defer_reads). Here eight threads' first updates
-  // need them at once: each must take the per-node path with its own values. (stress.cgraph's
-  // `repeat` would not do: CUDA instantiates a graph with conditional nodes once at a time.)
+TEST_CASE("concurrency.execs_of_one_captured_graph_updated_from_eight_threads") {
+  // Execs made from one graph share its node handles, which a capture leaves unread until the
+  // graph is instantiated (graph_state::defer_reads). Here eight threads update their execs of
+  // one captured graph at once: each must take the per-node path with its own values, without
+  // calling into the shared graph. (stress.cgraph's `repeat` would not do: CUDA instantiates a
+  // graph with conditional nodes once at a time.)
   auto prog = compile(R"(
 graph shared(a: f32*, b: f32*, s: f32, n: i32) {
   parallel { fill<<<ceil_div(n, 64), 64>>>(a, 1.0, n); fill<<<ceil_div(n, 64), 64>>>(b, 0.0, n); }

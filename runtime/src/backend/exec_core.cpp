@@ -24,6 +24,11 @@ const char* instantiate_result_name(cudaGraphInstantiateResult r) {
 }
 
 exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
+  // The node handles a capture left unread are read here, by the thread that instantiates:
+  // a `graph` is used by one thread at a time, while its execs may be updated on others, and
+  // CUDA does not let two threads call into one graph at once. An exec's updates then never
+  // touch the graph.
+  g.resolve_nodes();
   cudaGraphInstantiateParams p{};
   p.flags = (o.upload ? cudaGraphInstantiateFlagUpload : 0) | (o.auto_free_on_launch ? cudaGraphInstantiateFlagAutoFreeOnLaunch : 0) |
             (o.device_launch ? cudaGraphInstantiateFlagDeviceLaunch : 0) |

@@ -44,8 +44,8 @@ public:
   // For node_ops: the node the last call on stream k made becomes step's node, read back now.
   void captured(unsigned k, std::uint32_t step, const site& at);
   // The same for a kernel launch, which always makes exactly one node: its handle is read with
-  // the rest of its graph's nodes when first needed (graph_state::defer_reads), so a build
-  // makes no call per node that a hand-written capture does not. Read now where the graph has
+  // the rest of its graph's nodes when the graph is instantiated (graph_state::defer_reads), so
+  // a build makes no call that a hand-written capture does not. Read now where the graph has
   // programmatic edges: adding a node with edge data looks up the nodes it depends on while
   // the capture is open.
   void launched(unsigned k, std::uint32_t step, const site& at) {

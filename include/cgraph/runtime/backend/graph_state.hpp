@@ -68,13 +68,14 @@ struct graph_state {
     bool known;
   };
   // `made`: the nodes of graph `of` (whose capture has ended) in the order they were made. Those
-  // not known get their handles the first time any is needed (resolve_nodes), in one
-  // cudaGraphGetNodes of `of`: a build makes the calls a hand-written capture makes, and a
-  // graph that no exec updates never pays for reading them. Nothing to do when all are known.
+  // not known get their handles when the graph is instantiated (exec_core), or earlier where a
+  // build-time setter or an error report needs one (resolve_nodes), in one cudaGraphGetNodes
+  // of `of`: a build makes the calls a hand-written capture makes. Nothing to do when all are
+  // known.
   void defer_reads(cudaGraph_t of, std::span<const made_node> made);
-  // Reads the handles defer_reads left, once; thread-safe (execs on several threads may share
-  // this state). Every reader of `nodes` after a build calls it, or node(). Throws cuda_error
-  // if CUDA fails to list a graph's nodes (they are read again at the next need).
+  // Reads the handles defer_reads left, once, under a lock. Every reader of `nodes` after a
+  // build calls it, or node(). Throws cuda_error if CUDA fails to list a graph's nodes (they
+  // are read again at the next need).
   void resolve_nodes() const {
     if (unread_.load(std::memory_order_acquire)) read_deferred(false);
   }
