@@ -4,7 +4,6 @@
 
 #include <cgraph/runtime/backend/capture_session.hpp>
 
-#include <algorithm>
 #include <map>
 #include <mutex>
 

@@ -54,7 +54,7 @@ exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
 // Each node of `values` with `[[enabled(…)]]` as it says, on the exec's node (`origin`'s).
 void apply_enabled(cudaGraphExec_t exec, const graph_state& origin, const graph_state& values) {
   for (const auto& [step, on] : values.enabled) {
-    cudaGraphNode_t node = origin.node(step);
+    cudaGraphNode_t node = origin.nodes[step];  // read by instantiate()
     if (!node) cuda_failed(cudaErrorInvalidValue, "cudaGraphNodeSetEnabled (its capture's node list could not be read)", values.sites[step]);
     CGRAPH_CUDA(cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0), values.sites[step]);
   }
@@ -107,7 +107,7 @@ void exec_core::launch(cudaStream_t stream) {
 
 bool exec_core::set_enabled(std::uint32_t step, bool on) const {
   if (origin_->enabled_memsets && fence_ && CGRAPH_CUDA_STATUS(cudaEventSynchronize(fence_)) != cudaSuccess) return false;
-  return set_exec_enabled(exec_.get(), origin_->node(step), on);
+  return set_exec_enabled(exec_.get(), node(step), on);
 }
 
 void exec_core::keep(std::uint32_t step, std::shared_ptr<void> object) {

@@ -22,7 +22,7 @@ graph_state::~graph_state() = default;
 // Both run while an error is reported: they read what they can, and throw nothing of their own.
 std::string graph_state::site_of(cudaGraphNode_t node) const {
   if (!node) return {};
-  if (unread_.load(std::memory_order_acquire)) read_deferred(true);
+  if (unread_) read_deferred(true);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) return sites[i].str();
     if (children[i])
@@ -33,7 +33,7 @@ std::string graph_state::site_of(cudaGraphNode_t node) const {
 
 std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) const {
   std::vector<cudaGraph_t> out;
-  if (unread_.load(std::memory_order_acquire)) read_deferred(true);
+  if (unread_) read_deferred(true);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) {
       for (std::size_t b = 0; b < bodies.size(); ++b)
@@ -50,7 +50,7 @@ void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
   if (std::all_of(made.begin(), made.end(), [](const made_node& m) { return m.known; })) return;
   deferred_graphs_.push_back({of, deferred_made_.size(), made.size()});
   deferred_made_.insert(deferred_made_.end(), made.begin(), made.end());
-  unread_.store(true, std::memory_order_release);
+  unread_ = true;
 }
 
 // One call per graph, with room for one node more than were made: a graph that holds any
@@ -62,8 +62,6 @@ void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
 // not read yet stay deferred, to be read at the next need, and the failure is thrown (or, for
 // `quiet`, left for then).
 void graph_state::read_deferred(bool quiet) const {
-  std::lock_guard<std::mutex> guard(read_lock_);
-  if (!unread_.load(std::memory_order_relaxed)) return;  // another thread read them
   std::vector<cudaGraphNode_t> read;
   for (std::size_t k = 0; k < deferred_graphs_.size(); ++k) {
     const deferred_graph& d = deferred_graphs_[k];
@@ -86,7 +84,7 @@ void graph_state::read_deferred(bool quiet) const {
   }
   deferred_made_ = {};
   deferred_graphs_ = {};
-  unread_.store(false, std::memory_order_release);
+  unread_ = false;
 }
 
 namespace {

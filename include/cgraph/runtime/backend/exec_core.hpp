@@ -37,9 +37,11 @@ public:
   void upload(cudaStream_t stream);
   void launch(cudaStream_t stream);
 
-  // The graph the exec was instantiated from: its node handles name the exec's nodes.
+  // The graph the exec was instantiated from: its node handles name the exec's nodes. They
+  // were all read when it was instantiated (graph_state::resolve_nodes), so an update, on any
+  // thread, reads them as they are.
   const graph_state& origin() const { return *origin_; }
-  cudaGraphNode_t node(std::uint32_t step) const { return origin_->node(step); }
+  cudaGraphNode_t node(std::uint32_t step) const { return origin_->nodes[step]; }
   // The graph whose values the exec holds now (newer than origin after a whole-graph update).
   const state_ptr& current() const { return current_; }
   // False after an update failed half-way: the next update must go to the whole graph.

@@ -12,10 +12,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -73,11 +71,13 @@ struct graph_state {
   // of `of`: a build makes the calls a hand-written capture makes. Nothing to do when all are
   // known.
   void defer_reads(cudaGraph_t of, std::span<const made_node> made);
-  // Reads the handles defer_reads left, once, under a lock. Every reader of `nodes` after a
-  // build calls it, or node(). Throws cuda_error if CUDA fails to list a graph's nodes (they
-  // are read again at the next need).
+  // Reads the handles defer_reads left, once. Every reader of `nodes` after a build calls it,
+  // or node(), except an exec core, whose graph was read when it was instantiated. So the read
+  // runs only on the thread that uses the graph (a `graph` is used by one thread at a time),
+  // never on an exec's, and needs no lock. Throws cuda_error if CUDA fails to list a graph's
+  // nodes (they are read again at the next need).
   void resolve_nodes() const {
-    if (unread_.load(std::memory_order_acquire)) read_deferred(false);
+    if (unread_) read_deferred(false);
   }
   cudaGraphNode_t node(std::uint32_t step) const {
     resolve_nodes();
@@ -102,8 +102,7 @@ private:
   };
   mutable std::vector<made_node> deferred_made_;
   mutable std::vector<deferred_graph> deferred_graphs_;
-  mutable std::atomic<bool> unread_{false};
-  mutable std::mutex read_lock_;
+  mutable bool unread_ = false;
 };
 
 using state_ptr = std::shared_ptr<graph_state>;
