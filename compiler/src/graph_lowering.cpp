@@ -9,13 +9,17 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include <boost/container/small_vector.hpp>
+
 #include <fmt/format.h>
 
 namespace cgraph::compiler::detail {
 
 namespace {
 
-using frontier = std::vector<std::uint32_t>;  // the nodes the next statement waits for (sorted)
+// The nodes the next statement waits for (sorted). Inline for the usual one or few: every
+// statement returns one, so a heap list cost an allocation per node.
+using frontier = boost::container::small_vector<std::uint32_t, 4>;
 
 constexpr ir::type u32_type = ir::type::of(ir::scalar::u32);
 constexpr ir::type u64_type = ir::type::of(ir::scalar::u64);
@@ -246,7 +250,7 @@ private:
                     std::initializer_list<const ast::after_list*> afters) {
     ir::body& body = *current_->body;
     auto index = static_cast<std::uint32_t>(body.nodes.size());
-    n.deps = in;
+    n.deps.assign(in.begin(), in.end());
     if (label) {
       // A `for` repeats its labels once per iteration: each is unique within its iteration (and
       // may shadow a label outside the loop).

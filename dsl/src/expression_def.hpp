@@ -135,8 +135,9 @@ private:
   // The signs, then an operand; fails (consuming nothing) when no operand follows.
   template <typename It, typename Ctx, typename RCtx>
   static bool unary(It& first, It const& last, Ctx const& ctx, RCtx& rctx, ast::unary& u) {
-    It p = first;
-    prefix_parser{}.parse(p, last, ctx, rctx, u.prefix);
+    It p = skipped(first, last, ctx);
+    if (p != last && (*p == '-' || *p == '!'))  // most operands have no sign: no string is made
+      prefix_parser{}.parse(p, last, ctx, rctx, u.prefix);
     if (!operand(p, last, ctx, rctx, u.value)) return false;
     detail::tag(u, skipped(first, last, ctx), p);
     first = p;

@@ -61,3 +61,18 @@ struct skipper : x3::parser<skipper> {
 };
 
 }  // namespace cgraph::dsl::parser
+
+namespace boost::spirit::x3::detail {
+// X3 skips by calling the skipper until it moves no further, so every skip made two calls,
+// the second only to find a token where the first stopped, and most skips (before a token
+// that directly follows another) move nowhere at all. This specialisation decides that case
+// inline with one table lookup, and runs the loop once otherwise.
+template <>
+inline void skip_over<const char*, cgraph::dsl::parser::skipper>(const char*& first, const char* const& last,
+                                                               cgraph::dsl::parser::skipper const& s) {
+  using cgraph::dsl::parser::skip_class;
+  if (first == last || cgraph::dsl::parser::skip_classes[static_cast<unsigned char>(*first)] == skip_class::token) return;
+  unused_type none;
+  s.parse(first, last, none, none, none);  // stops only at a token, the '/' operator or the end
+}
+}  // namespace boost::spirit::x3::detail

@@ -266,6 +266,11 @@ struct statement_parser : x3::parser<statement_parser> {
         }
       } else if (p != last && *p == '{' && detail::parse_as<ast::block>(block, first, last, ctx, rctx, attr)) {
         return true;
+      } else if (p == last || *p == '}') {
+        // The end of a block (or of the text): every statement needs a word or a '{' after its
+        // prefix, so each alternative would fail here, consuming nothing and throwing nothing,
+        // after building and dropping its attribute (once per block: 19 of them).
+        return false;
       }
     }
     return any_statement.parse(first, last, ctx, rctx, attr);
@@ -289,9 +294,18 @@ private:
     if (word == "host") return parse_as<ast::host_stmt>(host_stmt, first, last, ctx, rctx, attr);
     if (word == "call") return parse_as<ast::call_stmt>(call_stmt, first, last, ctx, rctx, attr);
     if (word == "for") return parse_as<ast::for_stmt>(for_stmt, first, last, ctx, rctx, attr);
-    if (word == "parallel")  // `parallel for …` or `parallel { … }`, tried in any_statement's order
+    if (word == "parallel") {  // `parallel for …` or `parallel { … }`, tried in any_statement's order
+      // for_stmt fails at once, consuming nothing, unless `for` follows: its attribute is made
+      // only where it can succeed.
+      It next = first;
+      if (detail::word_at(next, last, ctx) == word) {  // no prefix before it (neither statement takes one)
+        next += word.size();
+        if (detail::word_at(next, last, ctx) != "for")
+          return parse_as<ast::parallel_stmt>(parallel_stmt, first, last, ctx, rctx, attr);
+      }
       return parse_as<ast::for_stmt>(for_stmt, first, last, ctx, rctx, attr) ||
              parse_as<ast::parallel_stmt>(parallel_stmt, first, last, ctx, rctx, attr);
+    }
     return false;
   }
 };

@@ -59,6 +59,22 @@ std::string_view word_at(It& first, It const& last, Ctx const& ctx) {
   return {first, static_cast<std::size_t>(lexical::scan_word(first, last) - first)};
 }
 
+// Moves a name into an operand (names are most operands). boost::variant's assignment from a
+// kind other than the one held moves the value into a temporary variant first, then that into
+// place; this replaces the operand by one made from the identifier, one move. Nothing between
+// the destruction and the construction can throw (the identifier's move is noexcept, and the
+// variant's converting constructor only moves it into its storage), so the operand is never
+// left destroyed.
+inline void put(ast::operand& v, ast::identifier&& id) {
+  static_assert(std::is_nothrow_move_constructible_v<ast::identifier>);
+  if (ast::identifier* same = boost::get<ast::identifier>(&v)) {
+    *same = std::move(id);
+  } else {
+    v.~operand();
+    ::new (static_cast<void*>(&v)) ast::operand(std::move(id));
+  }
+}
+
 // Runs `p` into a fresh Node and moves it into `attr` (a variant holding Node) on success; on
 // failure `first` is back where it was. For parsers that pick one alternative of a variant
 // themselves (primary_parser, statement_parser) instead of trying each in turn.
@@ -90,7 +106,8 @@ void take_identifier(std::string_view word, It& first, Attr& attr) {
   ast::identifier id;
   id.name.assign(word);
   tag(id, first, end);
-  x3::traits::move_to(std::move(id), attr);
+  if constexpr (std::is_same_v<Attr, ast::operand>) put(attr, std::move(id));
+  else x3::traits::move_to(std::move(id), attr);
   first = end;
 }
 }  // namespace detail
@@ -158,15 +175,19 @@ struct struct_name_parser : detail::token_parser<struct_name_parser, ast::identi
 };
 
 // `NAME:` before a node statement. One primitive, so a name that turns out not to be a label
-// leaves nothing behind in the attribute when the parser backtracks.
+// leaves nothing behind in the attribute when the parser backtracks. Tried before every
+// statement, and nearly always fails: the ':' is looked for before the name is taken.
 struct label_parser : detail::token_parser<label_parser, ast::identifier> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    It p = first;
-    ast::identifier id;
-    if (!identifier_parser{}.parse(p, last, ctx, rctx, id)) return false;
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
+    It name = first;
+    const std::string_view word = detail::word_at(name, last, ctx);
+    if (word.empty() || lexical::is_keyword(word)) return false;
+    It p = name + word.size();
     x3::skip_over(p, last, ctx);
     if (p == last || *p != ':') return false;
+    ast::identifier id;
+    detail::take_identifier(word, name, id);
     x3::traits::move_to(std::move(id), attr);
     first = p + 1;
     return true;
