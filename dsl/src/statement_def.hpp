@@ -59,7 +59,8 @@ const x3::rule<graph_call_class, ast::call_stmt> call_stmt = "call";
 const x3::rule<let_class, ast::let_stmt> let_stmt = "let";
 const x3::rule<cond_class, ast::cond_stmt> cond_stmt = "cond";
 const x3::rule<if_class, ast::if_stmt> if_stmt = "if";
-const x3::rule<else_if_class, ast::block> else_if = "else if";
+// Named by its first word: after `else`, "expected 'if' or '{'" (the else body's two forms).
+const x3::rule<else_if_class, ast::block> else_if = "'if'";
 const x3::rule<while_class, ast::while_stmt> while_stmt = "while";
 const x3::rule<case_class, ast::case_clause> case_clause = "'case'";
 const x3::rule<switch_class, ast::switch_stmt> switch_stmt = "switch";

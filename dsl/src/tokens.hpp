@@ -559,4 +559,27 @@ struct get_info<cgraph::dsl::parser::punct_parser> {
   std::string operator()(cgraph::dsl::parser::punct_parser const& p) const { return "'" + std::string(p.text) + "'"; }
 };
 
+// X3 describes a parser it has no name for by its C++ type, which readable_expectation turns
+// into "more input": "expected more input, found ';'" after `include`. The composites the
+// grammar puts after a `>` are named by what they hold instead: a rule with an action by its
+// rule ("expected string"), a list by its element ("expected an attribute"), a choice by its
+// alternatives ("expected 'if' or '{'").
+template <typename Subject, typename Action>
+struct get_info<action<Subject, Action>> {
+  using result_type = std::string;
+  std::string operator()(action<Subject, Action> const& p) const { return what(p.subject); }
+};
+
+template <typename Left, typename Right>
+struct get_info<list<Left, Right>> {
+  using result_type = std::string;
+  std::string operator()(list<Left, Right> const& p) const { return what(p.left); }
+};
+
+template <typename Left, typename Right>
+struct get_info<alternative<Left, Right>> {
+  using result_type = std::string;
+  std::string operator()(alternative<Left, Right> const& p) const { return what(p.left) + " or " + what(p.right); }
+};
+
 }  // namespace boost::spirit::x3
