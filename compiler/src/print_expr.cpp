@@ -66,10 +66,14 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<
       out += '.' + field_name(g.exprs[e.a].result.id(), e.index);
       return;
     case ir::op::neg:
-    case ir::op::logical_not:
+    case ir::op::logical_not: {
       out += e.op == ir::op::neg ? '-' : '!';
+      const std::size_t at = out.size();
       operand(e.a, false);
+      // `- -n`, not `--n`, which reads as C's decrement (cgraph has none; its readers know C).
+      if (e.op == ir::op::neg && at < out.size() && out[at] == '-') out.insert(at, 1, ' ');
       return;
+    }
     case ir::op::to_int:  // a bool in arithmetic: printed as written
       print(g, e.a, out, structs);
       return;
