@@ -280,6 +280,31 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
                    [&] { cudaGraphExecDestroy(hand_exec); }},
                   {"instantiate", "cgraph", per, [&] { exec.emplace(g->instantiate()); }, [] {}, [&] { exec.reset(); }, {0}}});
 
+  // The first instantiation of a graph just captured. A capture build reads its kernels' node
+  // handles back there, once per graph (root and each body), not while it captures
+  // (docs/performance.md, run 21): the row above instantiates one explicit build again and
+  // again, which has nothing to read. Each round captures afresh, untimed.
+  {
+    hand_graph captured;
+    std::optional<cgraph::graph> fresh;
+    cudaGraphExec_t first_exec = nullptr;
+    race(s, nodes,
+         {{"first instantiate", "hand-written capture", per, [&] { first_exec = instantiate(captured.graph); },
+           [&] { captured = hand_capture(s, nodes, buffer, stream, side); },
+           [&] {
+             cudaGraphExecDestroy(first_exec);
+             cudaGraphDestroy(captured.graph);
+             captured = {};
+           }},
+          {"first instantiate", "cgraph compiled program, capture", per, [&] { exec.emplace(fresh->instantiate()); },
+           [&] { fresh.emplace(cgraph::graph::build(prog, "g", values, reg, capture_options)); },
+           [&] {
+             exec.reset();
+             fresh.reset();
+           },
+           {0}}});
+  }
+
   // Update: every node's pointer changes, then only the first node's index. Each path flips its
   // own pointer, so that each of its updates changes every node.
   hand_exec = instantiate(h.graph);
