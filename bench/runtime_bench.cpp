@@ -493,9 +493,9 @@ int main(int argc, char** argv) {
   std::ofstream out(csv);
   out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand\n";
   for (const auto& r : rows) out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio);
-  std::printf("\n%-13s %6s  %-12s %-58s %10s %7s\n", "shape", "nodes", "measure", "path", "us/unit", "ratio");
+  std::printf("\n%-13s %6s  %-17s %-53s %10s %7s\n", "shape", "nodes", "measure", "path", "us/unit", "ratio");
   for (const auto& r : rows)
-    std::printf("%-13s %6d  %-12s %-58s %10.3f %7s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
+    std::printf("%-13s %6d  %-17s %-53s %10.3f %7s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
                 r.ratio > 0 ? fmt::format("{:.2f}", r.ratio).c_str() : "");
   std::printf("\nwrote %s\n", csv.c_str());
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The figures docs/performance.md quotes from runtime_bench CSVs: for every measured path, the
+median over its cells (shapes x sizes) of the ratio to the hand-written path of the same round,
+how many cells lie within a limit, and the worst cell. Several CSVs (runs of one build) are
+summarised side by side.
+
+    python3 scripts/bench_summary.py run1.csv [run2.csv …] [--limit PATH=RATIO …] [--min-nodes N]
+
+Paths are named as in the CSV, without the update path in parentheses; a --limit gives the
+target the cells are counted against (default 1.10).
+"""
+import argparse
+import collections
+import csv
+import re
+import statistics
+
+
+def cells(name, min_nodes):
+    out = collections.defaultdict(dict)  # (measure, path) -> {(shape, nodes): ratio}
+    with open(name) as f:
+        for row in csv.DictReader(f):
+            if row["path"].startswith("hand") or int(row["nodes"]) < min_nodes:
+                continue
+            path = re.sub(r" \(.*\)$", "", row["path"])
+            out[(row["measure"], path)][(row["shape"], int(row["nodes"]))] = float(row["ratio_to_hand"])
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("csv", nargs="+")
+    parser.add_argument("--limit", action="append", default=[], help="MEASURE/PATH=RATIO")
+    parser.add_argument("--min-nodes", type=int, default=0)
+    args = parser.parse_args()
+    limits = {}
+    for item in args.limit:
+        key, _, ratio = item.rpartition("=")
+        try:
+            limits[key] = float(ratio)
+        except ValueError:
+            parser.error(f"--limit takes MEASURE/PATH=RATIO, not '{item}'")
+    try:
+        runs = [cells(name, args.min_nodes) for name in args.csv]
+    except (OSError, KeyError, ValueError) as e:
+        raise SystemExit(f"bench_summary: cannot read a runtime_bench CSV: {e}")
+    keys = sorted({k for run in runs for k in run}, key=lambda k: (k[0] != "build", k))
+    width = 33  # "1.23 (12/12 <= 1.10, max 1.55)" and room
+    print(f"{'measure':<18} {'path':<46} " + "  ".join(f"{'run ' + str(i + 1):<{width}}" for i in range(len(runs))).rstrip())
+    for key in keys:
+        limit = limits.get(f"{key[0]}/{key[1]}", 1.10)
+        figures = []
+        for run in runs:
+            ratios = run.get(key, {})
+            if not ratios:
+                figures.append(f"{'-':<{width}}")
+                continue
+            worst = max(ratios, key=ratios.get)
+            within = sum(r <= limit for r in ratios.values())
+            figures.append(f"{statistics.median(ratios.values()):.2f} ({within:2d}/{len(ratios):2d} <= {limit:.2f}, "
+                           f"max {ratios[worst]:.2f})".ljust(width))
+        print(f"{key[0]:<18} {key[1]:<46} " + "  ".join(figures).rstrip())
+
+
+if __name__ == "__main__":
+    main()
