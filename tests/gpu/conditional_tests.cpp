@@ -132,3 +132,40 @@ graph g(counter: u32*, acc: u32*, limit: u32, inner: u32) {
   run(exec);
   CHECK(acc.read()[0] == 20);
 }
+
+// CUDA (13.0) refuses a second exec of a graph with conditional or memory nodes while the first
+// lives, saying only "operation not supported"; the error says which rule that is. The count
+// of live execs follows moves and destruction, and a graph without such nodes takes two.
+TEST_CASE("runtime.a_second_exec_of_a_graph_with_conditional_nodes_is_explained") {
+  auto prog = compile(R"(
+graph g(p: f32*) { cond c = 1; if c { fill<<<1, 32>>>(p, 1.0, 32); } }
+graph plain(p: f32*) { fill<<<1, 32>>>(p, 2.0, 32); }
+)");
+  buffer<float> p(32);
+  for (auto how : {cgraph::strategy::explicit_nodes, cgraph::strategy::stream_capture}) {
+    CAPTURE(how == cgraph::strategy::stream_capture);
+    cgraph::build_options options;
+    options.strategy = how;
+    auto g = cgraph::graph::build(prog, "g", {{"p", p.get()}}, kernels(), options);
+    {
+      auto first = g.instantiate();
+      auto moved = std::move(first);  // still the one exec
+      CHECK_THROWS_WITH_AS(g.instantiate(),
+                           doctest::Contains("this graph has conditional or memory nodes, which CUDA lets have one exec "
+                                             "at a time, and another exec of it exists"),
+                           cgraph::cuda_error);
+      run(moved);
+      CHECK(p.read()[0] == 1.0f);
+    }
+    auto again = g.instantiate();  // the first is gone
+    run(again);
+    CHECK(p.read()[31] == 1.0f);
+
+    auto plain = cgraph::graph::build(prog, "plain", {{"p", p.get()}}, kernels(), options);
+    auto a = plain.instantiate();
+    auto b = plain.instantiate();
+    run(a);
+    run(b);
+    CHECK(p.read()[0] == 2.0f);
+  }
+}

@@ -41,8 +41,14 @@ exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
     // the node CUDA blamed, or else the graph: it always points somewhere in the file.
     (void)cudaGetLastError();
     std::string where = g.site_of(p.errNode_out);
+    std::string detail = instantiate_result_name(p.result_out);
+    // CUDA says only "operation not supported" when a graph that may have one exec at a time
+    // gets a second: say which rule that is, and what to do.
+    if (status == cudaErrorNotSupported && g.live_execs.load() > 0 && g.one_exec_at_a_time())
+      detail += "; this graph has conditional or memory nodes, which CUDA lets have one exec at a time, and "
+                "another exec of it exists: destroy that exec first, or build the graph again for a second one";
     throw cuda_error(status != cudaSuccess ? status : cudaErrorInvalidValue, "cudaGraphInstantiateWithParams",
-                     where.empty() ? g.graph_site.str() : where, instantiate_result_name(p.result_out));
+                     where.empty() ? g.graph_site.str() : where, detail);
   }
   exec_handle made = exec_handle::adopt(exec);
   apply_enabled(made.get(), g, g);
@@ -61,7 +67,9 @@ void apply_enabled(cudaGraphExec_t exec, const graph_state& origin, const graph_
 }
 
 exec_core::exec_core(state_ptr from, const instantiate_options& options)
-    : exec_(instantiate(*from, options)), options_(options), origin_(from), current_(std::move(from)) {}
+    : exec_(instantiate(*from, options)), options_(options), origin_(from), current_(std::move(from)) {
+  ++origin_->live_execs;  // given back by release()
+}
 
 exec_core::exec_core(exec_core&& other) noexcept = default;
 
@@ -85,6 +93,7 @@ exec_core::~exec_core() { release(); }
 // The fence first (it waits for the last launch), then what launches read.
 void exec_core::release() noexcept {
   fence_.reset();
+  if (exec_ && origin_) --origin_->live_execs;  // a moved-from core holds neither
   exec_.reset();
   retired_.clear();
   kept_.clear();

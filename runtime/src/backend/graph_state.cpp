@@ -19,6 +19,13 @@ graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t 
 
 graph_state::~graph_state() = default;
 
+bool graph_state::one_exec_at_a_time() const {
+  if (!bodies.empty() || !allocations.empty()) return true;
+  for (const auto& child : children)
+    if (child && child->one_exec_at_a_time()) return true;
+  return false;
+}
+
 // Both run while an error is reported: they read what they can, and throw nothing of their own.
 std::string graph_state::site_of(cudaGraphNode_t node) const {
   if (!node) return {};

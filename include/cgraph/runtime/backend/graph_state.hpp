@@ -12,6 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -83,6 +84,14 @@ struct graph_state {
     resolve_nodes();
     return nodes[step];
   }
+
+  // Whether CUDA lets this graph have only one exec at a time: it holds conditional or memory
+  // nodes, itself or in a child it embeds (CUDA 13.0 refuses a second instantiation of such a
+  // graph while the first exec lives, with cudaErrorNotSupported and no more said).
+  bool one_exec_at_a_time() const;
+  // The execs instantiated from this graph and not yet destroyed (exec_core counts them), so
+  // that the refusal above can be explained. Atomic: execs may be destroyed on other threads.
+  mutable std::atomic<std::uint32_t> live_execs{0};
 
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;
