@@ -91,7 +91,7 @@ struct graph_state {
   bool one_exec_at_a_time() const;
   // The execs instantiated from this graph and not yet destroyed (exec_core counts them), so
   // that the refusal above can be explained. Atomic: execs may be destroyed on other threads.
-  mutable std::atomic<std::uint32_t> live_execs{0};
+  std::atomic<std::uint32_t> live_execs{0};
 
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;
