@@ -105,15 +105,21 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
 }
 
 // apply_node_params for a direct update (direct_values): the nodes `changed` names in
-// `d.nodes`, whose values were written in place.
+// `d.nodes`, whose values were written in place. Only their arguments changed: a direct plan
+// never holds a parameter that a launch dimension reads (direct_plan), so each kernel keeps
+// the launch configuration it was checked with.
 bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const std::vector<std::uint32_t>& changed) {
   cudaGraphExec_t exec = s.core.get();
   std::vector<void*>& pointers = s.work.pointers;
   for (std::uint32_t k : changed) {
     const exec_state::direct_node& n = d.nodes[k];
     node_values& v = s.owned(n.step);
-    if (!settle_node(s, n.step, v, set_plain_node(exec, s.core.node(n.step), n.kind, n.function, n.element_size, v, pointers)))
-      return false;
+    const cudaGraphNode_t node = s.core.node(n.step);
+    // A kernel, nearly always: set here, without set_plain_node's call and switch.
+    const bool applied = n.kind == ir::node_kind::kernel
+                             ? backend::kernel_node::set_arguments(exec, node, kernel_params(n.function, v, pointers))
+                             : set_plain_node(exec, node, n.kind, n.function, n.element_size, v, pointers);
+    if (!settle_node(s, n.step, v, applied)) return false;
   }
   return true;
 }
@@ -190,13 +196,17 @@ bool direct_values(exec_state& s, std::uint32_t p) {
     if (ir::convert_to(v, d.conversions[c].target, d.conversions[c].check, t.converted[c]) != ir::convert_problem::fits)
       return false;
   t.changed_direct.clear();
-  for (std::size_t k = 0; k < d.args.size();) {
-    const std::uint32_t node = d.args[k].node, step = d.nodes[node].step;
-    node_values& values = s.owned(step);
+  // Walked through pointers read once: the stores into the values may alias any vector's size.
+  const exec_state::direct_argument* a = d.args.data();
+  const exec_state::direct_argument* const end = a + d.args.size();
+  const ir::converted_bytes* const converted = t.converted.data();
+  while (a != end) {
+    const std::uint32_t node = a->node;
+    ir::converted_bytes* args = s.owned(d.nodes[node].step).args.data();
     bool changed = false;  // only the arguments written here can differ from what was applied
-    for (; k < d.args.size() && d.args[k].node == node; ++k) {
-      ir::converted_bytes& arg = values.args[d.args[k].arg];
-      const ir::converted_bytes& fresh = t.converted[d.args[k].conversion];
+    for (; a != end && a->node == node; ++a) {
+      ir::converted_bytes& arg = args[a->arg];
+      const ir::converted_bytes& fresh = converted[a->conversion];
       if (same_bytes(arg, fresh)) continue;
       arg = fresh;
       changed = true;

@@ -16,8 +16,10 @@ inline void* as_pointer(const ir::converted_bytes& c) { return reinterpret_cast<
 
 // `pointers` receives the address of each argument; keep it and `v` alive until CUDA has read them.
 inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
-  pointers.resize(v.args.size());
-  for (std::size_t i = 0; i < v.args.size(); ++i) pointers[i] = v.argument_address(i);
+  const std::size_t count = v.args.size();  // read once: the stores below may alias it
+  pointers.resize(count);
+  void** out = pointers.data();
+  for (std::size_t i = 0; i < count; ++i) out[i] = v.argument_address(i);
   cudaKernelNodeParams p{};
   p.func = const_cast<void*>(function);
   p.gridDim = v.grid;

@@ -116,6 +116,10 @@ bool set_exec_enabled(cudaGraphExec_t exec, cudaGraphNode_t node, bool on) {
 
 bool kernel_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
   if (!launch_passes(p)) return false;
+  return set_arguments(exec, node, p);
+}
+
+bool kernel_node::set_arguments(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p) {
   return set_on(node, [&] { return cudaGraphExecKernelNodeSetParams(exec, node, &p); });
 }
 
