@@ -131,7 +131,7 @@ public:
   // Takes parameter i as `from` holds it (a struct's bytes shared, not copied).
   void copy(std::size_t i, const param_values& from) {
     values_[i] = from.values_[i];
-    bytes_[i] = from.bytes_[i];
+    if (bytes_[i] || from.bytes_[i]) bytes_[i] = from.bytes_[i];  // a struct's: rare, and a shared count
   }
 
 private:

@@ -273,6 +273,15 @@ update_result apply(exec_state& s) {
   const built_graph& cur = s.current();
   const program_state& prog = *cur.program;
   const graph_dependencies& deps = prog.dependencies[cur.graph_index];
+  // One changed parameter that every node takes whole (a parameter handle's update, mostly)
+  // takes its short path before any of the scratch below is touched.
+  {
+    std::uint32_t changed = 0, only = 0;
+    for (std::uint32_t p = 0, n = static_cast<std::uint32_t>(s.staged.size()); p < n; ++p)
+      if (!(s.staged[p] == s.params[p]) && changed++ == 0) only = p;
+    if (changed == 1)
+      if (auto direct = apply_direct(s, only, deps.exprs.exprs_by_param[only])) return *direct;
+  }
   const ir::graph& g = cur.ir();
   const auto& params = s.staged;
   const auto& steps = cur.plan().steps;
@@ -295,8 +304,7 @@ update_result apply(exec_state& s) {
   std::span<const std::uint32_t> exprs, touched;
   if (t.params.size() == 1) {
     const std::uint32_t p = t.params[0];
-    exprs = deps.exprs.exprs_by_param[p];
-    if (auto direct = apply_direct(s, p, exprs)) return *direct;
+    exprs = deps.exprs.exprs_by_param[p];  // not a direct update: that was tried above
     touched = deps.steps_by_param[p];
   } else if (t.params.size() > 1) {
     for (std::uint32_t p : t.params) {
