@@ -23,11 +23,17 @@ node_values& exec_state::new_own(std::uint32_t step) {
 namespace {
 
 // Sets a kernel (with its resolved function), memcpy or memset node's values on the exec: the
-// nodes a direct update reaches, and the same kinds on the full path.
+// nodes a direct update reaches, and the same kinds on the full path. `arguments_only`: a
+// kernel keeps the launch configuration it has on the exec (a direct update's), so its launch
+// check is not made again.
 bool set_plain_node(cudaGraphExec_t exec, cudaGraphNode_t node, ir::node_kind kind, const void* function,
-                    std::uint32_t element_size, node_values& v, std::vector<void*>& pointers) {
+                    std::uint32_t element_size, node_values& v, std::vector<void*>& pointers,
+                    bool arguments_only = false) {
   switch (kind) {
-    case ir::node_kind::kernel: return backend::kernel_node::set(exec, node, kernel_params(function, v, pointers));
+    case ir::node_kind::kernel: {
+      const cudaKernelNodeParams p = kernel_params(function, v, pointers);
+      return arguments_only ? backend::kernel_node::set_arguments(exec, node, p) : backend::kernel_node::set(exec, node, p);
+    }
     case ir::node_kind::memcpy: return backend::memcpy_node::set(exec, node, memcpy_params(v));
     case ir::node_kind::memset: return backend::memset_node::set(exec, node, memset_params(element_size, v));
     default: return false;
@@ -114,12 +120,9 @@ bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const 
   for (std::uint32_t k : changed) {
     const exec_state::direct_node& n = d.nodes[k];
     node_values& v = s.owned(n.step);
-    const cudaGraphNode_t node = s.core.node(n.step);
-    // A kernel, nearly always: set here, without set_plain_node's call and switch.
-    const bool applied = n.kind == ir::node_kind::kernel
-                             ? backend::kernel_node::set_arguments(exec, node, kernel_params(n.function, v, pointers))
-                             : set_plain_node(exec, node, n.kind, n.function, n.element_size, v, pointers);
-    if (!settle_node(s, n.step, v, applied)) return false;
+    if (!settle_node(s, n.step, v,
+                     set_plain_node(exec, s.core.node(n.step), n.kind, n.function, n.element_size, v, pointers, true)))
+      return false;
   }
   return true;
 }
@@ -273,20 +276,21 @@ update_result apply(exec_state& s) {
   const built_graph& cur = s.current();
   const program_state& prog = *cur.program;
   const graph_dependencies& deps = prog.dependencies[cur.graph_index];
-  // One changed parameter that every node takes whole (a parameter handle's update, mostly)
-  // takes its short path before any of the scratch below is touched.
-  {
-    std::uint32_t changed = 0, only = 0;
-    for (std::uint32_t p = 0, n = static_cast<std::uint32_t>(s.staged.size()); p < n; ++p)
-      if (!(s.staged[p] == s.params[p]) && changed++ == 0) only = p;
-    if (changed == 1)
-      if (auto direct = apply_direct(s, only, deps.exprs.exprs_by_param[only])) return *direct;
-  }
   const ir::graph& g = cur.ir();
   const auto& params = s.staged;
   const auto& steps = cur.plan().steps;
   exec_state::scratch& t = s.work;  // reused: an update allocates nothing once warm
   t.params.clear();
+  bool defaults_touched = false;
+  for (std::uint32_t p = 0; p < params.size(); ++p) {
+    if (params[p] == s.params[p]) continue;
+    t.params.push_back(p);
+    defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
+  }
+  // One changed parameter that every node takes whole (a parameter handle's update, mostly)
+  // takes its short path before the rest of the scratch is touched.
+  if (t.params.size() == 1)
+    if (auto direct = apply_direct(s, t.params[0], deps.exprs.exprs_by_param[t.params[0]])) return *direct;
   t.exprs.clear();
   t.touched.clear();
   t.changed.clear();
@@ -295,12 +299,6 @@ update_result apply(exec_state& s) {
   // Only what the changed parameters reach is re-evaluated and compared: an update that
   // changes one node of 10 000 costs about one node. One changed parameter (the common case,
   // and a parameter handle's) uses the program's lists as they are, sorted and unique.
-  bool defaults_touched = false;
-  for (std::uint32_t p = 0; p < params.size(); ++p) {
-    if (params[p] == s.params[p]) continue;
-    t.params.push_back(p);
-    defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
-  }
   std::span<const std::uint32_t> exprs, touched;
   if (t.params.size() == 1) {
     const std::uint32_t p = t.params[0];
