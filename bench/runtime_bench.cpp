@@ -2,18 +2,22 @@
 // launch for a chain, a wide fork/join and a chain of conditionals, at 10 … 10 000 nodes, and
 // the per-iteration cost of device-side loops. A program, not a test.
 //
-//   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N]
+//   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N] [--only MEASURE,MEASURE…]
 //
 // Every figure is the median of N repeats after a warm-up, in microseconds per node (per
 // launch for launches, per iteration for loops). The paths compared with each other run
 // interleaved, one repeat of each per round (race()), and every cgraph figure is also given as
 // the median, over the rounds, of its ratio to the hand-written figure of the same round.
+// `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
+// update one, launch, device loop): an A/B of one path in a few seconds, where a whole run
+// takes minutes (text -> graph builds of 10 000 nodes).
 
 #include <cgraph/runtime.hpp>
 
 #include "bench_support.hpp"
 #include "bench_kernels.hpp"
 #include "bench_shapes.hpp"
+#include "round_order.hpp"
 #ifdef CGRAPH_BENCH_GENERATED
 #include "bench_generated.hpp"
 #endif
@@ -29,7 +33,9 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -42,6 +48,9 @@ using bench::text_of;
 using bench::name;
 using clock_type = std::chrono::steady_clock;
 int repeats = 9;
+std::set<std::string, std::less<>> only;  // --only: the measures to run; empty: all
+
+bool wanted(std::string_view measure) { return only.empty() || only.count(measure) != 0; }
 
 using bench::median;
 
@@ -198,18 +207,22 @@ struct entrant {
                                           // them, round by round); none: it is a reference itself
 };
 
-// Runs every entrant once per round, one warm-up round and then `repeats` timed rounds, each
-// round starting at a different entrant so that none always runs right after the same one.
-// Records each entrant's median time and its median ratio, round by round, to its reference.
-// Timing one path's repeats and then the next path's let whatever drifts between them (clocks,
-// the driver's pools, the machine's other work) into the ratio: single figures moved by ±0.3
-// between runs (docs/performance.md, run 8). Within a round the paths see the same conditions.
+// Runs every entrant once per round, one warm-up round and then `repeats` timed rounds, in a
+// new order each round (round_order.hpp: a rotation kept each entrant's predecessor, and a heavy
+// one slowed the same path in every round). Records each entrant's median time and its median
+// ratio, round by round, to its reference. Timing one path's repeats and then the next path's
+// let whatever drifts between them (clocks, the driver's pools, the machine's other work) into
+// the ratio: single figures moved by ±0.3 between runs (docs/performance.md, run 8). Within a
+// round the paths see the same conditions.
 void race(shape s, int nodes, std::vector<entrant> entrants) {
+  static bench::round_order orders;  // one sequence over the whole run
+  if (entrants.empty() || !wanted(entrants.front().what)) return;
   const std::size_t n = entrants.size();
   std::vector<std::vector<double>> times(n);
-  for (int r = 0; r <= repeats; ++r)
+  for (int r = 0; r <= repeats; ++r) {
+    const std::vector<std::size_t>& order = orders.next(n);
     for (std::size_t k = 0; k < n; ++k) {
-      entrant& e = entrants[(k + static_cast<std::size_t>(r)) % n];
+      entrant& e = entrants[order[k]];
       e.setup();
       auto start = clock_type::now();
       e.body();
@@ -217,6 +230,7 @@ void race(shape s, int nodes, std::vector<entrant> entrants) {
       e.teardown();
       if (r > 0) times[&e - entrants.data()].push_back(std::chrono::duration<double>(stop - start).count());
     }
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const entrant& e = entrants[i];
     std::vector<double> ratios;
@@ -498,7 +512,19 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
     if (!std::strcmp(argv[i], "--max-nodes")) max_nodes = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--only"))
+      for (std::string_view list = argv[i + 1]; !list.empty();) {
+        auto comma = std::min(list.find(','), list.size());
+        only.emplace(list.substr(0, comma));
+        list.remove_prefix(std::min(comma + 1, list.size()));
+      }
   }
+  for (const auto& m : only)
+    if (m != "build" && m != "instantiate" && m != "first instantiate" && m != "update all" && m != "update one" &&
+        m != "launch" && m != "device loop") {
+      std::fprintf(stderr, "runtime_bench: --only: no measure '%s'\n", m.c_str());
+      return 2;
+    }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::printf("runtime_bench: no CUDA device, nothing to measure\n");
@@ -517,7 +543,7 @@ int main(int argc, char** argv) {
   for (shape s : {shape::chain, shape::wide, shape::conditional})
     for (int nodes : {10, 100, 1000, 10000})
       if (nodes <= max_nodes) bench_shape(s, nodes, buffer, other, stream, side);
-  bench_loops(buffer, stream);
+  if (wanted("device loop")) bench_loops(buffer, stream);
 
   std::ofstream out(csv);
   out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand\n";
