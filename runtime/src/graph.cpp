@@ -134,18 +134,24 @@ void graph_exec::launch(cudaStream_t stream) { state_->core.launch(stream); }
 update_result graph_exec::update(const args& values) { return detail::update(*state_, values); }
 update_result graph_exec::apply() { return detail::apply(*state_); }
 
-std::uint32_t graph_exec::parameter_index(std::string_view name, char kind) const {
+std::uint32_t graph_exec::parameter_index(std::string_view name, char kind, std::size_t bytes) const {
   const detail::built_graph& g = state_->current();
   std::uint32_t index = detail::find_param(*g.program, g.graph_index, name);
   const ir::parameter& p = g.ir().params[index];
   char declared = detail::kind_of(p.t);
   static constexpr auto kinds = [](char k) {
-    return k == 'p' ? "a pointer" : k == 'f' ? "a floating type" : k == 'b' ? "bool" : "an integer type";
+    return k == 'p' ? "a pointer" : k == 'f' ? "a floating type" : k == 'b' ? "bool" : k == 's' ? "a struct" : "an integer type";
   };
-  if (kind != declared)
-    throw build_error(g.program->source.position(p.range.begin),
-                      fmt::format("parameter '{}' of type '{}' takes {}, not {}", p.name, ir::to_string(p.t),
-                                  kinds(declared), kinds(kind)));
+  auto refuse = [&](const std::string& takes, const std::string& given) {
+    return build_error(g.program->source.position(p.range.begin),
+                       fmt::format("parameter '{}' of type '{}' takes {}, not {}", p.name,
+                                   ir::to_string(p.t, g.program->program.structs), takes, given));
+  };
+  if (kind != declared) throw refuse(kinds(declared), kinds(kind));
+  // A struct's size too, so that a handle of the wrong C++ type fails where it is made, not at
+  // its first assignment.
+  if (kind == 's' && bytes != p.t.bytes())
+    throw refuse(fmt::format("a struct of {} bytes", p.t.bytes()), fmt::format("one of {}", bytes));
   return index;
 }
 

@@ -119,6 +119,73 @@ TEST_CASE("structs.parameters_literals_host_and_child_graph_in_both_strategies")
   }
 }
 
+TEST_CASE("structs.a_parameter_handle_takes_the_kernels_own_struct") {
+  // The handle of a struct parameter takes the C++ struct the kernels take; an apply() changes
+  // every node that reads it, the literals built from its fields and the host callback included.
+  auto prog = structs_program();
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    seen host;
+    cgraph::registry reg;
+    reg.kernel("advance", advance).kernel("fill_window", fill_window);
+    reg.host("record", [&](SimParams p, WindowC w) {
+      ++host.calls;
+      host.dt = p.dt;
+      host.begin = p.range.begin;
+      host.end = p.range.end;
+      host.gain = __half2float(p.gain);
+      host.lo = w.lo;
+      host.width = w.width;
+    });
+    device_run run;
+    cgraph::args values{{"p", run.params(0.25f, false)}, {"pos", run.pos.get()}, {"vel", run.vel.get()},
+                        {"marks", run.marks.get()}, {"n", n}};
+    auto exec = cgraph::graph::build(prog, "sim", values, reg, with(s)).instantiate();
+    auto p = exec.parameter<SimParams>("p");
+    auto pos = exec.parameter<float*>("pos");
+    auto vel = exec.parameter<float*>("vel");
+    auto marks = exec.parameter<int*>("marks");
+    gpu_test::run(exec);
+    check_against_cpu(run, 0.25f, false);
+
+    device_run again;
+    host = {};
+    SimParams next = again.params(0.5f, true);
+    p = next;
+    next.dt = 99.0f;  // staging copied the bytes: a later change of the caller's struct is not seen
+    pos = again.pos.get();
+    vel = again.vel.get();
+    marks = again.marks.get();
+    auto r = exec.apply();
+    CHECK(r.path != cgraph::update_path::unchanged);
+    gpu_test::run(exec);
+    check_against_cpu(again, 0.5f, true);
+    check_seen(host, 0.5f);
+  }
+
+  // A C++ type of another size, or of another kind, fails where the handle is made.
+  device_run run;
+  cgraph::registry reg;
+  reg.kernel("advance", advance).kernel("fill_window", fill_window);
+  reg.host("record", [](SimParams, WindowC) {});
+  auto exec = cgraph::graph::build(prog, "sim", {{"p", run.params(0.25f, false)}, {"pos", run.pos.get()},
+                                                 {"vel", run.vel.get()}, {"marks", run.marks.get()}, {"n", n}}, reg)
+                  .instantiate();
+  struct too_small {
+    float dt;
+  };
+  const std::string file = (std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "structs.cgraph").string();
+  CHECK_THROWS_WITH_AS(exec.parameter<too_small>("p"),
+                       (file + ":26:11: parameter 'p' of type 'SimParams' takes a struct of 40 bytes, not one of 4").c_str(),
+                       cgraph::build_error);
+  CHECK_THROWS_WITH_AS(exec.parameter<int>("p"),
+                       (file + ":26:11: parameter 'p' of type 'SimParams' takes a struct, not an integer type").c_str(),
+                       cgraph::build_error);
+  CHECK_THROWS_WITH_AS(exec.parameter<WindowC>("n"),
+                       (file + ":26:60: parameter 'n' of type 'i32' takes an integer type, not a struct").c_str(),
+                       cgraph::build_error);
+}
+
 TEST_CASE("structs.a_struct_of_the_wrong_size_fails_at_build_with_the_parameter") {
   auto prog = structs_program();
   struct too_small {

@@ -93,6 +93,49 @@ TEST_CASE("types.half_bfloat16_const_null_and_wide_memset_in_both_strategies") {
   }
 }
 
+TEST_CASE("types.parameter_handles_of_2_byte_floats") {
+  // Handles of f16 and bf16 parameters take CUDA's own types (or any floating type), rounded
+  // to the parameter's type when staged, as update() takes them.
+  auto in = make_inputs();
+  auto prog = types_program();
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    device_run run(in);
+    cgraph::args values{{"x", run.x.get()}, {"y", run.y.get()}, {"b", run.b.get()}, {"xf", run.xf.get()},
+                        {"out", run.out.get()}, {"tag", run.tag.get()}, {"n", n}};
+    auto exec = cgraph::graph::build(prog, "mixed", values, types_registry(), with(s)).instantiate();
+    auto a = exec.parameter<__half>("a");
+    auto scale = exec.parameter<__nv_bfloat16>("s");
+    auto y = exec.parameter<__half*>("y");
+    auto b = exec.parameter<__nv_bfloat16*>("b");
+    gpu_test::run(exec);
+    check_against_cpu(run, in);
+
+    device_run again(in);
+    a = __float2half(-1.5f);
+    scale = __float2bfloat16(0.75f);
+    y = again.y.get();
+    b = again.b.get();
+    auto r = exec.apply();
+    CHECK(r.path == cgraph::update_path::node_params);
+    gpu_test::run(exec);  // x, xf, out and tag are still run's: again's y and b are checked
+    auto got_y = again.y.read();
+    auto got_b = again.b.read();
+    int wrong = 0;
+    for (int i = 0; i < n; ++i) {
+      float expected_y = __half2float(__float2half(-1.5f * __half2float(in.x[i]) + __half2float(in.y[i])));
+      float expected_b = __bfloat162float(__float2bfloat16(0.75f * __bfloat162float(in.b[i])));
+      if (__half2float(got_y[i]) != expected_y || __bfloat162float(got_b[i]) != expected_b) ++wrong;
+    }
+    CHECK(wrong == 0);
+
+    // A float handle of an f16 parameter rounds as update() does; one beyond f16 is refused.
+    auto wide = exec.parameter<float>("a");
+    CHECK_THROWS_AS(wide = 1e6f, cgraph::build_error);
+    CHECK(exec.apply().path == cgraph::update_path::unchanged);
+  }
+}
+
 TEST_CASE("types.generated_cpp_in_both_modes_matches_the_cpu") {
   auto in = make_inputs();
   for (auto* run_generated : {run_mixed_types_explicit, run_mixed_types_capture}) {

@@ -53,6 +53,17 @@ public:
   const cgraph::value& value() const noexcept { return value_; }
 
 private:
+  template <typename>
+  friend class parameter_handle;
+  arg() = default;
+  // A struct's bytes, lent and not copied: for a parameter handle's assignment, whose staging
+  // copies them before it returns (an arg made this way never outlives the call).
+  static arg borrow_struct(const void* bytes, std::size_t size) {
+    arg a;
+    a.value_ = cgraph::value::structure(bytes, static_cast<std::uint32_t>(size));
+    return a;
+  }
+
   cgraph::value value_;
   std::shared_ptr<std::byte[]> bytes_;  // a struct's bytes, which value_ points at
 };

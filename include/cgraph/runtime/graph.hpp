@@ -32,6 +32,25 @@ struct built_graph;
 struct exec_state;
 // Stages `value` for parameter `index` of the exec (checked now); parameter_handle's assignment.
 void stage(exec_state& s, std::uint32_t index, const arg& value);
+
+// CUDA's 2-byte floats (__half, __nv_bfloat16), and any other 2-byte class that converts to
+// float, as cgraph::arg takes them: without including cuda_fp16.h here.
+template <typename T>
+inline constexpr bool is_two_byte_float = std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>;
+// A struct parameter's C++ value: any other trivially copyable class (its size is checked
+// against the struct's when a handle is made, as when it is bound).
+template <typename T>
+inline constexpr bool is_struct_value = std::is_class_v<T> && std::is_trivially_copyable_v<T> && !is_two_byte_float<T>;
+// The kind of parameter that a handle of type T stands for, in kind_of's letters: 'b' (bool),
+// 'p' (a pointer), 'f' (a floating type or a 2-byte float), 's' (a struct), 'i' (an integer).
+template <typename T>
+constexpr char handle_kind() {
+  if constexpr (std::is_same_v<T, bool>) return 'b';
+  else if constexpr (std::is_pointer_v<T> || std::is_null_pointer_v<T>) return 'p';
+  else if constexpr (std::is_floating_point_v<T> || is_two_byte_float<T>) return 'f';
+  else if constexpr (is_struct_value<T>) return 's';
+  else return 'i';
+}
 }  // namespace detail
 
 // One parameter of a graph_exec, found by name once (graph_exec::parameter). Assigning stages a
@@ -41,8 +60,13 @@ void stage(exec_state& s, std::uint32_t index, const arg& value);
 template <typename T>
 class parameter_handle {
 public:
-  parameter_handle& operator=(T value) {
-    detail::stage(*state_, index_, arg(value));
+  parameter_handle& operator=(const T& value) {
+    if constexpr (detail::is_struct_value<T>)
+      // Staging copies the struct's bytes (the exec keeps its own), so the handle lends them
+      // without a copy of its own.
+      detail::stage(*state_, index_, arg::borrow_struct(&value, sizeof(T)));
+    else
+      detail::stage(*state_, index_, arg(value));
     return *this;
   }
   std::uint32_t index() const { return index_; }
@@ -187,14 +211,16 @@ public:
   //   auto n = exec.parameter<int>("n");
   //   n = 5;                  // staged and checked
   //   exec.apply();           // the cheapest update path, as update() takes
-  // T must be of the parameter's kind: an integer type for integers, a floating type for f32
-  // and f64, bool, or a pointer. A wrong name or kind is a build_error at the parameter.
+  // T must be of the parameter's kind: an integer type for integers; a floating type, __half
+  // or __nv_bfloat16 for f16, bf16, f32 and f64; bool; a pointer; or, for a struct, the kernels'
+  // own C++ struct (any trivially copyable class of the struct's size). A wrong name, kind or
+  // struct size is a build_error at the parameter.
   template <typename T>
   parameter_handle<T> parameter(std::string_view name) {
-    constexpr char kind = std::is_same_v<T, bool> ? 'b' : std::is_pointer_v<T> || std::is_null_pointer_v<T> ? 'p'
-                          : std::is_floating_point_v<T> ? 'f' : 'i';
-    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T>, "a parameter is a number, a bool or a pointer");
-    return parameter_handle<T>(state_.get(), parameter_index(name, kind));
+    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T> || detail::is_two_byte_float<T> ||
+                      detail::is_struct_value<T>,
+                  "a parameter is a number, a bool, a pointer, a 2-byte float or a struct");
+    return parameter_handle<T>(state_.get(), parameter_index(name, detail::handle_kind<T>(), sizeof(T)));
   }
   // Applies the values staged through parameter handles (nothing staged: unchanged). update()
   // applies them too. A failure (a bad value, CUDA) drops every staged value.
@@ -202,7 +228,8 @@ public:
 
 private:
   explicit graph_exec(std::unique_ptr<detail::exec_state> s);
-  std::uint32_t parameter_index(std::string_view name, char kind) const;
+  // `bytes`: the C++ type's size, checked against a struct parameter's.
+  std::uint32_t parameter_index(std::string_view name, char kind, std::size_t bytes) const;
   std::unique_ptr<detail::exec_state> state_;
   friend class graph;
 };
