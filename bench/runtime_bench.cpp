@@ -9,8 +9,8 @@
 // interleaved, one repeat of each per round (race()), and every cgraph figure is also given as
 // the median, over the rounds, of its ratio to the hand-written figure of the same round.
 // `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
-// update one, launch, device loop): an A/B of one path in a few seconds, where a whole run
-// takes minutes (text -> graph builds of 10 000 nodes).
+// update one, update one warm, launch, device loop): an A/B of one path in a few seconds, where
+// a whole run takes minutes (text -> graph builds of 10 000 nodes).
 
 #include <cgraph/runtime.hpp>
 
@@ -395,6 +395,31 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   });
   rows[rows.size() - 2].path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_one.path), last_one.nodes_changed);
   rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_handle.path), last_handle.nodes_changed);
+  // A diagnostic: the same one-node updates, each timed right after an untimed one of the same
+  // path (another value), so that its code and data are in the caches. Against the row above
+  // it parts what a cold cache costs each path from what its work costs when warm (run 25).
+  race(s, nodes, {
+      {"update one warm", "hand-written per-node", 1, [&] {
+         void* args[] = {&buffer, &first};
+         auto p = tiny_params(args);
+         CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+       }, [&] {
+         int warm = first + 1;
+         void* args[] = {&buffer, &warm};
+         auto p = tiny_params(args);
+         CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+         first += 2;
+       }},
+      {"update one warm", "cgraph parameter handle", 1, [&] {
+         first_handle = first;
+         last_handle = exec->apply();
+       }, [&] {
+         first_handle = first + 1;
+         (void)exec->apply();
+         first += 2;
+       }, [] {}, {0}},
+  });
+  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_handle.path), last_handle.nodes_changed);
 
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
   const int launches = 20;
@@ -521,7 +546,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& m : only)
     if (m != "build" && m != "instantiate" && m != "first instantiate" && m != "update all" && m != "update one" &&
-        m != "launch" && m != "device loop") {
+        m != "update one warm" && m != "launch" && m != "device loop") {
       std::fprintf(stderr, "runtime_bench: --only: no measure '%s'\n", m.c_str());
       return 2;
     }
