@@ -39,6 +39,10 @@ struct device_run {
   SimParams params(float dt, bool move) const {
     return SimParams{dt, 0.5, Range{0, split}, bias.get(), __float2half(2.0f), move};
   }
+  // Every parameter of graph `sim`, with params(dt, move).
+  cgraph::args values(float dt, bool move) const {
+    return {{"p", params(dt, move)}, {"pos", pos.get()}, {"vel", vel.get()}, {"marks", marks.get()}, {"n", n}};
+  }
 };
 
 // What the host callback saw.
@@ -77,6 +81,22 @@ void check_seen(const seen& s, float dt) {
   CHECK(s.width == 3);
 }
 
+// The kernels, and the host callback recording what it saw into `host`.
+cgraph::registry structs_registry(seen& host) {
+  cgraph::registry reg;
+  reg.kernel("advance", advance).kernel("fill_window", fill_window);
+  reg.host("record", [&host](SimParams p, WindowC w) {
+    ++host.calls;
+    host.dt = p.dt;
+    host.begin = p.range.begin;
+    host.end = p.range.end;
+    host.gain = __half2float(p.gain);
+    host.lo = w.lo;
+    host.width = w.width;
+  });
+  return reg;
+}
+
 cgraph::program structs_program() {
   return cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "structs.cgraph").string());
 }
@@ -88,21 +108,9 @@ TEST_CASE("structs.parameters_literals_host_and_child_graph_in_both_strategies")
   for (auto s : both) {
     CAPTURE(name_of(s));
     seen host;
-    cgraph::registry reg;
-    reg.kernel("advance", advance).kernel("fill_window", fill_window);
-    reg.host("record", [&](SimParams p, WindowC w) {
-      ++host.calls;
-      host.dt = p.dt;
-      host.begin = p.range.begin;
-      host.end = p.range.end;
-      host.gain = __half2float(p.gain);
-      host.lo = w.lo;
-      host.width = w.width;
-    });
+    cgraph::registry reg = structs_registry(host);
     device_run run;
-    cgraph::args values{{"p", run.params(0.25f, false)}, {"pos", run.pos.get()}, {"vel", run.vel.get()},
-                        {"marks", run.marks.get()}, {"n", n}};
-    auto exec = cgraph::graph::build(prog, "sim", values, reg, with(s)).instantiate();
+    auto exec = cgraph::graph::build(prog, "sim", run.values(0.25f, false), reg, with(s)).instantiate();
     gpu_test::run(exec);
     check_against_cpu(run, 0.25f, false);
     check_seen(host, 0.25f);
@@ -126,21 +134,9 @@ TEST_CASE("structs.a_parameter_handle_takes_the_kernels_own_struct") {
   for (auto s : both) {
     CAPTURE(name_of(s));
     seen host;
-    cgraph::registry reg;
-    reg.kernel("advance", advance).kernel("fill_window", fill_window);
-    reg.host("record", [&](SimParams p, WindowC w) {
-      ++host.calls;
-      host.dt = p.dt;
-      host.begin = p.range.begin;
-      host.end = p.range.end;
-      host.gain = __half2float(p.gain);
-      host.lo = w.lo;
-      host.width = w.width;
-    });
+    cgraph::registry reg = structs_registry(host);
     device_run run;
-    cgraph::args values{{"p", run.params(0.25f, false)}, {"pos", run.pos.get()}, {"vel", run.vel.get()},
-                        {"marks", run.marks.get()}, {"n", n}};
-    auto exec = cgraph::graph::build(prog, "sim", values, reg, with(s)).instantiate();
+    auto exec = cgraph::graph::build(prog, "sim", run.values(0.25f, false), reg, with(s)).instantiate();
     auto p = exec.parameter<SimParams>("p");
     auto pos = exec.parameter<float*>("pos");
     auto vel = exec.parameter<float*>("vel");
@@ -165,12 +161,8 @@ TEST_CASE("structs.a_parameter_handle_takes_the_kernels_own_struct") {
 
   // A C++ type of another size, or of another kind, fails where the handle is made.
   device_run run;
-  cgraph::registry reg;
-  reg.kernel("advance", advance).kernel("fill_window", fill_window);
-  reg.host("record", [](SimParams, WindowC) {});
-  auto exec = cgraph::graph::build(prog, "sim", {{"p", run.params(0.25f, false)}, {"pos", run.pos.get()},
-                                                 {"vel", run.vel.get()}, {"marks", run.marks.get()}, {"n", n}}, reg)
-                  .instantiate();
+  seen ignored;
+  auto exec = cgraph::graph::build(prog, "sim", run.values(0.25f, false), structs_registry(ignored)).instantiate();
   struct too_small {
     float dt;
   };

@@ -45,6 +45,10 @@ struct device_run {
     xf.write(in.xf);
   }
   mixed_types_inputs pointers() { return {x.get(), y.get(), b.get(), xf.get(), out.get(), tag.get(), n}; }
+  // Graph `mixed`'s buffers and n (a and s keep their defaults).
+  cgraph::args values() const {
+    return {{"x", x.get()}, {"y", y.get()}, {"b", b.get()}, {"xf", xf.get()}, {"out", out.get()}, {"tag", tag.get()}, {"n", n}};
+  }
 };
 
 // Checks one run's results against the CPU, computing as the kernels do (float arithmetic,
@@ -76,9 +80,7 @@ TEST_CASE("types.half_bfloat16_const_null_and_wide_memset_in_both_strategies") {
   for (auto s : both) {
     CAPTURE(name_of(s));
     device_run run(in);
-    cgraph::args values{{"x", run.x.get()}, {"y", run.y.get()}, {"b", run.b.get()}, {"xf", run.xf.get()},
-                        {"out", run.out.get()}, {"tag", run.tag.get()}, {"n", n}};
-    auto exec = cgraph::graph::build(prog, "mixed", values, types_registry(), with(s)).instantiate();
+    auto exec = cgraph::graph::build(prog, "mixed", run.values(), types_registry(), with(s)).instantiate();
     gpu_test::run(exec);
     check_against_cpu(run, in);
 
@@ -94,45 +96,53 @@ TEST_CASE("types.half_bfloat16_const_null_and_wide_memset_in_both_strategies") {
 }
 
 TEST_CASE("types.parameter_handles_of_2_byte_floats") {
-  // Handles of f16 and bf16 parameters take CUDA's own types (or any floating type), rounded
-  // to the parameter's type when staged, as update() takes them.
+  // Handles of f16 and bf16 parameters take CUDA's own types, or any floating type, rounded to
+  // the parameter's type when staged, as update() rounds them; pointer handles take pointers to
+  // const and to 2-byte floats.
   auto in = make_inputs();
   auto prog = types_program();
   for (auto s : both) {
     CAPTURE(name_of(s));
     device_run run(in);
-    cgraph::args values{{"x", run.x.get()}, {"y", run.y.get()}, {"b", run.b.get()}, {"xf", run.xf.get()},
-                        {"out", run.out.get()}, {"tag", run.tag.get()}, {"n", n}};
-    auto exec = cgraph::graph::build(prog, "mixed", values, types_registry(), with(s)).instantiate();
+    auto exec = cgraph::graph::build(prog, "mixed", run.values(), types_registry(), with(s)).instantiate();
     auto a = exec.parameter<__half>("a");
     auto scale = exec.parameter<__nv_bfloat16>("s");
+    auto x = exec.parameter<const __half*>("x");
     auto y = exec.parameter<__half*>("y");
     auto b = exec.parameter<__nv_bfloat16*>("b");
+    auto xf = exec.parameter<float*>("xf");
+    auto out = exec.parameter<double*>("out");
+    auto tag = exec.parameter<unsigned long long*>("tag");
+    auto point_at = [&](device_run& r) {
+      x = r.x.get();
+      y = r.y.get();
+      b = r.b.get();
+      xf = r.xf.get();
+      out = r.out.get();
+      tag = r.tag.get();
+    };
     gpu_test::run(exec);
     check_against_cpu(run, in);
 
     device_run again(in);
     a = __float2half(-1.5f);
     scale = __float2bfloat16(0.75f);
-    y = again.y.get();
-    b = again.b.get();
-    auto r = exec.apply();
-    CHECK(r.path == cgraph::update_path::node_params);
-    gpu_test::run(exec);  // x, xf, out and tag are still run's: again's y and b are checked
-    auto got_y = again.y.read();
-    auto got_b = again.b.read();
-    int wrong = 0;
-    for (int i = 0; i < n; ++i) {
-      float expected_y = __half2float(__float2half(-1.5f * __half2float(in.x[i]) + __half2float(in.y[i])));
-      float expected_b = __bfloat162float(__float2bfloat16(0.75f * __bfloat162float(in.b[i])));
-      if (__half2float(got_y[i]) != expected_y || __bfloat162float(got_b[i]) != expected_b) ++wrong;
-    }
-    CHECK(wrong == 0);
+    point_at(again);
+    CHECK(exec.apply().path == cgraph::update_path::node_params);
+    gpu_test::run(exec);
+    check_against_cpu(again, in, -1.5f, 0.75f);
 
-    // A float handle of an f16 parameter rounds as update() does; one beyond f16 is refused.
+    // A float handle of the same f16 parameter: a value beyond f16 is refused and never staged;
+    // 0.3 is rounded to the f16 nearest to it.
     auto wide = exec.parameter<float>("a");
     CHECK_THROWS_AS(wide = 1e6f, cgraph::build_error);
     CHECK(exec.apply().path == cgraph::update_path::unchanged);
+    device_run third(in);
+    wide = 0.3f;
+    point_at(third);
+    CHECK(exec.apply().path == cgraph::update_path::node_params);
+    gpu_test::run(exec);
+    check_against_cpu(third, in, __half2float(__float2half(0.3f)), 0.75f);
   }
 }
 
@@ -149,8 +159,8 @@ TEST_CASE("types.generated_cpp_in_both_modes_matches_the_cpu") {
 TEST_CASE("types.values_beyond_a_2_byte_float_fail_at_build_with_the_line") {
   auto prog = types_program();
   device_run run(make_inputs());
-  cgraph::args values{{"x", run.x.get()}, {"y", run.y.get()}, {"b", run.b.get()}, {"xf", run.xf.get()},
-                      {"out", run.out.get()}, {"tag", run.tag.get()}, {"n", n}, {"a", 70000.0}};
+  cgraph::args values = run.values();
+  values.emplace_back("a", 70000.0);
   std::string message;
   try {
     cgraph::graph::build(prog, "mixed", values, types_registry());
