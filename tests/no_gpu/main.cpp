@@ -5,10 +5,31 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <cgraph/runtime.hpp>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
+
+// Which parameters a handle of each C++ type stands for (graph_exec::parameter): checked when
+// this file compiles, so any machine's build proves it (the GPU tests use such handles).
+namespace handle_kinds {
+using cgraph::detail::handle_kind;
+struct params_t {
+  float dt;
+  double damping;
+  const float* bias;
+};
+static_assert(handle_kind<bool>() == 'b');
+static_assert(handle_kind<int>() == 'i' && handle_kind<std::uint64_t>() == 'i' && handle_kind<char>() == 'i');
+static_assert(handle_kind<float>() == 'f' && handle_kind<double>() == 'f');
+static_assert(handle_kind<__half>() == 'f' && handle_kind<__nv_bfloat16>() == 'f');  // not structs of 2 bytes
+static_assert(handle_kind<float*>() == 'p' && handle_kind<const __half*>() == 'p' && handle_kind<params_t*>() == 'p');
+static_assert(handle_kind<params_t>() == 's');
+static_assert(!cgraph::detail::is_struct_value<std::string>);  // not trivially copyable: no handle
+}  // namespace handle_kinds
 
 TEST_CASE("runtime.without_a_gpu_fails_clearly_when_cuda_is_touched") {
   auto prog = cgraph::program::compile("kernel k(n: i32);\ngraph g(n: i32) { k<<<1, 1>>>(n); }", "no_gpu.cgraph");
