@@ -28,7 +28,7 @@ static_assert(handle_kind<float>() == 'f' && handle_kind<double>() == 'f');
 static_assert(handle_kind<__half>() == 'f' && handle_kind<__nv_bfloat16>() == 'f');  // not structs of 2 bytes
 static_assert(handle_kind<float*>() == 'p' && handle_kind<const __half*>() == 'p' && handle_kind<params_t*>() == 'p');
 static_assert(handle_kind<params_t>() == 's');
-static_assert(!cgraph::detail::is_struct_value<std::string>);  // not trivially copyable: no handle
+static_assert(!cgraph::detail::is_handle_type<std::string>);  // not trivially copyable: no handle
 }  // namespace handle_kinds
 
 TEST_CASE("runtime.without_a_gpu_fails_clearly_when_cuda_is_touched") {

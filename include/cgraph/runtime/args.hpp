@@ -15,6 +15,14 @@
 
 namespace cgraph {
 
+namespace detail {
+// CUDA's 2-byte floats (__half, __nv_bfloat16), and any other 2-byte class that converts to
+// float, known without including cuda_fp16.h: an arg and a parameter handle take them as
+// numbers, not as structs of 2 bytes.
+template <typename T>
+inline constexpr bool is_two_byte_float = std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>;
+}  // namespace detail
+
 // One parameter value: an integer, a float (f16 and bf16 included), a bool, a device pointer or
 // a struct.
 class arg {
@@ -34,17 +42,15 @@ public:
   template <typename T>
   arg(T* p) : value_(cgraph::value::pointer(reinterpret_cast<std::uint64_t>(p))) {}  // NOLINT
   arg(std::nullptr_t) : value_(cgraph::value::pointer(0)) {}  // NOLINT
-  // CUDA's 2-byte floats (__half, __nv_bfloat16) and any other class that converts to float,
-  // without this header including cuda_fp16.h: an f16 or bf16 parameter rounds it back.
+  // A 2-byte float (detail::is_two_byte_float): an f16 or bf16 parameter rounds it back.
   template <typename T>
-    requires(std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>)
+    requires detail::is_two_byte_float<T>
   arg(T v) : value_(cgraph::value::floating(static_cast<double>(static_cast<float>(v)))) {}  // NOLINT
 
   // A struct parameter's value: any trivially copyable class of the struct's size (checked
   // when it is bound), copied here.
   template <typename T>
-    requires(std::is_class_v<T> && std::is_trivially_copyable_v<T> &&
-             !(sizeof(T) == 2 && std::is_convertible_v<T, float>))
+    requires(std::is_class_v<T> && std::is_trivially_copyable_v<T> && !detail::is_two_byte_float<T>)
   arg(const T& v) : bytes_(std::make_shared<std::byte[]>(sizeof(T))) {  // NOLINT
     std::memcpy(bytes_.get(), static_cast<const void*>(&v), sizeof(T));
     value_ = cgraph::value::structure(bytes_.get(), sizeof(T));

@@ -33,23 +33,19 @@ struct exec_state;
 // Stages `value` for parameter `index` of the exec (checked now); parameter_handle's assignment.
 void stage(exec_state& s, std::uint32_t index, const arg& value);
 
-// CUDA's 2-byte floats (__half, __nv_bfloat16), and any other 2-byte class that converts to
-// float, as cgraph::arg takes them: without including cuda_fp16.h here.
+// The C++ types a parameter handle takes: numbers, bools, pointers, 2-byte floats and structs
+// (any trivially copyable class; its size is checked against the struct's when the handle is
+// made).
 template <typename T>
-inline constexpr bool is_two_byte_float = std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>;
-// A struct parameter's C++ value: any other trivially copyable class (its size is checked
-// against the struct's when a handle is made, as when it is bound).
-template <typename T>
-inline constexpr bool is_struct_value = std::is_class_v<T> && std::is_trivially_copyable_v<T> && !is_two_byte_float<T>;
-// The kind of parameter that a handle of type T stands for, in kind_of's letters: 'b' (bool),
-// 'p' (a pointer), 'f' (a floating type or a 2-byte float), 's' (a struct), 'i' (an integer).
+inline constexpr bool is_handle_type =
+    std::is_arithmetic_v<T> || std::is_pointer_v<T> || (std::is_class_v<T> && std::is_trivially_copyable_v<T>);
+// The kind of parameter that a handle of type T stands for: a host callback's parameter kinds
+// (registry.hpp, kind_of), but for a 2-byte float, which a handle takes as a number, as an arg
+// does.
 template <typename T>
 constexpr char handle_kind() {
-  if constexpr (std::is_same_v<T, bool>) return 'b';
-  else if constexpr (std::is_pointer_v<T> || std::is_null_pointer_v<T>) return 'p';
-  else if constexpr (std::is_floating_point_v<T> || is_two_byte_float<T>) return 'f';
-  else if constexpr (is_struct_value<T>) return 's';
-  else return 'i';
+  if constexpr (is_two_byte_float<T>) return 'f';
+  else return kind_of<T>();
 }
 }  // namespace detail
 
@@ -61,7 +57,7 @@ template <typename T>
 class parameter_handle {
 public:
   parameter_handle& operator=(const T& value) {
-    if constexpr (detail::is_struct_value<T>)
+    if constexpr (detail::handle_kind<T>() == 's')
       // Staging copies the struct's bytes (the exec keeps its own), so the handle lends them
       // without a copy of its own.
       detail::stage(*state_, index_, arg::borrow_struct(&value, sizeof(T)));
@@ -217,9 +213,7 @@ public:
   // struct size is a build_error at the parameter.
   template <typename T>
   parameter_handle<T> parameter(std::string_view name) {
-    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T> || detail::is_two_byte_float<T> ||
-                      detail::is_struct_value<T>,
-                  "a parameter is a number, a bool, a pointer, a 2-byte float or a struct");
+    static_assert(detail::is_handle_type<T>, "a parameter is a number, a bool, a pointer, a 2-byte float or a struct");
     return parameter_handle<T>(state_.get(), parameter_index(name, detail::handle_kind<T>(), sizeof(T)));
   }
   // Applies the values staged through parameter handles (nothing staged: unchanged). update()
