@@ -381,45 +381,42 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   exec.emplace(g->instantiate());
   int first = 0;
   auto first_handle = exec->parameter<int>("first");  // resolved once, as the hand code keeps its node
+  // A one-node update with `value` as the first node's index: by hand (its setter) and through
+  // cgraph's handle. The races below time them.
+  auto hand_set_first = [&](int value) {
+    void* args[] = {&buffer, &value};
+    auto p = tiny_params(args);
+    CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+  };
+  auto handle_set_first = [&](int value) {
+    first_handle = value;
+    return exec->apply();
+  };
+  auto how = [](const cgraph::update_result& r) {
+    return fmt::format(" ({}, {} node changed)", cgraph::to_string(r.path), r.nodes_changed);
+  };
   race(s, nodes, {
-      {"update one", "hand-written per-node", 1, [&] {
-         void* args[] = {&buffer, &first};
-         auto p = tiny_params(args);
-         CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
-       }, [&] { ++first; }},
+      {"update one", "hand-written per-node", 1, [&] { hand_set_first(first); }, [&] { ++first; }},
       {"update one", "cgraph update", 1, [&] { last_one = exec->update({{"first", first}}); }, [&] { ++first; }, [] {}, {0}},
-      {"update one", "cgraph parameter handle", 1, [&] {
-         first_handle = first;
-         last_handle = exec->apply();
-       }, [&] { ++first; }, [] {}, {0}},
+      {"update one", "cgraph parameter handle", 1, [&] { last_handle = handle_set_first(first); }, [&] { ++first; }, [] {},
+       {0}},
   });
-  rows[rows.size() - 2].path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_one.path), last_one.nodes_changed);
-  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_handle.path), last_handle.nodes_changed);
+  rows[rows.size() - 2].path += how(last_one);
+  rows.back().path += how(last_handle);
   // A diagnostic: the same one-node updates, each timed right after an untimed one of the same
   // path (another value), so that its code and data are in the caches. Against the row above
   // it parts what a cold cache costs each path from what its work costs when warm (run 25).
   race(s, nodes, {
-      {"update one warm", "hand-written per-node", 1, [&] {
-         void* args[] = {&buffer, &first};
-         auto p = tiny_params(args);
-         CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
-       }, [&] {
-         int warm = first + 1;
-         void* args[] = {&buffer, &warm};
-         auto p = tiny_params(args);
-         CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+      {"update one warm", "hand-written per-node", 1, [&] { hand_set_first(first); }, [&] {
+         hand_set_first(first + 1);
          first += 2;
        }},
-      {"update one warm", "cgraph parameter handle", 1, [&] {
-         first_handle = first;
-         last_handle = exec->apply();
-       }, [&] {
-         first_handle = first + 1;
-         (void)exec->apply();
+      {"update one warm", "cgraph parameter handle", 1, [&] { last_handle = handle_set_first(first); }, [&] {
+         (void)handle_set_first(first + 1);
          first += 2;
        }, [] {}, {0}},
   });
-  rows.back().path += fmt::format(" ({}, {} node changed)", cgraph::to_string(last_handle.path), last_handle.nodes_changed);
+  rows.back().path += how(last_handle);
 
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
   const int launches = 20;
