@@ -3,6 +3,7 @@
 // the per-iteration cost of device-side loops. A program, not a test.
 //
 //   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N] [--only MEASURE,MEASURE…]
+//                 [--counters FILE]
 //
 // Every figure is the median of N repeats after a warm-up, in microseconds per node (per
 // launch for launches, per iteration for loops). The paths compared with each other run
@@ -10,13 +11,17 @@
 // the median, over the rounds, of its ratio to the hand-written figure of the same round.
 // `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
 // update one, update one warm, launch, device loop): an A/B of one path in a few seconds, where
-// a whole run takes minutes (text -> graph builds of 10 000 nodes).
+// a whole run takes minutes (text -> graph builds of 10 000 nodes). `--counters FILE` also
+// counts each timed body's instructions, cycles and page faults (hw_counters.hpp) and writes
+// their medians per unit to FILE: whether a slower path runs more instructions or the same ones
+// more slowly, and in user space or in the kernel.
 
 #include <cgraph/runtime.hpp>
 
 #include "bench_support.hpp"
 #include "bench_kernels.hpp"
 #include "bench_shapes.hpp"
+#include "hw_counters.hpp"
 #include "round_order.hpp"
 #ifdef CGRAPH_BENCH_GENERATED
 #include "bench_generated.hpp"
@@ -49,6 +54,7 @@ using bench::name;
 using clock_type = std::chrono::steady_clock;
 int repeats = 9;
 std::set<std::string, std::less<>> only;  // --only: the measures to run; empty: all
+std::optional<bench::hw_counters> counters;  // --counters: opened once, on the thread that runs every body
 
 bool wanted(std::string_view measure) { return only.empty() || only.count(measure) != 0; }
 
@@ -195,6 +201,7 @@ struct row {
   int nodes;
   double us;       // per node (per launch / per iteration where said)
   double ratio;    // median over the rounds of the ratio to the hand-written figure of the same round
+  bench::hw_counters::readings counted;  // --counters: each counter's median per unit (negative: absent)
 };
 std::vector<row> rows;
 
@@ -219,16 +226,22 @@ void race(shape s, int nodes, std::vector<entrant> entrants) {
   if (entrants.empty() || !wanted(entrants.front().what)) return;
   const std::size_t n = entrants.size();
   std::vector<std::vector<double>> times(n);
+  std::vector<std::vector<bench::hw_counters::readings>> counted(n);
   for (int r = 0; r <= repeats; ++r) {
     const std::vector<std::size_t>& order = orders.next(n);
     for (std::size_t k = 0; k < n; ++k) {
       entrant& e = entrants[order[k]];
       e.setup();
+      if (counters) counters->start();  // outside the clock: the counters' own calls are not timed
       auto start = clock_type::now();
       e.body();
       auto stop = clock_type::now();
+      const auto readings = counters ? counters->stop() : bench::hw_counters::readings{};
       e.teardown();
-      if (r > 0) times[&e - entrants.data()].push_back(std::chrono::duration<double>(stop - start).count());
+      if (r > 0) {
+        times[&e - entrants.data()].push_back(std::chrono::duration<double>(stop - start).count());
+        counted[&e - entrants.data()].push_back(readings);
+      }
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -242,7 +255,13 @@ void race(shape s, int nodes, std::vector<entrant> entrants) {
       }
       ratios.push_back(times[i][r] / reference);
     }
-    rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios)});
+    bench::hw_counters::readings per_unit;
+    for (std::size_t c = 0; c < per_unit.size(); ++c) {
+      std::vector<double> v;
+      for (const auto& readings : counted[i]) v.push_back(readings[c]);
+      per_unit[c] = !counters || !counters->available(static_cast<bench::hw_counters::which>(c)) ? -1 : median(v) / e.per;
+    }
+    rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios), per_unit});
   }
 }
 
@@ -528,12 +547,13 @@ graph flagged(p: f32*, counter: u32*) {{
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string csv = "runtime_bench.csv";
+  std::string csv = "runtime_bench.csv", counters_csv;
   int max_nodes = 10000;
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
     if (!std::strcmp(argv[i], "--max-nodes")) max_nodes = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--counters")) counters_csv = argv[i + 1];
     if (!std::strcmp(argv[i], "--only"))
       for (std::string_view list = argv[i + 1]; !list.empty();) {
         auto comma = std::min(list.find(','), list.size());
@@ -556,6 +576,14 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s; %s; %d repeats per figure (median)\n", prop.name, cgraph::to_string(cgraph::versions()).c_str(),
               repeats);
+  if (!counters_csv.empty()) {
+    counters.emplace();
+    std::printf("counters:");
+    for (std::size_t c = 0; c < bench::hw_counters::count; ++c)
+      std::printf(" %s%s", bench::hw_counters::names[c],
+                  counters->available(static_cast<bench::hw_counters::which>(c)) ? "" : " (absent)");
+    std::printf("%s%s\n", counters->any() ? "" : "; ", counters->why_not().c_str());
+  }
   float *buffer, *other;
   CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&buffer), 256 * sizeof(float)));
   CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&other), 256 * sizeof(float)));
@@ -575,4 +603,16 @@ int main(int argc, char** argv) {
     std::printf("%-13s %6d  %-17s %-53s %10.3f %7s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
                 r.ratio > 0 ? fmt::format("{:.2f}", r.ratio).c_str() : "");
   std::printf("\nwrote %s\n", csv.c_str());
+  if (!counters_csv.empty()) {
+    std::ofstream c(counters_csv);
+    c << "shape,nodes,measure,path";
+    for (const char* n : bench::hw_counters::names) c << ",\"" << n << " per unit\"";
+    c << "\n";
+    for (const auto& r : rows) {
+      c << fmt::format("{},{},{},\"{}\"", r.shape, r.nodes, r.what, r.path);
+      for (double v : r.counted) c << fmt::format(",{:.2f}", v);
+      c << "\n";
+    }
+    std::printf("wrote %s\n", counters_csv.c_str());
+  }
 }
