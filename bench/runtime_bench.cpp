@@ -221,9 +221,10 @@ struct entrant {
 // let whatever drifts between them (clocks, the driver's pools, the machine's other work) into
 // the ratio: single figures moved by ±0.3 between runs (docs/performance.md, run 8). Within a
 // round the paths see the same conditions.
-void race(shape s, int nodes, std::vector<entrant> entrants) {
+// Returns whether it ran (`--only` may leave it out), so that its rows are labelled only then.
+bool race(shape s, int nodes, std::vector<entrant> entrants) {
   static bench::round_order orders;  // one sequence over the whole run
-  if (entrants.empty() || !wanted(entrants.front().what)) return;
+  if (entrants.empty() || !wanted(entrants.front().what)) return false;
   const std::size_t n = entrants.size();
   std::vector<std::vector<double>> times(n);
   std::vector<std::vector<bench::hw_counters::readings>> counted(n);
@@ -263,6 +264,7 @@ void race(shape s, int nodes, std::vector<entrant> entrants) {
     }
     rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios), per_unit});
   }
+  return true;
 }
 
 void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t stream, cudaStream_t side) {
@@ -365,7 +367,7 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
     }
   }
   cgraph::update_result last_all{}, last_one{}, last_handle{};
-  race(s, nodes, {
+  if (race(s, nodes, {
       {"update all", "hand-written per-node", per, [&] {
          int i = 0;
          void* args[] = {&pointers[hand_flip], &i};
@@ -392,8 +394,8 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
          auto p = tiny_params(args);
          for (auto node : cg_kernels) CHECK_CUDA(cudaGraphExecKernelNodeSetParams(exec->get(), node, &p));
        }, [&] { exec_flip ^= 1; }, [] {}, {0}},
-  });
-  rows[rows.size() - 2].path += fmt::format(" ({})", cgraph::to_string(last_all.path));
+  }))
+    rows[rows.size() - 2].path += fmt::format(" ({})", cgraph::to_string(last_all.path));
   // The diagnostic row set the exec's nodes behind cgraph's back: a fresh exec (of the graph
   // built with `buffer`) has the values cgraph knows of.
   exec.reset();  // first: CUDA lets a graph with conditional nodes have one exec at a time
@@ -414,18 +416,19 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   auto how = [](const cgraph::update_result& r) {
     return fmt::format(" ({}, {} node changed)", cgraph::to_string(r.path), r.nodes_changed);
   };
-  race(s, nodes, {
+  if (race(s, nodes, {
       {"update one", "hand-written per-node", 1, [&] { hand_set_first(first); }, [&] { ++first; }},
       {"update one", "cgraph update", 1, [&] { last_one = exec->update({{"first", first}}); }, [&] { ++first; }, [] {}, {0}},
       {"update one", "cgraph parameter handle", 1, [&] { last_handle = handle_set_first(first); }, [&] { ++first; }, [] {},
        {0}},
-  });
-  rows[rows.size() - 2].path += how(last_one);
-  rows.back().path += how(last_handle);
+  })) {
+    rows[rows.size() - 2].path += how(last_one);
+    rows.back().path += how(last_handle);
+  }
   // A diagnostic: the same one-node updates, each timed right after an untimed one of the same
   // path (another value), so that its code and data are in the caches. Against the row above
   // it parts what a cold cache costs each path from what its work costs when warm (run 25).
-  race(s, nodes, {
+  if (race(s, nodes, {
       {"update one warm", "hand-written per-node", 1, [&] { hand_set_first(first); }, [&] {
          hand_set_first(first + 1);
          first += 2;
@@ -434,8 +437,8 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
          (void)handle_set_first(first + 1);
          first += 2;
        }, [] {}, {0}},
-  });
-  rows.back().path += how(last_handle);
+  }))
+    rows.back().path += how(last_handle);
 
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
   const int launches = 20;
