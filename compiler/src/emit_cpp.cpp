@@ -604,16 +604,29 @@ private:
   }
 
   // The slots, argument targets and node records, and the function that computes the slots
-  // of the parameters' expressions (each distinct expression once).
+  // of the parameters' expressions (each distinct expression once). A constant is converted to
+  // its argument's type here, with the run-time path's conversion (ir::convert_to), and its
+  // list entry names its converted bits (emit_cpp.hpp, table_converted_entry): a build reads them
+  // as they are, where it converted the constant for every node before.
+  // A constant that does not convert (none gets past the checks; kept for safety) stays a slot,
+  // converted, and reported, where the node is built.
   void table() {
     std::vector<std::pair<ir::value::kind, std::uint64_t>> constants;
     std::map<std::pair<ir::value::kind, std::uint64_t>, std::uint32_t> constant_index;
+    std::vector<std::uint64_t> converted;  // constants as their arguments take them
+    std::map<std::uint64_t, std::uint32_t> converted_index;
     std::vector<std::string> computed;  // C++ expressions making a cgraph::value
     std::map<std::string, std::uint32_t> computed_index;
-    constexpr std::uint32_t computed_bit = 1u << 31;  // a slot after the constants, numbered once they are known
-    auto slot = [&](const ir::argument& a) -> std::uint32_t {
+    // Until every constant is known: a converted constant, and a slot after the constants.
+    constexpr std::uint32_t converted_bit = 1u << 31, computed_bit = 1u << 30;
+    auto slot = [&](const ir::argument& a, ir::type target, ir::check check) -> std::uint32_t {
       const ir::expr& e = g_.exprs[a.expr];
       if (e.is_constant() && !e.constant.big_unsigned()) {
+        if (ir::converted_bytes c; ir::convert_to(e.constant, target, check, c) == ir::convert_problem::fits) {
+          auto [it, added] = converted_index.try_emplace(c.as_u64(), static_cast<std::uint32_t>(converted.size()));
+          if (added) converted.push_back(c.as_u64());
+          return converted_bit | it->second;
+        }
         std::uint64_t bits = e.constant.k == ir::value::kind::integer ? static_cast<std::uint64_t>(e.constant.i)
                              : e.constant.k == ir::value::kind::floating ? std::bit_cast<std::uint64_t>(e.constant.f)
                                                                          : e.constant.bits;
@@ -649,7 +662,7 @@ private:
       for (const auto& [k, a] : detail::views::enumerate(n.args)) {
         shape += fmt::format("{{{}, cgraph::ir::check::{}, {}}}, ", type_constant(a.target),
                              a.check == ir::check::positive ? "positive" : "any", quoted(describe_argument(prog_, n, k)));
-        args.push_back(slot(a));
+        args.push_back(slot(a, a.target, a.check));
       }
       auto [it, added] = shape_index.try_emplace(shape, static_cast<std::uint32_t>(shapes.size()));
       if (added) {
@@ -660,9 +673,9 @@ private:
       std::uint32_t config = 0, function = 0;
       if (n.kind == ir::node_kind::kernel) {
         std::vector<std::uint32_t> c;
-        for (const auto& a : n.grid) c.push_back(slot(a));
-        for (const auto& a : n.block) c.push_back(slot(a));
-        c.push_back(slot(n.shared_bytes));
+        for (const auto& a : n.grid) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
+        for (const auto& a : n.block) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
+        c.push_back(slot(n.shared_bytes, table_launch_type, table_launch_check(c.size())));
         config = list_of(std::move(c));
         auto f = std::find(functions.begin(), functions.end(), n.callee);
         function = static_cast<std::uint32_t>(f - functions.begin());
@@ -678,12 +691,15 @@ private:
     // The argument table: each shape's arguments in a row of their own.
     const auto constant_count = static_cast<std::uint32_t>(constants.size());
     for (auto& l : lists)
-      if (l & computed_bit) l = constant_count + (l & ~computed_bit);
+      l = l & converted_bit  ? table_converted_entry(l & ~converted_bit)
+          : l & computed_bit ? table_slot_entry(constant_count + (l & ~computed_bit))
+                             : table_slot_entry(l);
     computed_slots_ = static_cast<std::uint32_t>(computed.size());
     auto numbers = [](const std::vector<std::uint32_t>& v) {
       return v.empty() ? std::string("0") : detail::join(v, ",", [](std::uint32_t x) { return std::to_string(x); });
     };
-    line("// The table: {} nodes, {} constant and {} computed slots.", records.size(), constants.size(), computed.size());
+    line("// The table: {} nodes, {} converted constants, {} constant and {} computed slots.", records.size(), converted.size(),
+         constants.size(), computed.size());
     line("namespace table_form {{");
     line("constexpr auto K = cgraph::ir::node_kind::kernel, C = cgraph::ir::node_kind::memcpy, S = cgraph::ir::node_kind::memset;");
     std::string kinds;
@@ -696,6 +712,8 @@ private:
     line("inline constexpr std::uint64_t constant_bits[] = {{{}}};",
          constants.empty() ? std::string("0")
                            : detail::join(constants, ",", [](const auto& c) { return std::to_string(c.second) + "u"; }));
+    line("inline constexpr std::uint64_t converted[] = {{{}}};",
+         converted.empty() ? std::string("0") : detail::join(converted, ",", [](std::uint64_t c) { return std::to_string(c) + "u"; }));
     line("inline constexpr std::uint32_t slot_lists[] = {{{}}};", numbers(lists));
     line("inline constexpr std::uint32_t deps[] = {{{}}};", numbers(deps));
     line("inline constexpr cg::table_argument arguments[] = {{");
@@ -720,17 +738,19 @@ private:
     line("inline cg::node_table table() {{");
     line("  using namespace table_form;");
     line("  return {{file, {{nodes, {}}}, {{slot_lists, {}}}, {{deps, {}}}, {{shapes, {}}}, {{arguments, {}}}, {{functions, {}}}, "
-         "constant_kinds, {{constant_bits, {}}}}};",
-         records.size(), lists.size(), deps.size(), shapes.size(), argument_entries, functions.size(), constants.size());
+         "constant_kinds, {{constant_bits, {}}}, {{converted, {}}}}};",
+         records.size(), lists.size(), deps.size(), shapes.size(), argument_entries, functions.size(), constants.size(),
+         converted.size());
     line("}}");
     line("");
     std::vector<std::string> statements;
     for (std::size_t k = 0; k < computed.size(); ++k)
-      statements.push_back(fmt::format("  s[{}] = {};", constant_count + k, computed[k]));
+      statements.push_back(fmt::format("  s[{}] = {};", k, computed[k]));
     auto body = in_parts("compute_slots",
                          "[[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v, std::vector<cgraph::value>& s",
                          "p, v, s", {}, std::move(statements));
-    line("// The slots of the parameters' expressions, after the {} constants.", constant_count);
+    line("// The slots of the parameters' expressions: s[k] is slot {} + k (the {} slots before are constants).",
+         constant_count, constant_count);
     line("inline void compute_slots([[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v,");
     line("    [[maybe_unused]] std::vector<cgraph::value>& s) {{");
     for (const auto& l : body) line("{}", l);
@@ -743,7 +763,7 @@ private:
     line("  auto state = std::make_shared<cg::graph_state>({}, 0, 0, 0);", plan_.steps.size());
     line("  cg::graph_state& g = *state;");
     line("  const values v = evaluate(p);");
-    line("  std::vector<cgraph::value> s = cg::table_slots(table(), {});", computed_slots_);
+    line("  std::vector<cgraph::value> s = cg::table_slots({});", computed_slots_);
     line("  compute_slots(p, v, s);");
     line("  cg::create_graph(g, {});", site(g_.range));
     line("  cg::build_from_table(g, table(), s);");
@@ -754,7 +774,7 @@ private:
 
   void update_table() {
     line("inline void traits::update_nodes(cg::node_updater& u, const parameters& before, const parameters& p) {{");
-    line("  std::vector<cgraph::value> was = cg::table_slots(table(), {0}), now = cg::table_slots(table(), {0});", computed_slots_);
+    line("  std::vector<cgraph::value> was = cg::table_slots({0}), now = cg::table_slots({0});", computed_slots_);
     line("  compute_slots(before, evaluate(before), was);");
     line("  compute_slots(p, evaluate(p), now);");
     line("  cg::update_from_table(u, table(), was, now);");

@@ -1,26 +1,26 @@
 // The table form of generated code (cgraph/runtime/generated.hpp, "the table form"): one loop
 // that adds, or sets again, every node of a graph that cgraphc wrote as constant arrays.
 
+#include <cgraph/compiler/emit_cpp.hpp>
 #include <cgraph/compiler/eval.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 #include <cgraph/runtime/generated.hpp>
 
 #include <array>
-#include <cstring>
+#include <bit>
 
 namespace cgraph::gen {
 
 namespace {
 
-constexpr ir::type u32_type = ir::type::of(ir::scalar::u32);
-
-// One node's CUDA parameters, made from the slots; reused from node to node (no allocation per
-// node once the largest node has been seen). Consecutive nodes mostly share their launch
-// configuration and some arguments (a pointer, a count): a conversion already made for the
-// same slot and target is not made again.
+// One node's CUDA parameters, made from its list entries; reused from node to node (no
+// allocation per node once the largest node has been seen). A constant that cgraphc converted
+// is read where the table keeps it. A slot is converted here; consecutive nodes mostly share
+// their launch configuration and some arguments (a pointer, a count), so a conversion already
+// made for the same slot and target is not made again.
 class node_params {
 public:
-  node_params(const node_table& t, const std::vector<value>& slots) : t_(t), slots_(slots) {}
+  node_params(const node_table& t, const std::vector<value>& computed) : t_(t), computed_(computed) {}
 
   cudaKernelNodeParams kernel(const table_node& n, const site& at) {
     static constexpr const char* config_what[] = {"grid dimension x",  "grid dimension y",  "grid dimension z",
@@ -28,8 +28,7 @@ public:
                                                   "dynamic shared memory bytes"};
     if (n.config != config_list_) {
       for (std::size_t k = 0; k < 7; ++k)
-        config_[k] = static_cast<unsigned>(convert(slot(n.config, k), u32_type, k < 6 ? ir::check::positive : ir::check::any,
-                                                   at, config_what[k]));
+        config_[k] = static_cast<unsigned>(entry(n.config, k, table_launch_type, table_launch_check(k), at, config_what[k]));
       config_list_ = n.config;
     }
     const table_shape& shape = t_.shapes.data()[n.shape];
@@ -39,10 +38,14 @@ public:
       made_.resize(shape.count);
     }
     for (std::uint32_t k = 0; k < shape.count; ++k) {
-      const std::uint32_t s = t_.slot_lists.data()[n.args + k], a = shape.first + k;
-      if (made_[k].slot != s || made_[k].argument != a) {
+      const std::uint32_t e = t_.slot_lists.data()[n.args + k], a = shape.first + k;
+      if (table_entry_is_converted(e)) {  // the driver only reads what the pointer names
+        pointers_[k] = const_cast<std::uint64_t*>(&t_.converted.data()[table_entry_index(e)]);
+        continue;
+      }
+      if (made_[k].slot != e || made_[k].argument != a) {
         storage_[k] = argument(n, k, at);  // the argument's bytes, little-endian, from the first
-        made_[k] = {s, a};
+        made_[k] = {e, a};
       }
       pointers_[k] = &storage_[k];
     }
@@ -64,14 +67,43 @@ public:
                        n.element_size, argument(n, 2, at));
   }
 
-private:
-  const value& slot(std::uint32_t list, std::size_t k) const { return slots_[t_.slot_lists.data()[list + k]]; }
+  // Whether entry k of list `list` reads a computed slot that differs between two builds' values.
+  static bool reads_changed(const node_table& t, std::uint32_t list, std::uint32_t count, const std::vector<value>& before,
+                            const std::vector<value>& now) {
+    const auto constants = static_cast<std::uint32_t>(t.constant_bits.size());
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const std::uint32_t e = t.slot_lists.data()[list + k], s = table_entry_index(e);
+      if (!table_entry_is_converted(e) && s >= constants && !(before[s - constants] == now[s - constants])) return true;
+    }
+    return false;
+  }
 
+private:
   // Argument k of a node, converted to its shape's target (memcpy and memset nodes have shapes
   // too: a memset's value takes the destination's element type).
   std::uint64_t argument(const table_node& n, std::size_t k, const site& at) const {
     const table_argument& a = t_.arguments.data()[t_.shapes.data()[n.shape].first + k];
-    return convert(slot(n.args, k), a.target, a.check, at, a.what);
+    return entry(n.args, k, a.target, a.check, at, a.what);
+  }
+
+  // Entry k of list `list` as `target` takes it.
+  std::uint64_t entry(std::uint32_t list, std::size_t k, ir::type target, ir::check check, const site& at,
+                      const char* what) const {
+    const std::uint32_t e = t_.slot_lists.data()[list + k], s = table_entry_index(e);
+    if (table_entry_is_converted(e)) return t_.converted.data()[s];
+    const auto constants = static_cast<std::uint32_t>(t_.constant_bits.size());
+    return convert(s < constants ? constant(s) : computed_[s - constants], target, check, at, what);
+  }
+
+  // Constant slot k as a value.
+  value constant(std::uint32_t k) const {
+    const std::uint64_t bits = t_.constant_bits.data()[k];
+    switch (t_.constant_kinds[k]) {
+      case 'i': return value::integer(static_cast<std::int64_t>(bits));
+      case 'f': return value::floating(std::bit_cast<double>(bits));
+      case 'b': return value::boolean(bits != 0);
+      default: return value::pointer(bits);
+    }
   }
 
   // Without a message (ir::convert_to); ir::convert words a problem.
@@ -83,51 +115,38 @@ private:
   }
 
   const node_table& t_;
-  const std::vector<value>& slots_;
-  std::vector<std::uint64_t> storage_;  // one kernel's arguments, each in 8 bytes
+  const std::vector<value>& computed_;
+  std::vector<std::uint64_t> storage_;  // one kernel's converted slots, each in 8 bytes
   std::vector<void*> pointers_;
-  // What storage_[k] was converted from: a slot, and the argument (a target) of the shapes.
+  // What storage_[k] was converted from: an entry, and the argument (a target) of the shapes.
   struct made {
     std::uint32_t slot = ~0u;
     std::uint32_t argument = ~0u;
   };
   std::vector<made> made_;
-  std::uint32_t config_list_ = ~0u;  // the launch slots config_ was converted from
+  std::uint32_t config_list_ = ~0u;  // the launch list config_ was converted from
   std::array<unsigned, 7> config_{};
 };
 
 }  // namespace
 
-std::vector<value> table_slots(const node_table& t, std::size_t computed) {
-  std::vector<value> out;
-  const std::size_t constants = t.constant_bits.size();
-  out.reserve(constants + computed);
-  for (std::size_t k = 0; k < constants; ++k) {
-    const std::uint64_t bits = t.constant_bits.data()[k];
-    switch (t.constant_kinds[k]) {
-      case 'i': out.push_back(value::integer(static_cast<std::int64_t>(bits))); break;
-      case 'f': {
-        double f = 0;
-        std::memcpy(&f, &bits, sizeof f);
-        out.push_back(value::floating(f));
-        break;
-      }
-      case 'b': out.push_back(value::boolean(bits != 0)); break;
-      default: out.push_back(value::pointer(bits)); break;
-    }
-  }
-  out.resize(constants + computed);
-  return out;
-}
+std::vector<value> table_slots(std::size_t computed) { return std::vector<value>(computed); }
 
-void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& slots) {
-  node_params make(t, slots);
-  std::vector<cudaGraphNode_t> deps;
+void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& computed) {
+  node_params make(t, computed);
+  std::vector<cudaGraphNode_t> gathered;
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
     const site at{t.file, n.line, n.column};
-    deps.clear();
-    for (std::uint32_t k = 0; k < n.dep_count; ++k) deps.push_back(g.nodes[t.deps.data()[n.deps + k]]);
+    // One dependency (a chain's) is read where it is kept; more are gathered.
+    backend::node_deps deps{nullptr, 0};
+    if (n.dep_count == 1) {
+      deps = {&g.nodes[t.deps.data()[n.deps]], 1};
+    } else if (n.dep_count > 1) {
+      gathered.clear();
+      for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
+      deps = gathered;
+    }
     switch (n.kind) {
       case ir::node_kind::kernel: backend::kernel_node::add(g, i, g.graph, deps, make.kernel(n, at), at); break;
       case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, g.graph, deps, make.copy(n, at), at); break;
@@ -141,11 +160,7 @@ void update_from_table(node_updater& u, const node_table& t, const std::vector<v
                        const std::vector<value>& now) {
   node_params make(t, now);
   auto reads_changed = [&](std::uint32_t list, std::uint32_t count) {
-    for (std::uint32_t k = 0; k < count; ++k) {
-      std::uint32_t s = t.slot_lists.data()[list + k];
-      if (!(before[s] == now[s])) return true;
-    }
-    return false;
+    return node_params::reads_changed(t, list, count, before, now);
   };
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];

@@ -8,6 +8,8 @@
 #include <cgraph/compiler/ir.hpp>
 #include <cgraph/dsl/source.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,6 +27,20 @@ struct emit_result {
 // of hundreds, when the explicit mode builds it and every node is a kernel, memcpy or memset
 // node of the root without attributes. Others keep the readable form, a function per node.
 inline constexpr std::size_t default_table_threshold = 2048;
+
+// The entries of the table form's lists (node_table::slot_lists in cgraph/runtime/generated.hpp),
+// shared by cgraphc, which writes them, and the loop that reads them. An odd entry names a
+// constant that cgraphc converted to its argument's type, node_table::converted[entry >> 1]
+// (its bytes little-endian); an even one names slot entry >> 1, converted when the node is
+// built. (A flag in the low bit keeps the numbers, and so the C++, short.)
+constexpr std::uint32_t table_converted_entry(std::uint32_t index) { return index << 1 | 1u; }
+constexpr std::uint32_t table_slot_entry(std::uint32_t slot) { return slot << 1; }
+constexpr bool table_entry_is_converted(std::uint32_t entry) { return (entry & 1u) != 0; }
+constexpr std::uint32_t table_entry_index(std::uint32_t entry) { return entry >> 1; }
+// A kernel's launch list holds seven entries (grid x, y, z, block x, y, z, dynamic shared
+// memory bytes), each converted to a u32; the six dimensions must be positive.
+inline constexpr ir::type table_launch_type = ir::type::of(ir::scalar::u32);
+inline constexpr ir::check table_launch_check(std::size_t k) { return k < 6 ? ir::check::positive : ir::check::any; }
 
 // Deterministic: the same program and mode always give the same text. `table_threshold` 0:
 // never the table form.

@@ -545,9 +545,10 @@ private:
 // Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
 // memset nodes is written as tables instead of a function per node: the per-kernel
 // static_asserts and every node's .cgraph line stay, and the C++ grows by tens of bytes per
-// node instead of hundreds. Each argument reads a slot: a constant of the table, or one of the
-// parameters' expressions, which generated code computes into the slots after the constants
-// (each distinct expression once). The loop converts slots to each argument's type with the
+// node instead of hundreds. Each argument reads a list entry: a constant that cgraphc converted
+// to the argument's type (emit_cpp.hpp, table_converted_entry), or a slot, converted when the
+// node is built: one of the parameters' expressions, which generated code computes (each
+// distinct expression once), or a constant cgraphc could not convert. Slots convert with the
 // run-time path's conversion (ir::convert), so errors read as they do there.
 
 // What an argument is converted to, and what its errors call it.
@@ -568,8 +569,8 @@ struct table_node {
   std::uint16_t shape;         // index into node_table::shapes: its arguments' targets
   std::uint32_t line;
   std::uint32_t column;
-  std::uint32_t config;        // kernel: 7 slots (grid, block, shared bytes) at slot_lists[config]
-  std::uint32_t args;          // its arguments' slots at slot_lists[args] (memcpy, memset: 3)
+  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]
+  std::uint32_t args;          // its arguments' entries at slot_lists[args] (memcpy, memset: 3)
   std::uint32_t deps;          // its dependencies, steps at node_table::deps[deps, deps + dep_count)
   std::uint32_t dep_count;
 };
@@ -582,15 +583,17 @@ struct node_table {
   backend::list<table_argument> arguments;
   backend::list<const void*> functions;
   // The constant slots: kinds[k] is 'i' (an integer, bits its two's complement), 'f' (a double,
-  // its IEEE bits), 'b' (a bool) or 'p' (a pointer), and bits[k] its bits.
+  // its IEEE bits), 'b' (a bool) or 'p' (a pointer), and bits[k] its bits. The computed slots
+  // follow them.
   const char* constant_kinds;
   backend::list<std::uint64_t> constant_bits;
+  backend::list<std::uint64_t> converted;  // constants as their arguments take them
 };
-// The constants as values, then room for `computed` more (filled by generated code).
-std::vector<value> table_slots(const node_table& t, std::size_t computed);
-// Adds every node of `t` to g.graph (made already), in order, with `slots`' values.
-void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& slots);
-// Sets again each node that reads a slot whose value differs between `before` and `now`.
+// Room for the `computed` slots, which generated code fills (s[k] is slot constants + k).
+std::vector<value> table_slots(std::size_t computed);
+// Adds every node of `t` to g.graph (made already), in order, with `computed`'s values.
+void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& computed);
+// Sets again each node that reads a computed slot whose value differs between `before` and `now`.
 void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
                        const std::vector<value>& now);
 
