@@ -11,8 +11,13 @@ namespace bench {
 
 using generated_build = std::function<cgraph::gen::state_ptr(float* p, int first)>;
 
+// How the graph was generated: the explicit mode (the table form from cgraphc's threshold on,
+// the readable form below it), the capture mode, or the explicit mode in the table form at
+// every size (chains and fork-joins: conditionals do not take it).
+enum class generated_form { explicit_mode, capture_mode, table_form };
+
 // The build of graph `shape` ("chain", "fork-join", "conditionals") of `nodes` nodes in one
-// mode, or an empty function where none was generated.
-generated_build generated_builder(std::string_view shape, int nodes, bool capture);
+// form, or an empty function where none was generated.
+generated_build generated_builder(std::string_view shape, int nodes, generated_form form);
 
 }  // namespace bench

@@ -297,12 +297,16 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   };
 #ifdef CGRAPH_BENCH_GENERATED
   // The same graph from C++ that cgraphc emit-cpp generated at build time (bench_generated.hpp).
+  // The table form at every size is a column of its own (below cgraphc's threshold the explicit
+  // column is the readable form).
   cgraph::gen::state_ptr built;
-  for (bool capture : {false, true})
-    if (auto make = bench::generated_builder(name(s), nodes, capture))
-      build.push_back({"build", capture ? "cgraph generated C++, capture" : "cgraph generated C++, explicit", per,
-                       [&built, make, buffer] { built = make(buffer, 0); }, [] {}, [&built] { built.reset(); },
-                       {capture ? 1u : 0u}});
+  using form = bench::generated_form;
+  for (auto [f, path] : {std::pair{form::explicit_mode, "cgraph generated C++, explicit"},
+                         std::pair{form::capture_mode, "cgraph generated C++, capture"},
+                         std::pair{form::table_form, "cgraph generated C++, table form"}})
+    if (auto make = bench::generated_builder(name(s), nodes, f))
+      build.push_back({"build", path, per, [&built, make, buffer] { built = make(buffer, 0); }, [] {},
+                       [&built] { built.reset(); }, {f == form::capture_mode ? 1u : 0u}});
 #endif
   race(s, nodes, std::move(build));
 

@@ -1,4 +1,5 @@
-# cgraph_add_graphs(TARGET <target> [MODE explicit|capture] [NO_CHECK_UNITS] FILES a.cgraph ...)
+# cgraph_add_graphs(TARGET <target> [MODE explicit|capture] [NO_CHECK_UNITS] [TABLE_THRESHOLD N]
+#                   FILES a.cgraph ...)
 #
 # Compiles .cgraph files at build time, like protobuf_generate does .proto files: for each
 # file, `cgraphc emit-cpp` writes <name>.cgraph.hpp into the target's generated folder, which
@@ -7,10 +8,12 @@
 # Each generated header is also compiled once on its own (a generated .cu that includes it),
 # so a kernel whose C++ signature drifted from its declaration fails the build even before a
 # source uses the graph (NO_CHECK_UNITS skips that, for targets whose own sources include every
-# header: a graph of 10 000 nodes is then compiled once, not twice). The target links
-# cgraph::cgraph and needs the CUDA language.
+# header: a graph of 10 000 nodes is then compiled once, not twice). TABLE_THRESHOLD passes
+# `--table-threshold N` to cgraphc: graphs of at least N nodes take the table form (0: never;
+# by default cgraphc's own threshold). The target links cgraph::cgraph and needs the CUDA
+# language.
 function(cgraph_add_graphs)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "NO_CHECK_UNITS" "TARGET;MODE" "FILES")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "NO_CHECK_UNITS" "TARGET;MODE;TABLE_THRESHOLD" "FILES")
   if(NOT arg_TARGET OR NOT TARGET ${arg_TARGET})
     message(FATAL_ERROR "cgraph_add_graphs: TARGET must name an existing target (got '${arg_TARGET}')")
   endif()
@@ -27,6 +30,14 @@ function(cgraph_add_graphs)
     message(FATAL_ERROR "cgraph_add_graphs: MODE must be explicit or capture (got '${arg_MODE}')")
   endif()
 
+  set(threshold)
+  if(DEFINED arg_TABLE_THRESHOLD)
+    if(NOT arg_TABLE_THRESHOLD MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "cgraph_add_graphs: TABLE_THRESHOLD must be a number of nodes (got '${arg_TABLE_THRESHOLD}')")
+    endif()
+    set(threshold --table-threshold ${arg_TABLE_THRESHOLD})
+  endif()
+
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/cgraph_generated/${arg_TARGET})
   foreach(file IN LISTS arg_FILES)
     get_filename_component(source ${file} ABSOLUTE)
@@ -36,7 +47,7 @@ function(cgraph_add_graphs)
     set(check_unit ${out_dir}/${name}.cu)
     add_custom_command(
       OUTPUT ${header}
-      COMMAND cgraph::cgraphc emit-cpp ${source} --mode ${arg_MODE} -o ${header} --depfile ${header}.d
+      COMMAND cgraph::cgraphc emit-cpp ${source} --mode ${arg_MODE} ${threshold} -o ${header} --depfile ${header}.d
       DEPENDS ${source} cgraph::cgraphc
       DEPFILE ${header}.d  # the files it imports
       COMMENT "cgraphc emit-cpp ${name} (${arg_MODE})"

@@ -78,3 +78,30 @@ TEST_CASE("emit.large_graphs_take_the_table_form_in_the_explicit_mode") {
   REQUIRE(with_host.code);
   CHECK(count(*with_host.code, "the table form") == 0);
 }
+
+TEST_CASE("emit.the_table_form_converts_constants_once_and_keeps_the_rest_as_slots") {
+  auto c = compile_text("kernel k(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n  k<<<1, 32>>>(p, first);\n"
+                        "  k<<<1, 32>>>(p, 7);\n}\n");
+  REQUIRE(c.ok());
+  auto table = emit_cpp(c.program(), c.source, emit_mode::explicit_nodes, 1);
+  REQUIRE(table.code);
+  const std::string& code = *table.code;
+  // 1 and 32 as launch dimensions, 0 shared bytes and 7 as an i32, each converted once: the
+  // entries of converted constants are odd, the slots' (p, first) even.
+  CHECK(count(code, "inline constexpr std::uint64_t converted[] = {1u,32u,0u,7u};") == 1);
+  CHECK(count(code, "inline constexpr char constant_kinds[] = \"\";") == 1);
+  CHECK(count(code, "inline constexpr std::uint32_t slot_lists[] = {1,1,1,3,1,1,5,0,2,0,7};") == 1);
+  CHECK(count(code, "  s[0] = cgraph::value::pointer(cg::address(p.p));") == 1);
+  CHECK(count(code, "  s[1] = cgraph::value::integer(std::int64_t{p.first});") == 1);
+
+  // A constant that does not convert (the checks let none through: here the IR is changed
+  // after them) stays a constant slot, so the build converts it and reports it at its node.
+  for (auto& e : c.result.program->graphs[0].exprs)
+    if (e.is_constant() && e.constant.k == ir::value::kind::integer && e.constant.i == 7) e.constant.i = std::int64_t{1} << 40;
+  auto unconverted = emit_cpp(c.program(), c.source, emit_mode::explicit_nodes, 1);
+  REQUIRE(unconverted.code);
+  CHECK(count(*unconverted.code, "inline constexpr char constant_kinds[] = \"i\";") == 1);
+  CHECK(count(*unconverted.code, "inline constexpr std::uint64_t constant_bits[] = {1099511627776u};") == 1);
+  CHECK(count(*unconverted.code, "  s[0] = cgraph::value::pointer(cg::address(p.p));") == 1);  // slot 1, after the constant
+  CHECK(count(*unconverted.code, "inline constexpr std::uint32_t slot_lists[] = {1,1,1,3,1,1,5,2,4,2,0};") == 1);
+}
