@@ -29,7 +29,7 @@ TEST_CASE("emit.long_bodies_are_split_into_parts") {
   auto c = compile_text(text);
   REQUIRE(c.ok());
   for (auto mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
-    auto out = emit_cpp(c.program(), c.source, mode);
+    auto out = emit_cpp(c.program(), c.source, mode, 0);  // the readable form, not the table form
     REQUIRE(out.code);
     const std::string& code = *out.code;
     // 1000 steps of two lines each, 256 lines a part; the capture mode adds begin and end.

@@ -26,7 +26,11 @@ struct emit_result {
 // its node records as constant arrays walked by one loop, tens of bytes of C++ per node instead
 // of hundreds, when the explicit mode builds it and every node is a kernel, memcpy or memset
 // node of the root without attributes. Others keep the readable form, a function per node.
-inline constexpr std::size_t default_table_threshold = 2048;
+// 1 000: there the table form builds faster than the readable form, whose code per node no
+// longer stays in the instruction cache (1.02-1.09 against 1.08-1.18 times a hand-written
+// build on an H200); at 100 nodes the two tie, and at 10 the readable form is faster
+// (docs/performance.md, run 26).
+inline constexpr std::size_t default_table_threshold = 1000;
 
 // The entries of the table form's lists (node_table::slot_lists in cgraph/runtime/generated.hpp),
 // shared by cgraphc, which writes them, and the loop that reads them. An odd entry names a

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# A/B of the table form (old-tree: 92bf7a58, the tree: the new code), in one device call.
+set -uo pipefail
+D=$PWD/.device-deps/include
+cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF \
+  -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_TABLE_FORM=ON -DCGRAPH_BENCH_GENERATED=ON \
+  -DCGRAPH_EXTRA_INCLUDE_DIRS=$D > "/tmp/cfg-$3.log" 2>&1; }
+start=$(date +%s)
+cfg old-tree /tmp/old old & { [ -f /tmp/new/build.ninja ] || cfg . /tmp/new new; } & wait
+cmake --build /tmp/old -j8 --target runtime_bench table_form_bench > /tmp/build-old.log 2>&1 &
+cmake --build /tmp/new -j8 --target runtime_bench table_form_bench > /tmp/build-new.log 2>&1
+wait
+echo "built in $(( $(date +%s) - start )) s"; grep -E "error|FAILED" /tmp/build-*.log | head
+ls -la /tmp/old/bench/*.cgraph.hpp /tmp/new/bench/*.cgraph.hpp 2>/dev/null | awk '{print $5, $9}'
+find /tmp/old /tmp/new -name "chain_100000.cgraph.hpp" -exec ls -la {} \; | awk '{print $5, $9}'
+for v in old new new old old new; do
+  /tmp/$v/bench/table_form_bench --rounds 15 > /tmp/t.txt 2>&1; (echo "== $v"; cat /tmp/t.txt) >> "$OUT/table.txt"; echo "table $v: $(tail -1 /tmp/t.txt)"
+done
+n=0
+for v in old new new old; do
+  n=$((n+1)); /tmp/$v/bench/runtime_bench --only build --repeats 7 --csv "$OUT/build-$n-$v.csv" > /dev/null 2>&1
+  echo "runtime_bench build $n $v done at $(( $(date +%s) - start )) s"
+done
