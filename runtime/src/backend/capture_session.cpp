@@ -77,7 +77,24 @@ private:
 }  // namespace
 
 capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode)
-    : g_(g), at_(at), mode_(mode), step_events_(g.nodes.size(), nullptr) {}
+    : g_(g), at_(at), mode_(mode), step_events_(g.nodes.size(), nullptr) {
+  made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
+  frames_.reserve(4);               // bodies nest this deep in most programs
+  taken_.reserve(4);
+  free_.reserve(4);
+}
+
+capture_session::frame& capture_session::push(cudaStream_t stream0, bool is_body, cudaGraph_t body) {
+  if (open_ == frames_.size()) frames_.emplace_back();
+  frame& f = frames_[open_++];
+  f.streams.assign(1, stream0);
+  f.joined.assign(1, true);
+  f.fork = nullptr;
+  f.is_body = is_body;
+  f.body = body;
+  f.first_made = made_.size();
+  return f;
+}
 
 capture_session::~capture_session() {
   abort();
@@ -129,11 +146,11 @@ cudaGraph_t capturing_graph(cudaStream_t s, const site& at) {
 }
 }  // namespace
 
-cudaGraph_t capture_session::graph() const { return capturing_graph(frames_.back().streams[0], at_); }
+cudaGraph_t capture_session::graph() const { return capturing_graph(frames_[open_ - 1].streams[0], at_); }
 
 // Asked for only by the nodes that need it (host nodes' user objects), not by every capture.
 cudaGraph_t capture_session::root() const {
-  if (!root_) root_ = capturing_graph(frames_.front().streams[0], at_);
+  if (!root_) root_ = capturing_graph(frames_[0].streams[0], at_);
   return root_;
 }
 
@@ -141,7 +158,7 @@ cudaGraph_t capture_session::root() const {
 // fork event is recorded, so waiting for it adds no dependency: a stream whose first call is
 // a wait for a step needs no fork at all.
 void capture_session::fork(unsigned streams) {
-  frame& f = frames_.back();
+  frame& f = top();
   if (streams <= 1) return;
   f.fork = take_event();
   CGRAPH_CUDA(cudaEventRecord(f.fork, f.streams[0]), at_);
@@ -152,7 +169,7 @@ void capture_session::fork(unsigned streams) {
 }
 
 void capture_session::join(unsigned k) {
-  frame& f = frames_.back();
+  frame& f = top();
   CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], f.fork, 0), at_);
   f.joined[k] = true;
 }
@@ -160,13 +177,13 @@ void capture_session::join(unsigned k) {
 void capture_session::begin(unsigned streams) {
   cudaStream_t origin = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), at_);
-  frames_.push_back({{origin}, {true}, nullptr, false, nullptr, made_.size()});
+  push(origin, false, nullptr);
   fork(streams);
 }
 
 // Joins the body's streams into its stream 0 and ends its capture.
 cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
-  frame& f = frames_.back();
+  frame& f = top();
   for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[0], event_of(step), 0), at_);
   free_.insert(free_.end(), f.streams.begin() + 1, f.streams.end());
   cudaGraph_t result = nullptr;
@@ -176,7 +193,7 @@ cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
 }
 
 void capture_session::defer_reads(cudaGraph_t graph) {
-  const std::size_t first = frames_.back().first_made;
+  const std::size_t first = top().first_made;
   g_.defer_reads(graph, std::span<const made_node>(made_).subspan(first));
   made_.resize(first);
 }
@@ -186,25 +203,25 @@ void capture_session::end(list<std::uint32_t> joins) {
   g_.graph_site = at_;
   g_.graph = graph_handle::adopt(close_frame(joins));
   defer_reads(g_.graph.get());
-  frames_.pop_back();
+  pop();
   ended_ = true;
 }
 
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
-  frames_.push_back({{s}, {true}, nullptr, true, g_.bodies[body], made_.size()});
+  push(s, true, g_.bodies[body]);
   fork(streams);
 }
 
 void capture_session::leave_body(list<std::uint32_t> joins) {
   close_frame(joins);
-  defer_reads(frames_.back().body);
-  frames_.pop_back();
+  defer_reads(top().body);
+  pop();
 }
 
 void capture_session::wait(unsigned k, std::uint32_t step) {
-  frame& f = frames_.back();
+  frame& f = top();
   f.joined[k] = true;  // this wait joins the stream (see fork)
   CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], event_of(step), 0), g_.sites[step]);
 }
@@ -241,11 +258,11 @@ void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t 
 // Ends every open capture, innermost first. Errors are ignored: this runs while another error
 // is on its way out (or after a successful end, when nothing is open).
 void capture_session::abort() noexcept {
-  while (!frames_.empty()) {
+  while (open_ != 0) {
     cudaGraph_t partial = nullptr;
-    cudaStreamEndCapture(frames_.back().streams[0], &partial);
-    if (partial && !frames_.back().is_body) cudaGraphDestroy(partial);
-    frames_.pop_back();
+    cudaStreamEndCapture(top().streams[0], &partial);
+    if (partial && !top().is_body) cudaGraphDestroy(partial);
+    pop();
   }
   (void)cudaGetLastError();
 }

@@ -55,6 +55,10 @@ std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) c
 
 void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
   if (std::all_of(made.begin(), made.end(), [](const made_node& m) { return m.known; })) return;
+  if (deferred_graphs_.empty()) {  // once per build: a graph and each of its bodies add to these
+    deferred_graphs_.reserve(bodies.size() + 1);
+    deferred_made_.reserve(nodes.size());
+  }
   deferred_graphs_.push_back({of, deferred_made_.size(), made.size()});
   deferred_made_.insert(deferred_made_.end(), made.begin(), made.end());
   unread_ = true;

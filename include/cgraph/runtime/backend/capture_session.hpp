@@ -34,7 +34,7 @@ public:
   cudaGraph_t graph() const;                              // the graph of the body being captured
   cudaGraph_t root() const;                               // the root graph being captured
   cudaStream_t stream(unsigned k) {                       // stream k, joined to the capture
-    frame& f = frames_.back();
+    frame& f = top();
     if (!f.joined[k]) join(k);
     return f.streams[k];
   }
@@ -92,7 +92,13 @@ private:
   // The nodes made in the open graphs, in the order they were made, innermost graph last: a
   // step and whether its handle is known yet (launched() leaves it unread).
   using made_node = graph_state::made_node;
-  std::vector<frame> frames_;                      // per open body
+  // The open bodies, innermost last: frames_[0, open_). A frame closed keeps its lists' storage
+  // for the next body, so a conditional's body costs no allocation.
+  std::vector<frame> frames_;
+  std::size_t open_ = 0;
+  frame& top() { return frames_[open_ - 1]; }
+  frame& push(cudaStream_t stream0, bool is_body, cudaGraph_t body);
+  void pop() { --open_; }
   std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
   std::vector<cudaStream_t> free_;                 // taken and not capturing now
   std::vector<cudaEvent_t> events_;
