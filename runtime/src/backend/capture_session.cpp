@@ -162,6 +162,9 @@ void capture_session::fork(unsigned streams) {
   if (streams <= 1) return;
   f.fork = take_event();
   CGRAPH_CUDA(cudaEventRecord(f.fork, f.streams[0]), at_);
+  f.streams.reserve(streams);  // one allocation, not one per doubling (a wide body has hundreds)
+  f.joined.reserve(streams);
+  taken_.reserve(taken_.size() + streams - 1);
   for (unsigned k = 1; k < streams; ++k) {
     f.streams.push_back(take_stream());
     f.joined.push_back(false);
@@ -185,6 +188,7 @@ void capture_session::begin(unsigned streams) {
 cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
   frame& f = top();
   for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[0], event_of(step), 0), at_);
+  free_.reserve(taken_.size());  // every stream taken may come back here: one allocation a build at most
   free_.insert(free_.end(), f.streams.begin() + 1, f.streams.end());
   cudaGraph_t result = nullptr;
   CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &result), at_);
