@@ -4,6 +4,7 @@
 
 #include <cgraph/runtime/backend/capture_session.hpp>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -22,14 +23,17 @@ public:
     return *pool;
   }
 
-  cudaStream_t stream(const site& at) {
-    return take_or_make(streams_, owned::capture_stream, at, [&](cudaStream_t& made) {
+  // Appends `n` streams (events) of the current device to `out`: the pool's first, under one
+  // lock, then new ones. Each counts as taken once it is in `out`, so a failure midway leaves
+  // `out` holding exactly what must be given back.
+  void streams(std::size_t n, std::vector<cudaStream_t>& out, const site& at) {
+    take_or_make(streams_, owned::capture_stream, n, out, at, [&](cudaStream_t& made) {
       CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
     });
   }
 
-  cudaEvent_t event(const site& at) {
-    return take_or_make(events_, owned::capture_event, at, [&](cudaEvent_t& made) {
+  void events(std::size_t n, std::vector<cudaEvent_t>& out, const site& at) {
+    take_or_make(events_, owned::capture_event, n, out, at, [&](cudaEvent_t& made) {
       CGRAPH_CUDA(cudaEventCreateWithFlags(&made, cudaEventDisableTiming), at);
     });
   }
@@ -50,23 +54,30 @@ public:
   }
 
 private:
-  // A pooled handle of the current device, or a new one from `make`; counted as taken.
+  // `n` handles of the current device, pooled ones first, then new ones from `make`, appended
+  // to `out` and counted as taken: one device query and one lock for all of them (a wide body
+  // takes hundreds; one at a time, the queries and locks were a tenth of its capture's work).
   template <typename Handle, typename Make>
-  Handle take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, const site& at, Make make) {
+  void take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, std::size_t n, std::vector<Handle>& out,
+                    const site& at, Make make) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice", at);
-    Handle h = nullptr;
+    out.reserve(out.size() + n);  // before anything is taken: the appends below cannot throw
+    std::size_t pooled = 0;
     {
       std::lock_guard<std::mutex> guard(lock_);
       auto& free = pool[device];
-      if (!free.empty()) {
-        h = free.back();
-        free.pop_back();
-      }
+      pooled = std::min(n, free.size());
+      out.insert(out.end(), free.end() - static_cast<std::ptrdiff_t>(pooled), free.end());
+      free.resize(free.size() - pooled);
     }
-    if (!h) make(h);
-    ledger(kind, 1);
-    return h;
+    ledger(kind, static_cast<long>(pooled));
+    for (std::size_t k = pooled; k < n; ++k) {
+      Handle h = nullptr;
+      make(h);
+      out.push_back(h);
+      ledger(kind, 1);
+    }
   }
 
   std::mutex lock_;
@@ -121,15 +132,16 @@ cudaStream_t capture_session::take_stream() {
     free_.pop_back();
     return s;
   }
-  cudaStream_t s = capture_pool::instance().stream(at_);
-  taken_.push_back(s);
-  return s;
+  capture_pool::instance().streams(1, taken_, at_);
+  return taken_.back();
 }
 
+// From the pool in growing batches (1, 2, 4 … 64 events): one lock for many, and never more than
+// twice what the build uses. The destructor gives back the unused ones with the rest.
 cudaEvent_t capture_session::take_event() {
-  cudaEvent_t e = capture_pool::instance().event(at_);
-  events_.push_back(e);
-  return e;
+  if (used_events_ == events_.size())
+    capture_pool::instance().events(std::clamp<std::size_t>(events_.size(), 1, 64), events_, at_);
+  return events_[used_events_++];
 }
 
 cudaEvent_t capture_session::event_of(std::uint32_t step) {
@@ -163,12 +175,15 @@ void capture_session::fork(unsigned streams) {
   f.fork = take_event();
   CGRAPH_CUDA(cudaEventRecord(f.fork, f.streams[0]), at_);
   f.streams.reserve(streams);  // one allocation, not one per doubling (a wide body has hundreds)
-  f.joined.reserve(streams);
-  taken_.reserve(taken_.size() + streams - 1);
-  for (unsigned k = 1; k < streams; ++k) {
-    f.streams.push_back(take_stream());
-    f.joined.push_back(false);
-  }
+  f.joined.assign(streams, false);
+  f.joined[0] = true;
+  // The session's free streams first, then the rest from the pool in one batch.
+  const std::size_t reused = std::min<std::size_t>(streams - 1, free_.size());
+  f.streams.insert(f.streams.end(), free_.end() - static_cast<std::ptrdiff_t>(reused), free_.end());
+  free_.resize(free_.size() - reused);
+  const std::size_t first = taken_.size();
+  capture_pool::instance().streams(streams - 1 - reused, taken_, at_);
+  f.streams.insert(f.streams.end(), taken_.begin() + static_cast<std::ptrdiff_t>(first), taken_.end());
 }
 
 void capture_session::join(unsigned k) {

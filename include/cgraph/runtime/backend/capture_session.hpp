@@ -101,7 +101,8 @@ private:
   void pop() { --open_; }
   std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
   std::vector<cudaStream_t> free_;                 // taken and not capturing now
-  std::vector<cudaEvent_t> events_;
+  std::vector<cudaEvent_t> events_;                // taken from the pool: events_[0, used_events_) in use
+  std::size_t used_events_ = 0;
   std::vector<cudaEvent_t> step_events_;
   std::vector<cudaGraphNode_t> deps_;              // dependencies(), reused
   std::vector<made_node> made_;
