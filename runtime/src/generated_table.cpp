@@ -67,17 +67,6 @@ public:
                        n.element_size, argument(n, 2, at));
   }
 
-  // Whether entry k of list `list` reads a computed slot that differs between two builds' values.
-  static bool reads_changed(const node_table& t, std::uint32_t list, std::uint32_t count, const std::vector<value>& before,
-                            const std::vector<value>& now) {
-    const auto constants = static_cast<std::uint32_t>(t.constant_bits.size());
-    for (std::uint32_t k = 0; k < count; ++k) {
-      const std::uint32_t e = t.slot_lists.data()[list + k], s = table_entry_index(e);
-      if (!table_entry_is_converted(e) && s >= constants && !(before[s - constants] == now[s - constants])) return true;
-    }
-    return false;
-  }
-
 private:
   // Argument k of a node, converted to its shape's target (memcpy and memset nodes have shapes
   // too: a memset's value takes the destination's element type).
@@ -128,6 +117,18 @@ private:
   std::array<unsigned, 7> config_{};
 };
 
+// Whether one of the `count` entries of list `list` reads a computed slot whose value differs
+// between two builds' values (converted constants and constant slots never do).
+bool reads_changed(const node_table& t, std::uint32_t list, std::uint32_t count, const std::vector<value>& before,
+                   const std::vector<value>& now) {
+  const auto constants = static_cast<std::uint32_t>(t.constant_bits.size());
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const std::uint32_t e = t.slot_lists.data()[list + k], s = table_entry_index(e);
+    if (!table_entry_is_converted(e) && s >= constants && !(before[s - constants] == now[s - constants])) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<value> table_slots(std::size_t computed) { return std::vector<value>(computed); }
@@ -159,22 +160,20 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
 void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
                        const std::vector<value>& now) {
   node_params make(t, now);
-  auto reads_changed = [&](std::uint32_t list, std::uint32_t count) {
-    return node_params::reads_changed(t, list, count, before, now);
-  };
+  auto changed = [&](std::uint32_t list, std::uint32_t count) { return reads_changed(t, list, count, before, now); };
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
     const site at{t.file, n.line, n.column};
     switch (n.kind) {
       case ir::node_kind::kernel:
-        if (reads_changed(n.config, 7) || reads_changed(n.args, t.shapes.data()[n.shape].count))
+        if (changed(n.config, 7) || changed(n.args, t.shapes.data()[n.shape].count))
           u.kernel_params(i, make.kernel(n, at));
         break;
       case ir::node_kind::memcpy:
-        if (reads_changed(n.args, 3)) u.memcpy(i, make.copy(n, at));
+        if (changed(n.args, 3)) u.memcpy(i, make.copy(n, at));
         break;
       case ir::node_kind::memset:
-        if (reads_changed(n.args, 3)) u.memset(i, make.set(n, at));
+        if (changed(n.args, 3)) u.memset(i, make.set(n, at));
         break;
       default: break;
     }

@@ -62,7 +62,9 @@ private:
                     const site& at, Make make) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice", at);
-    out.reserve(out.size() + n);  // before anything is taken: the appends below cannot throw
+    // Room first, before anything is taken, so the appends below cannot throw; grown as a
+    // vector grows (to the exact size, every one-handle take would move the list).
+    if (out.capacity() < out.size() + n) out.reserve(std::max(out.size() + n, 2 * out.capacity()));
     std::size_t pooled = 0;
     {
       std::lock_guard<std::mutex> guard(lock_);
