@@ -5,6 +5,8 @@
 #include <cgraph/runtime/backend/node_ops.hpp>
 #include <cgraph/runtime/error.hpp>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace cgraph::detail {
@@ -14,19 +16,20 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
     : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size(),
                   p->program.graphs[index].allocations.size()),
       program(std::move(p)), symbols(std::move(s)), graph_index(index), templates(&program->templates(index)),
-      arena(templates->argument_bytes), params(std::move(parameters)) {
+      params(std::move(parameters)) {
   graph_site = at(ir().range);
 }
 
-step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()) {}
+step_builder::step_builder(built_graph& out)
+    : g_(out), ir_(out.ir()), plan_(out.plan()),
+      any_routine_(std::any_of(out.symbols->routines.begin(), out.symbols->routines.end(),
+                               [](const auto& r) { return r != nullptr; })) {}
 
 void step_builder::prepare() {
   g_.values = evaluate_pool(g_);
   g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
   memo_.reset(g_.templates->memo_slots);
   g_.port_edges = plan_.port_steps;  // the program's: it outlives the build
-  g_.records.reserve(plan_.steps.size());
-  for (std::size_t i = 0; i < plan_.steps.size(); ++i) g_.records.emplace_back(&g_.arena);
 }
 
 void step_builder::create_conds(plan::location home, cudaGraph_t graph) {
@@ -35,10 +38,6 @@ void step_builder::create_conds(plan::location home, cudaGraph_t graph) {
   for (std::uint32_t c : it->second)
     backend::create_cond(g_, c, graph, g_.cond_defaults[c], ir_.conds[c].default_expr != ir::none,
                          g_.at(ir_.conds[c].range));
-}
-
-cudaGraph_t step_builder::parent_graph(plan::location l) const {
-  return l.step == ir::none ? g_.graph.get() : g_.bodies[plan_.body_index(l)];
 }
 
 std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& n, const node_values& v, const where& at) {
@@ -56,13 +55,10 @@ std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& 
   return std::make_unique<host_slot>(entry.function, v.values, v.struct_bytes);
 }
 
-cudaHostNodeParams step_builder::host_params(std::uint32_t step, cudaGraph_t owner) {
-  node_record& r = g_.records[step];
+cudaHostNodeParams step_builder::host_params(std::uint32_t step, const node_values& v, cudaGraph_t owner) {
   const ir::node& n = *plan_.steps[step].node;
   where at = g_.at(n.range);
-  auto slot = make_host_slot(g_, n, r.values, at);
-  r.slot = slot.get();
-  return backend::own_host_slot(std::move(slot), owner, at);
+  return backend::own_host_slot(make_host_slot(g_, n, v, at), owner, at);
 }
 
 std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v) {
@@ -76,9 +72,8 @@ void step_builder::refresh_late_readers() {
   for (std::uint32_t s : plan_.late_readers) {
     const ir::node& n = *plan_.steps[s].node;
     if (routine_of(n)) continue;  // captured before any handle exists: a routine gets 0 for a cond
-    node_values& v = g_.records[s].values;
     where at = g_.at(n.range);
-    compute_values(g_, s, g_.values, v, false, memo_);
+    node_values& v = compute(s, false);
     backend::kernel_node::refresh(g_, s, kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers),
                                   at);
   }
@@ -88,7 +83,7 @@ void step_builder::apply_attributes() {
   for (std::uint32_t s : plan_.attributed) {
     const ir::node& n = *plan_.steps[s].node;
     const ir::node_attributes& at = ir_.attributes[n.attributes];
-    if (g_.records[s].values.enabled >= 0) backend::set_enabled(g_, s, g_.records[s].values.enabled != 0);
+    if (const node_values& v = compute(s, false); v.enabled >= 0) backend::set_enabled(g_, s, v.enabled != 0);
     if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;
     auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : ir_.exprs[a.expr].constant.i; };
     int priority = static_cast<int>(constant(at.priority));
@@ -97,10 +92,6 @@ void step_builder::apply_attributes() {
     backend::kernel_node::set_attributes(g_, s, at.priority.expr == ir::none ? nullptr : &priority, cluster,
                                          g_.at(n.range));
   }
-}
-
-const captured_routine* step_builder::routine_of(const ir::node& n) const {
-  return n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
 }
 
 backend::graph_handle capture_routine(const captured_routine& routine, const node_values& v, cudaStreamCaptureMode mode,

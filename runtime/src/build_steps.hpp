@@ -13,15 +13,17 @@ class step_builder {
 protected:
   explicit step_builder(built_graph& out);
 
-  // Evaluates parameters and sizes the records; call first.
+  // Evaluates parameters; call first.
   void prepare();
   // The handles of every cond whose conditional node lives in graph `home`.
   void create_conds(plan::location home, cudaGraph_t graph);
   // The graph a step's node goes into: the root, or a body of an earlier conditional.
-  cudaGraph_t parent_graph(plan::location l) const;
-  // A host node's parameters: a new slot owned by a user object retained by `owner` (the root
-  // graph being built), recorded for step `step`.
-  cudaHostNodeParams host_params(std::uint32_t step, cudaGraph_t owner);
+  cudaGraph_t parent_graph(plan::location l) const {
+    return l.step == ir::none ? g_.graph.get() : g_.bodies[plan_.body_index(l)];
+  }
+  // A host node's parameters: a new slot holding step `step`'s values `v`, owned by a user
+  // object retained by `owner` (the root graph being built).
+  cudaHostNodeParams host_params(std::uint32_t step, const node_values& v, cudaGraph_t owner);
   // Sets the kernels of plan_.late_readers again, now that every cond handle exists; call once
   // the graph is complete.
   void refresh_late_readers();
@@ -29,12 +31,22 @@ protected:
   // graph is complete (both strategies).
   void apply_attributes();
   // The routine registered for a kernel node, or null.
-  const captured_routine* routine_of(const ir::node& n) const;
+  const captured_routine* routine_of(const ir::node& n) const {
+    return any_routine_ && n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
+  }
+  // Step `step`'s values (`kernel_values` as compute_values takes it), valid until the next
+  // call: one buffer serves every step of the build.
+  node_values& compute(std::uint32_t step, bool kernel_values) {
+    compute_values(g_, step, g_.values, values_, kernel_values, memo_);
+    return values_;
+  }
 
   built_graph& g_;
   const ir::graph& ir_;
   const plan::explicit_plan& plan_;
   conversion_memo memo_;  // this build's shared conversions (reset by prepare)
+  node_values values_;    // the step being built's (compute)
+  bool any_routine_;      // whether the registry gave any kernel a captured routine
 };
 
 // A host node's slot holding `v`'s values, after checking the registered callable against the

@@ -27,21 +27,19 @@ private:
   void add(std::uint32_t i) {
     const plan::step& s = plan_.steps[i];
     const ir::node& n = *s.node;
-    node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
     cudaGraph_t parent = parent_graph(s.parent);
-    deps_.clear();  // reused: one allocation per build, not per node
-    for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
+    const backend::node_deps deps = dependencies(s);
     const captured_routine* routine = routine_of(n);
-    compute_values(g_, i, g_.values, v, routine != nullptr, memo_);
+    node_values& v = compute(i, routine != nullptr);
 
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (routine) {
           auto child = capture_routine(*routine, v, g_.symbols->capture_mode, at);  // the node holds a clone
-          backend::child_node::add(g_, i, parent, deps_, child, at);
+          backend::child_node::add(g_, i, parent, deps, child, at);
         } else {
-          backend::kernel_node::add(g_, i, parent, deps_,
+          backend::kernel_node::add(g_, i, parent, deps,
                                     kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), at,
                                     v.device);
         }
@@ -49,26 +47,26 @@ private:
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
         backend::repeat_count(g_, n.cond, at);
-        backend::kernel_node::add(g_, i, parent, deps_, repeat_params(n, v, g_).params(), at);
+        backend::kernel_node::add(g_, i, parent, deps, repeat_params(n, v, g_).params(), at);
         break;
-      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps_, memcpy_params(v), at, v.device); break;
-      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps_, memset_params(n, v), at, v.device); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::add(g_, i, parent, deps, memcpy_params(v), at, v.device); break;
+      case ir::node_kind::memset: backend::memset_node::add(g_, i, parent, deps, memset_params(n, v), at, v.device); break;
       case ir::node_kind::collective: {
         auto child = capture_collectives(g_, n, v, at);  // the node holds a clone
-        backend::child_node::add(g_, i, parent, deps_, child, at);
+        backend::child_node::add(g_, i, parent, deps, child, at);
         break;
       }
-      case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps_, host_params(i, g_.graph), at); break;
-      case ir::node_kind::event_record: backend::event_record_node::add(g_, i, parent, deps_, event_params(v), at); break;
-      case ir::node_kind::event_wait: backend::event_wait_node::add(g_, i, parent, deps_, event_params(v), at); break;
-      case ir::node_kind::mem_alloc: backend::alloc_node::add(g_, i, parent, deps_, n.callee, v.args[0].as_u64(), at); break;
-      case ir::node_kind::mem_free: backend::free_node::add(g_, i, parent, deps_, n.callee, at); break;
+      case ir::node_kind::host: backend::host_node::add(g_, i, parent, deps, host_params(i, v, g_.graph), at); break;
+      case ir::node_kind::event_record: backend::event_record_node::add(g_, i, parent, deps, event_params(v), at); break;
+      case ir::node_kind::event_wait: backend::event_wait_node::add(g_, i, parent, deps, event_params(v), at); break;
+      case ir::node_kind::mem_alloc: backend::alloc_node::add(g_, i, parent, deps, n.callee, v.args[0].as_u64(), at); break;
+      case ir::node_kind::mem_free: backend::free_node::add(g_, i, parent, deps, n.callee, at); break;
       case ir::node_kind::child_graph:
         g_.children[i] = build_child(g_, n, v);
-        backend::child_node::add(g_, i, parent, deps_, g_.children[i]->graph, at);
+        backend::child_node::add(g_, i, parent, deps, g_.children[i]->graph, at);
         break;
       case ir::node_kind::conditional:
-        backend::conditional_node::add(g_, i, parent, deps_,
+        backend::conditional_node::add(g_, i, parent, deps,
                                        backend::conditional_node::make(g_.conds[n.cond], n.cond_kind,
                                                                        static_cast<unsigned>(n.bodies.size())),
                                        plan_.first_body[i], at);
@@ -76,6 +74,15 @@ private:
           create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
         break;
     }
+  }
+
+  // The handles of step `s`'s dependencies: one (a chain's) read where it is kept, more copied
+  // into a list reused by every step (one allocation per build, not per node).
+  backend::node_deps dependencies(const plan::step& s) {
+    if (s.deps.size() == 1) return {&g_.nodes[s.deps[0]], 1};
+    deps_.clear();
+    for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
+    return deps_;
   }
 
   std::vector<cudaGraphNode_t> deps_;

@@ -2,7 +2,6 @@
 // The state behind cgraph::graph and cgraph::graph_exec: a CUDA graph built from an explicit
 // plan, with a record per plan step (its node handle and the values it was built with).
 
-#include "bump_arena.hpp"
 #include "check.hpp"
 #include "libraries.hpp"
 
@@ -19,7 +18,6 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <memory_resource>
 #include <optional>
 #include <span>
 #include <cstring>
@@ -163,26 +161,23 @@ inline bool same_bytes(const ir::converted_bytes& x, const ir::converted_bytes& 
   return x.size == y.size && x.as_u64() == y.as_u64();
 }
 
-// The values of one node, converted as CUDA wants them. A built graph's nodes keep their
-// arguments in the graph's arena (no heap allocation per node); an update's fresh values use
-// the default heap.
+// The values of one node, converted as CUDA wants them. A built graph does not keep them: they
+// follow from its evaluated pool (compute_values), and a build computes each node's into one
+// buffer, used until the next node. An exec keeps its own copy of a node's values once an
+// update changes them (exec_state).
 struct node_values {
-  explicit node_values(std::pmr::memory_resource* memory = std::pmr::get_default_resource())
-      : args(memory), struct_bytes(memory) {}
-
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   unsigned shared_bytes = 0;
   std::int8_t enabled = -1;  // `[[enabled(…)]]`: 0 or 1; -1 for a node without it
   int device = -1;           // `[[device(…)]]` / `on device(…)`: the GPU; -1 for the current one
-  std::pmr::vector<ir::converted_bytes> args;  // kernel and host arguments; memcpy/memset operands
+  std::vector<ir::converted_bytes> args;  // kernel and host arguments; memcpy/memset operands
   std::vector<ir::value> values;    // host and child-graph arguments as values of their types
   // Struct arguments' bytes: such an argument's `args` entry is `indirect`, its as_u64() the
   // offset here, and its value in `values` points here.
-  std::pmr::vector<std::byte> struct_bytes;
+  std::vector<std::byte> struct_bytes;
 
-  // Exchanges two nodes' values, buffers included: both must use one memory resource (an
-  // update's scratch and the values it keeps both use the default heap).
+  // Exchanges two nodes' values, buffers included.
   void swap(node_values& other) noexcept {
     std::swap(grid, other.grid);
     std::swap(block, other.block);
@@ -222,12 +217,6 @@ struct node_values {
   }
 };
 
-struct node_record {
-  explicit node_record(std::pmr::memory_resource* memory) : values(memory) {}
-  node_values values;
-  host_slot* slot = nullptr;  // host nodes (owned by a user object the graph retains)
-};
-
 // One part of a node's values: a launch dimension (`index` 0–2), the dynamic shared memory, an
 // attribute, or argument `index`.
 struct value_part {
@@ -236,7 +225,7 @@ struct value_part {
   std::uint32_t index;
 };
 
-// A part of a node's values that a build converts (value_template::dynamic), with what the
+// A part of a node's values that a build converts (graph_templates::dynamic), with what the
 // program works out about it once.
 struct dynamic_part {
   value_part part;
@@ -273,14 +262,28 @@ private:
   std::uint64_t generation_ = 0;
 };
 
+// Where one step's arguments lie in graph_templates::arguments, or its dynamic parts in
+// graph_templates::dynamic.
+struct template_slice {
+  std::uint32_t first = 0, count = 0;
+};
+
 // A node's values as far as they are the same on every build: the parts whose expressions read
-// no parameter, converted once per program; a build converts only `dynamic`. Not usable (every
-// part converted on each build) for host and child-graph nodes, whose values are kept as
+// no parameter, converted once per program; a build converts only the dynamic parts. Not usable
+// (every part converted on each build) for host and child-graph nodes, whose values are kept as
 // values too, for struct arguments, and where a constant part fails, so the build reports it.
+// Small, and kept with its graph's others in plan order: a build reads them one after another
+// (run 27), where a template holding a whole node_values spread them over three times the
+// memory.
 struct value_template {
+  dim3 grid{1, 1, 1};
+  dim3 block{1, 1, 1};
+  unsigned shared_bytes = 0;
+  std::int8_t enabled = -1;
   bool usable = false;
-  node_values fixed;
-  std::vector<dynamic_part> dynamic;  // in the order compute_values fills them
+  int device = -1;
+  template_slice arguments;  // in graph_templates::arguments (every step has its slice)
+  template_slice dynamic;    // in graph_templates::dynamic, in the order compute_values fills them
 };
 
 // What every build of one graph starts from, made on its first build (program_state::templates):
@@ -292,12 +295,21 @@ struct graph_templates {
   std::vector<std::uint32_t> param_exprs;  // the expressions that read a parameter, increasing
   std::vector<std::uint32_t> slot;         // by expression: its index in param_exprs, or ir::none
   std::vector<value_template> steps;       // by plan step
+  // Every step's arguments in plan order: a usable template's constants converted (its dynamic
+  // parts zero), zero for any other step.
+  std::vector<ir::converted_bytes> arguments;
+  std::vector<dynamic_part> dynamic;       // every usable template's dynamic parts, in plan order
   std::uint32_t memo_slots = 0;            // the conversion_memo slots the dynamic parts name
-  std::size_t argument_bytes = 0;          // what every step's arguments take: a build's arena, at once
+
+  std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
+    return {dynamic.data() + t.dynamic.first, t.dynamic.count};
+  }
 };
 
 // A graph built on the run-time path: the backend's graph state (graph, node handles, bodies,
-// conds, counters, children) plus the values each node was built with.
+// conds, counters, children) plus what each node's values follow from: the program's templates,
+// the parameters and the pool evaluated with them. Keeping the values themselves, a record of
+// some 150 bytes a node, cost 5% of a build (docs/performance.md, run 27).
 struct built_graph final : backend::graph_state {
   built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s, std::uint32_t index,
               param_values parameters);
@@ -306,8 +318,6 @@ struct built_graph final : backend::graph_state {
   std::shared_ptr<const resolved_symbols> symbols;
   std::uint32_t graph_index = 0;
   const graph_templates* templates;                  // the program's, for this graph
-  bump_arena arena;                                  // the records' arguments, freed with the graph
-  std::vector<node_record> records;                  // by plan step
   std::vector<unsigned> cond_defaults;               // by cond index (0 when none)
   param_values params;                               // by parameter index
   ir::layered_pool values;                           // the evaluated expression pool, over the templates' constants
@@ -345,8 +355,40 @@ ir::layered_pool evaluate_pool(const built_graph& g);
 // pool and `g`'s cond handles and allocations (node_values.cpp). `kernel_values`: also fill
 // `values` for a kernel node (a captured routine receives them). `memo`: the conversions
 // already made from this pool (reset to g.templates->memo_slots before the first node).
-void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
-                    bool kernel_values, conversion_memo& memo);
+inline void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
+                           bool kernel_values, conversion_memo& memo);
+// compute_values for a step without a usable template, or with `kernel_values`: every part
+// converted (node_values.cpp).
+void compute_values_in_full(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
+                            bool kernel_values);
+// Converts one dynamic part of step `step` into `out`, through `memo` (node_values.cpp).
+void convert_part(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
+                  const dynamic_part& d, conversion_memo& memo);
+
+// Inline, as a build computes every step here: the constant parts as converted once, then what
+// the parameters reach, most of it (a chain of kernels taking one pointer parameter) converted
+// by an earlier node already.
+inline void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
+                           bool kernel_values, conversion_memo& memo) {
+  const graph_templates& templates = *g.templates;
+  const value_template& t = templates.steps[step];
+  if (!t.usable || kernel_values) return compute_values_in_full(g, step, pool, out, kernel_values);
+  out.grid = t.grid;
+  out.block = t.block;
+  out.shared_bytes = t.shared_bytes;
+  out.enabled = t.enabled;
+  out.device = t.device;
+  const ir::converted_bytes* first = templates.arguments.data() + t.arguments.first;
+  out.args.assign(first, first + t.arguments.count);
+  out.values.clear();
+  out.struct_bytes.clear();
+  for (const dynamic_part& d : templates.dynamic_parts(t)) {
+    if (d.part.k == value_part::kind::argument && d.memo != ir::none && memo.known(d.memo))
+      out.args[d.part.index] = memo.bytes(d.memo);
+    else
+      convert_part(g, step, pool, out, d, memo);
+  }
+}
 // The expression, target type and check of one part of node `n`'s values.
 const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part);
 

@@ -39,27 +39,23 @@ private:
   void materialize() {
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
       const ir::node& n = *plan_.steps[i].node;
-      node_values& v = g_.records[i].values;
       where at = g_.at(n.range);
       switch (n.kind) {
         case ir::node_kind::repeat_init: backend::repeat_count(g_, n.cond, at); break;
         case ir::node_kind::kernel:
           if (const captured_routine* routine = routine_of(n)) {
             // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-            compute_values(g_, i, g_.values, v, true, memo_);
-            routines_[i] = capture_routine(*routine, v, g_.symbols->capture_mode, at);
+            routines_[i] = capture_routine(*routine, compute(i, true), g_.symbols->capture_mode, at);
           } else {
             kernel_function(*g_.program, *g_.symbols, n.callee, at);
           }
           break;
         case ir::node_kind::collective:  // NCCL's warm-up runs work and waits: never inside a capture
-          compute_values(g_, i, g_.values, v, false, memo_);
-          routines_[i] = capture_collectives(g_, n, v, at);
+          routines_[i] = capture_collectives(g_, n, compute(i, false), at);
           break;
         case ir::node_kind::child_graph:
           if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
-          compute_values(g_, i, g_.values, v, false, memo_);
-          g_.children[i] = build_child(g_, n, v);
+          g_.children[i] = build_child(g_, n, compute(i, false));
           break;
         default: break;
       }
@@ -79,10 +75,9 @@ private:
     std::uint32_t i = cn.step;
     unsigned k = cn.stream;
     const ir::node& n = *plan_.steps[i].node;
-    node_values& v = g_.records[i].values;
     where at = g_.at(n.range);
     const bool routine = routine_of(n) != nullptr;
-    compute_values(g_, i, g_.values, v, routine, memo_);
+    node_values& v = compute(i, routine);
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (routine) {
@@ -99,7 +94,7 @@ private:
       case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at, v.device); break;
       case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at, v.device); break;
       case ir::node_kind::collective: backend::child_node::capture(session_, k, i, routines_.at(i), at); break;
-      case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, session_.root()), at); break;
+      case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, v, session_.root()), at); break;
       case ir::node_kind::event_record: backend::event_record_node::capture(session_, k, i, event_params(v), at); break;
       case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
       case ir::node_kind::mem_alloc: backend::alloc_node::capture(session_, k, i, n.callee, v.args[0].as_u64(), at); break;

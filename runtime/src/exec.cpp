@@ -15,9 +15,19 @@
 namespace cgraph::detail {
 
 node_values& exec_state::new_own(std::uint32_t step) {
-  if (updated_slot.empty()) updated_slot.assign(current().records.size(), no_slot);
+  if (updated_slot.empty()) updated_slot.assign(current().plan().steps.size(), no_slot);
   updated_slot[step] = static_cast<std::uint32_t>(updated.size());
   return updated.emplace_back();
+}
+
+void exec_state::built_values(std::uint32_t step, node_values& out) {
+  const built_graph& cur = current();
+  if (work.built_memo_for.lock() != core.current()) {
+    work.built_memo.reset(cur.templates->memo_slots);
+    work.built_memo_for = core.current();
+  }
+  // Without a routine's values: comparisons and setters read only what CUDA is handed.
+  compute_values(cur, step, cur.values, out, false, work.built_memo);
 }
 
 namespace {
@@ -157,7 +167,7 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
     d.nodes.push_back({step, n.kind, n.element_size,
                        n.kind == ir::node_kind::kernel ? kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range))
                                                        : nullptr});
-    for (const dynamic_part& part : t.dynamic) {
+    for (const dynamic_part& part : cur.templates->dynamic_parts(t)) {
       const ir::argument& a = *part.argument;
       if (a.expr >= g.exprs.size()) continue;
       const auto& reads = deps.exprs.expr_params[a.expr];

@@ -6,6 +6,7 @@
 
 #include <cgraph/runtime/backend/exec_core.hpp>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -19,9 +20,9 @@ struct exec_state {
   ir::layered_pool pool;                         // the expression pool evaluated with them
   // Values a per-node update applied since the current graph was built: step s's are
   // updated[updated_slot[s]] where it has a slot, and any other step holds the values that graph
-  // was built with. Copied only when changed: copying every node's values at instantiation cost
-  // 10% on top of CUDA's own instantiate. Looked up by index, not hashed: a one-node update
-  // spent a fifth of its host work in a hash map.
+  // was built with, which follow from its pool (built_values). Copied only when changed: copying
+  // every node's values at instantiation cost 10% on top of CUDA's own instantiate. Looked up
+  // by index, not hashed: a one-node update spent a fifth of its host work in a hash map.
   static constexpr std::uint32_t no_slot = ~0u;
   std::vector<std::uint32_t> updated_slot;  // by plan step; empty until the first per-node update
   std::vector<node_values> updated;
@@ -66,24 +67,35 @@ struct exec_state {
     std::vector<std::uint32_t> changed_direct;   // a direct update's changed nodes, by direct_param::nodes
     std::vector<void*> pointers;
     conversion_memo memo;  // the update's shared conversions
+    node_values built;     // applied()'s values of a step without values of the exec's own
+    // The conversions of the current graph's pool, for built_values, and the graph they were
+    // made for: a weak reference, so the address cannot name another graph while it is held.
+    conversion_memo built_memo;
+    std::weak_ptr<const backend::graph_state> built_memo_for;
   } work;
 
   // The graph whose values the exec holds now.
   const built_graph& current() const { return static_cast<const built_graph&>(*core.current()); }
   // Whether step `step` has values of the exec's own (in `updated`).
   bool has_own(std::uint32_t step) const { return step < updated_slot.size() && updated_slot[step] != no_slot; }
-  // The values last applied to plan step `step`.
-  const node_values& applied(std::uint32_t step) const {
-    return has_own(step) ? updated[updated_slot[step]] : current().records[step].values;
+  // The values last applied to plan step `step`; a step without values of the exec's own gives
+  // them in a buffer that the next call reuses.
+  const node_values& applied(std::uint32_t step) {
+    if (has_own(step)) return updated[updated_slot[step]];
+    built_values(step, work.built);
+    return work.built;
   }
   // The exec's own copy of step `step`'s values, to change in place: made from the built
   // graph's on first use (the built graph is shared, and stays as it was built).
   node_values& owned(std::uint32_t step) {
     if (has_own(step)) return updated[updated_slot[step]];
     node_values& v = new_own(step);
-    v.assign(current().records[step].values);
+    built_values(step, v);
     return v;
   }
+  // The values step `step` was built with, into `out`: computed again from the current graph's
+  // pool, which gives what its build gave (exec.cpp).
+  void built_values(std::uint32_t step, node_values& out);
   // A slot of the exec's own for step `step`, which has none yet: empty values (exec.cpp).
   node_values& new_own(std::uint32_t step);
 };

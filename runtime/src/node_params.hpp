@@ -14,10 +14,11 @@ namespace cgraph::detail {
 
 inline void* as_pointer(const ir::converted_bytes& c) { return reinterpret_cast<void*>(c.as_u64()); }
 
-// `pointers` receives the address of each argument; keep it and `v` alive until CUDA has read them.
+// `pointers` receives the address of each argument (it only grows: CUDA reads as many as the
+// kernel takes); keep it and `v` alive until CUDA has read them.
 inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
   const std::size_t count = v.args.size();  // read once: the stores below may alias it
-  pointers.resize(count);
+  if (pointers.size() < count) pointers.resize(count);
   void** out = pointers.data();
   for (std::size_t i = 0; i < count; ++i) out[i] = v.argument_address(i);
   cudaKernelNodeParams p{};

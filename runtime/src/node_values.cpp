@@ -214,33 +214,45 @@ bool templatable(const ir::node& n) {
   return true;
 }
 
-// The template of node `n` of graph `index`, from the pool of constants. A constant part whose
+// Appends the template of node `n` of graph `index`, from the pool of constants, to `out`: its
+// constants, its arguments (zero where dynamic) and its dynamic parts. A constant part whose
 // conversion fails leaves the template unusable: every build then computes the node in full
 // and reports it where it always did. (A constant expression that failed to evaluate is left
 // dynamic, and reported by the build that converts it.)
 // `memo_slots` numbers the (expression, type, check) conversions of the graph's dynamic parts
 // (dynamic_part::memo).
-value_template make_template(const program_state& p, std::uint32_t index, const ir::node& n,
-                             const ir::layered_pool& constants, memo_numbering& memo_slots) {
-  value_template t;
-  if (!templatable(n)) return t;
+void add_template(const program_state& p, std::uint32_t index, const ir::node& n, const ir::layered_pool& constants,
+                  memo_numbering& memo_slots, graph_templates& out) {
+  value_template& t = out.steps.emplace_back();
+  const auto count = static_cast<std::uint32_t>(n.args.size());
+  t.arguments = {static_cast<std::uint32_t>(out.arguments.size()), count};
+  t.dynamic.first = static_cast<std::uint32_t>(out.dynamic.size());
+  out.arguments.resize(out.arguments.size() + count);  // zero until a usable template fills them
+  if (!templatable(n)) return;
   const ir::graph& g = p.program.graphs[index];
   const graph_dependencies& deps = p.dependencies[index];
-  value_filler filler(p, g, n, constants, nullptr, t.fixed);
+  node_values fixed;
+  value_filler filler(p, g, n, constants, nullptr, fixed);
   filler.reset();
-  t.fixed.args.resize(n.args.size());
+  fixed.args.resize(count);
   try {
     for_each_part(g, n, [&](value_part part) {
       const ir::argument& a = filler.argument(part);
       if (filler.constant(part, deps)) filler.fill(part, a);
-      else t.dynamic.push_back({part, memo_slots.slot_of(g, a), &a});
+      else out.dynamic.push_back({part, memo_slots.slot_of(g, a), &a});
     });
   } catch (const build_error&) {
-    t.dynamic.clear();
-    return t;
+    out.dynamic.resize(t.dynamic.first);
+    return;
   }
+  t.grid = fixed.grid;
+  t.block = fixed.block;
+  t.shared_bytes = fixed.shared_bytes;
+  t.enabled = fixed.enabled;
+  t.device = fixed.device;
+  std::copy(fixed.args.begin(), fixed.args.end(), out.arguments.begin() + t.arguments.first);
+  t.dynamic.count = static_cast<std::uint32_t>(out.dynamic.size()) - t.dynamic.first;
   t.usable = true;
-  return t;
 }
 
 }  // namespace
@@ -281,9 +293,7 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   t->steps.reserve(plans[index].steps.size());
   memo_numbering memo_slots;
   for (const auto& s : plans[index].steps) {
-    t->steps.push_back(make_template(*this, index, *s.node, constants, memo_slots));
-    // Arguments, and struct arguments' bytes rounded up as the arena aligns them.
-    t->argument_bytes += s.node->args.size() * sizeof(ir::converted_bytes) + (struct_argument_bytes(*s.node) + 15) / 16 * 16;
+    add_template(*this, index, *s.node, constants, memo_slots, *t);
   }
   t->memo_slots = memo_slots.size();
   templates_[index] = std::move(t);
@@ -303,30 +313,15 @@ ir::layered_pool evaluate_pool(const built_graph& g) {
   return pool;
 }
 
-void compute_values(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
-                    bool kernel_values, conversion_memo& memo) {
+void convert_part(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
+                  const dynamic_part& d, conversion_memo& memo) {
+  value_filler(*g.program, g.ir(), *g.plan().steps[step].node, pool, &g, out).fill(d.part, *d.argument, &memo, d.memo);
+}
+
+void compute_values_in_full(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
+                            bool kernel_values) {
   const ir::node& n = *g.plan().steps[step].node;
   value_filler filler(*g.program, g.ir(), n, pool, &g, out);
-  const value_template& t = g.templates->steps[step];
-  if (t.usable && !kernel_values) {
-    // The constant parts as converted once, then what the parameters reach.
-    out.grid = t.fixed.grid;
-    out.block = t.fixed.block;
-    out.shared_bytes = t.fixed.shared_bytes;
-    out.enabled = t.fixed.enabled;
-    out.device = t.fixed.device;
-    out.args.assign(t.fixed.args.begin(), t.fixed.args.end());
-    out.values.clear();
-    out.struct_bytes.clear();
-    for (const dynamic_part& d : t.dynamic) {
-      // The common case inline: an argument another node converted already.
-      if (d.part.k == value_part::kind::argument && d.memo != ir::none && memo.known(d.memo))
-        out.args[d.part.index] = memo.bytes(d.memo);
-      else
-        filler.fill(d.part, *d.argument, &memo, d.memo);
-    }
-    return;
-  }
   filler.reset();
   filler.reserve_struct_bytes();
   out.args.resize(n.args.size());

@@ -118,10 +118,13 @@ std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index,
   for (std::size_t i = 0; i < g.conds.size(); ++i) {
     if (g.conds[i].default_expr == ir::none) continue;
     if (ir::is_failure(pool[g.conds[i].default_expr])) fail_at(p, ir::failure_of(g, pool, pool[g.conds[i].default_expr]));
-    auto c = ir::convert(pool[g.conds[i].default_expr], ir::type::of(ir::scalar::u32));
-    if (!c.error.empty())
+    // Converted without a message (ir::convert_to), which only a value that does not fit needs.
+    const ir::value& v = pool[g.conds[i].default_expr];
+    const ir::type u32 = ir::type::of(ir::scalar::u32);
+    ir::converted_bytes c;
+    if (ir::convert_to(v, u32, ir::check::any, c) != ir::convert_problem::fits)
       throw build_error(p.source.position(g.conds[i].range.begin),
-                        fmt::format("the initial value of cond '{}': {}", g.conds[i].name, c.error));
+                        fmt::format("the initial value of cond '{}': {}", g.conds[i].name, ir::convert(v, u32).error));
     out[i] = static_cast<unsigned>(c.as_u64());
   }
   return out;
