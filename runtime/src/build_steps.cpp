@@ -20,6 +20,8 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
   graph_site = at(ir().range);
 }
 
+thread_local std::unique_ptr<build_scratch> build_scratch_lease::spare_;
+
 step_builder::step_builder(built_graph& out)
     : g_(out), ir_(out.ir()), plan_(out.plan()),
       any_routine_(std::any_of(out.symbols->routines.begin(), out.symbols->routines.end(),
@@ -27,7 +29,8 @@ step_builder::step_builder(built_graph& out)
 
 void step_builder::prepare() {
   g_.values = evaluate_pool(g_);
-  g_.cond_defaults = cond_defaults(*g_.program, g_.graph_index, g_.values);
+  g_.cond_defaults = g_.templates->cond_defaults ? *g_.templates->cond_defaults
+                                                 : cond_defaults(*g_.program, g_.graph_index, g_.values);
   memo_.reset(g_.templates->memo_slots);
   g_.port_edges = plan_.port_steps;  // the program's: it outlives the build
 }
@@ -68,13 +71,12 @@ std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n
 }
 
 void step_builder::refresh_late_readers() {
-  std::vector<void*> pointers;
   for (std::uint32_t s : plan_.late_readers) {
     const ir::node& n = *plan_.steps[s].node;
     if (routine_of(n)) continue;  // captured before any handle exists: a routine gets 0 for a cond
     where at = g_.at(n.range);
     node_values& v = compute(s, false);
-    backend::kernel_node::refresh(g_, s, kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers),
+    backend::kernel_node::refresh(g_, s, kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_),
                                   at);
   }
 }

@@ -77,7 +77,7 @@ private:
   }
 
   // The handles of step `s`'s dependencies: one (a chain's) read where it is kept, more copied
-  // into a list reused by every step (one allocation per build, not per node).
+  // into a list reused by every step (and build).
   backend::node_deps dependencies(const plan::step& s) {
     if (s.deps.size() == 1) return {&g_.nodes[s.deps[0]], 1};
     deps_.clear();
@@ -85,8 +85,6 @@ private:
     return deps_;
   }
 
-  std::vector<cudaGraphNode_t> deps_;
-  std::vector<void*> pointers_;
 };
 
 }  // namespace

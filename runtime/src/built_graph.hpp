@@ -300,6 +300,10 @@ struct graph_templates {
   std::vector<ir::converted_bytes> arguments;
   std::vector<dynamic_part> dynamic;       // every usable template's dynamic parts, in plan order
   std::uint32_t memo_slots = 0;            // the conversion_memo slots the dynamic parts name
+  // The conds' launch values (cond_defaults), when no parameter reaches them and they convert:
+  // the same on every build, which then copies them (a graph of 500 `if`s converted 500 values
+  // per build).
+  std::optional<std::vector<unsigned>> cond_defaults;
 
   std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
     return {dynamic.data() + t.dynamic.first, t.dynamic.count};

@@ -125,7 +125,6 @@ private:
   backend::capture_session session_;
   // Captured routines and collectives by step, made before the capture.
   std::map<std::uint32_t, backend::graph_handle> routines_;
-  std::vector<void*> pointers_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cgraph/compiler/printers.hpp>
 #include <cgraph/runtime/error.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -296,6 +297,14 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
     add_template(*this, index, *s.node, constants, memo_slots, *t);
   }
   t->memo_slots = memo_slots.size();
+  const bool constant_defaults = std::all_of(g.conds.begin(), g.conds.end(), [&](const ir::cond_handle& c) {
+    return c.default_expr == ir::none || deps.exprs.expr_params[c.default_expr].empty();
+  });
+  if (constant_defaults) try {
+      t->cond_defaults = cond_defaults(*this, index, constants);
+    } catch (const build_error&) {
+      // Left to every build, which reports it where it always did.
+    }
   templates_[index] = std::move(t);
   return *templates_[index];
 }
