@@ -4,6 +4,7 @@
 // captured routines and repeat counters.
 
 #include "built_graph.hpp"
+#include "node_params.hpp"
 
 #include <cgraph/runtime/backend/handle.hpp>
 
@@ -61,6 +62,40 @@ protected:
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const {
     return any_routine_ && n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
+  }
+  // The launch of kernel step `step` (node `n`, without a captured routine) and, in `device`,
+  // its GPU. Where its template covers it (value_template::launch_in_place), every argument's
+  // address is in the template's constants or this build's conversion memo, so no value is
+  // copied; otherwise from compute(). Valid until the next step.
+  cudaKernelNodeParams kernel_launch(std::uint32_t step, const ir::node& n, const where& at, int& device) {
+    // The function first: where a node's kernel is missing and one of its values is bad too,
+    // the missing kernel is reported (taking it after the values cost 30 instructions a node).
+    const void* function = kernel_function(*g_.program, *g_.symbols, n.callee, at);
+    const graph_templates& templates = *g_.templates;
+    const value_template& t = templates.steps[step];
+    if (!t.launch_in_place) {
+      node_values& v = compute(step, false);
+      device = v.device;
+      return kernel_params(function, v, pointers_);
+    }
+    if (pointers_.size() < t.arguments.count) pointers_.resize(t.arguments.count);
+    const ir::converted_bytes* fixed = templates.arguments.data() + t.arguments.first;
+    for (std::uint32_t k = 0; k < t.arguments.count; ++k) pointers_[k] = const_cast<std::byte*>(fixed[k].bytes.data());
+    for (const dynamic_part& d : templates.dynamic_parts(t)) {
+      if (!memo_.known(d.memo)) {  // the build's first node to need it converts it (and reports a failure)
+        values_.args.resize(t.arguments.count);
+        convert_part(g_, step, g_.values, values_, d, memo_);
+      }
+      pointers_[d.part.index] = const_cast<std::byte*>(memo_.bytes(d.memo).bytes.data());
+    }
+    cudaKernelNodeParams p{};
+    p.func = const_cast<void*>(function);
+    p.gridDim = t.grid;
+    p.blockDim = t.block;
+    p.sharedMemBytes = t.shared_bytes;
+    p.kernelParams = pointers_.data();
+    device = t.device;
+    return p;
   }
   // Step `step`'s values (`kernel_values` as compute_values takes it), valid until the next
   // call: one buffer serves every step of the build.

@@ -31,19 +31,20 @@ private:
     cudaGraph_t parent = parent_graph(s.parent);
     const backend::node_deps deps = dependencies(s);
     const captured_routine* routine = routine_of(n);
+    if (n.kind == ir::node_kind::kernel && !routine) {
+      int device = -1;
+      const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
+      backend::kernel_node::add(g_, i, parent, deps, p, at, device);
+      return;
+    }
     node_values& v = compute(i, routine != nullptr);
 
     switch (n.kind) {
-      case ir::node_kind::kernel:
-        if (routine) {
-          auto child = capture_routine(*routine, v, g_.symbols->capture_mode, at);  // the node holds a clone
-          backend::child_node::add(g_, i, parent, deps, child, at);
-        } else {
-          backend::kernel_node::add(g_, i, parent, deps,
-                                    kernel_params(kernel_function(*g_.program, *g_.symbols, n.callee, at), v, pointers_), at,
-                                    v.device);
-        }
+      case ir::node_kind::kernel: {  // with a captured routine
+        auto child = capture_routine(*routine, v, g_.symbols->capture_mode, at);  // the node holds a clone
+        backend::child_node::add(g_, i, parent, deps, child, at);
         break;
+      }
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
         backend::repeat_count(g_, n.cond, at);

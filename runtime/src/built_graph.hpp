@@ -281,6 +281,9 @@ struct value_template {
   unsigned shared_bytes = 0;
   std::int8_t enabled = -1;
   bool usable = false;
+  // Usable, and every dynamic part an argument with a conversion_memo slot: a kernel's launch
+  // can point at the template's constants and the build's memo (step_builder::kernel_launch).
+  bool launch_in_place = false;
   int device = -1;
   template_slice arguments;  // in graph_templates::arguments (every step has its slice)
   template_slice dynamic;    // in graph_templates::dynamic, in the order compute_values fills them

@@ -77,15 +77,16 @@ private:
     const ir::node& n = *plan_.steps[i].node;
     where at = g_.at(n.range);
     const bool routine = routine_of(n) != nullptr;
+    if (n.kind == ir::node_kind::kernel && !routine) {
+      int device = -1;
+      const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
+      backend::kernel_node::capture(session_, k, i, p, at, device);
+      return;
+    }
     node_values& v = compute(i, routine);
     switch (n.kind) {
-      case ir::node_kind::kernel:
-        if (routine) {
-          backend::child_node::capture(session_, k, i, routines_.at(i), at);
-        } else {
-          auto function = kernel_function(*g_.program, *g_.symbols, n.callee, at);
-          backend::kernel_node::capture(session_, k, i, kernel_params(function, v, pointers_), at, v.device);
-        }
+      case ir::node_kind::kernel:  // with a captured routine
+        backend::child_node::capture(session_, k, i, routines_.at(i), at);
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:

@@ -254,6 +254,9 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   std::copy(fixed.args.begin(), fixed.args.end(), out.arguments.begin() + t.arguments.first);
   t.dynamic.count = static_cast<std::uint32_t>(out.dynamic.size()) - t.dynamic.first;
   t.usable = true;
+  t.launch_in_place = std::all_of(out.dynamic.begin() + t.dynamic.first, out.dynamic.end(), [](const dynamic_part& d) {
+    return d.part.k == value_part::kind::argument && d.memo != ir::none;
+  });
 }
 
 }  // namespace
