@@ -37,6 +37,15 @@ private:
       backend::kernel_node::add(g_, i, parent, deps, p, at, device);
       return;
     }
+    if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
+      backend::conditional_node::add(g_, i, parent, deps,
+                                     backend::conditional_node::make(g_.conds[n.cond], n.cond_kind,
+                                                                     static_cast<unsigned>(n.bodies.size())),
+                                     plan_.first_body[i], at);
+      for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
+        create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
+      return;
+    }
     node_values& v = compute(i, routine != nullptr);
 
     switch (n.kind) {
@@ -66,14 +75,7 @@ private:
         g_.children[i] = build_child(g_, n, v);
         backend::child_node::add(g_, i, parent, deps, g_.children[i]->graph, at);
         break;
-      case ir::node_kind::conditional:
-        backend::conditional_node::add(g_, i, parent, deps,
-                                       backend::conditional_node::make(g_.conds[n.cond], n.cond_kind,
-                                                                       static_cast<unsigned>(n.bodies.size())),
-                                       plan_.first_body[i], at);
-        for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
-          create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
-        break;
+      case ir::node_kind::conditional: break;  // added above
     }
   }
 

@@ -307,6 +307,9 @@ struct graph_templates {
   // the same on every build, which then copies them (a graph of 500 `if`s converted 500 values
   // per build).
   std::optional<std::vector<unsigned>> cond_defaults;
+  // By body index (plan::explicit_plan::body_index): whether a cond's conditional node lives in
+  // the body, so a build looks up the plan's map only for those (step_builder::create_conds).
+  std::vector<bool> body_holds_conds;
 
   std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
     return {dynamic.data() + t.dynamic.first, t.dynamic.count};

@@ -83,6 +83,18 @@ private:
       backend::kernel_node::capture(session_, k, i, p, at, device);
       return;
     }
+    if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
+      auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
+      backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], at);
+      for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
+        const plan::capture_body& body_plan = capture_.bodies[cn.bodies[b]];
+        session_.enter_body(plan_.first_body[i] + b, body_plan.streams);
+        create_conds(plan::location{i, b}, g_.bodies[plan_.first_body[i] + b]);
+        body(cn.bodies[b]);
+        session_.leave_body(body_plan.joins);
+      }
+      return;
+    }
     node_values& v = compute(i, routine);
     switch (n.kind) {
       case ir::node_kind::kernel:  // with a captured routine
@@ -107,18 +119,7 @@ private:
         }
         backend::child_node::capture(session_, k, i, g_.children[i]->graph, at);
         break;
-      case ir::node_kind::conditional: {
-        auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
-        backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], at);
-        for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
-          const plan::capture_body& body_plan = capture_.bodies[cn.bodies[b]];
-          session_.enter_body(plan_.first_body[i] + b, body_plan.streams);
-          create_conds(plan::location{i, b}, g_.bodies[plan_.first_body[i] + b]);
-          body(cn.bodies[b]);
-          session_.leave_body(body_plan.joins);
-        }
-        break;
-      }
+      case ir::node_kind::conditional: break;  // issued above
     }
   }
 

@@ -300,6 +300,12 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
     add_template(*this, index, *s.node, constants, memo_slots, *t);
   }
   t->memo_slots = memo_slots.size();
+  const plan::explicit_plan& plan = plans[index];
+  t->body_holds_conds.assign(plan.body_graphs, false);
+  for (const auto& [key, conds] : plan.conds_by_home)
+    if (const plan::location home{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key)};
+        home.step != ir::none)
+      t->body_holds_conds[plan.body_index(home)] = true;
   const bool constant_defaults = std::all_of(g.conds.begin(), g.conds.end(), [&](const ir::cond_handle& c) {
     return c.default_expr == ir::none || deps.exprs.expr_params[c.default_expr].empty();
   });
