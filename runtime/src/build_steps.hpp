@@ -88,14 +88,8 @@ protected:
       }
       pointers_[d.part.index] = const_cast<std::byte*>(memo_.bytes(d.memo).bytes.data());
     }
-    cudaKernelNodeParams p{};
-    p.func = const_cast<void*>(function);
-    p.gridDim = t.grid;
-    p.blockDim = t.block;
-    p.sharedMemBytes = t.shared_bytes;
-    p.kernelParams = pointers_.data();
     device = t.device;
-    return p;
+    return gen::launch_params(function, t.grid, t.block, t.shared_bytes, pointers_.data());
   }
   // Step `step`'s values (`kernel_values` as compute_values takes it), valid until the next
   // call: one buffer serves every step of the build.

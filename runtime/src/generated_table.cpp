@@ -49,13 +49,8 @@ public:
       }
       pointers_[k] = &storage_[k];
     }
-    cudaKernelNodeParams p{};
-    p.func = const_cast<void*>(t_.functions.data()[n.function]);
-    p.gridDim = dim3(config_[0], config_[1], config_[2]);
-    p.blockDim = dim3(config_[3], config_[4], config_[5]);
-    p.sharedMemBytes = config_[6];
-    p.kernelParams = pointers_.data();
-    return p;
+    return launch_params(t_.functions.data()[n.function], dim3(config_[0], config_[1], config_[2]),
+                         dim3(config_[3], config_[4], config_[5]), config_[6], pointers_.data());
   }
 
   memcpy_call copy(const table_node& n, const site& at) {

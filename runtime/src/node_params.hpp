@@ -21,13 +21,7 @@ inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, 
   if (pointers.size() < count) pointers.resize(count);
   void** out = pointers.data();
   for (std::size_t i = 0; i < count; ++i) out[i] = v.argument_address(i);
-  cudaKernelNodeParams p{};
-  p.func = const_cast<void*>(function);
-  p.gridDim = v.grid;
-  p.blockDim = v.block;
-  p.sharedMemBytes = v.shared_bytes;
-  p.kernelParams = pointers.data();
-  return p;
+  return gen::launch_params(function, v.grid, v.block, v.shared_bytes, pointers.data());
 }
 
 inline backend::memcpy_params memcpy_params(const node_values& v) {

@@ -264,6 +264,19 @@ inline cudaGraphNodeParams conditional_params(cudaGraphConditionalHandle handle,
 
 // ---- the values of one node ----------------------------------------------------------------------
 
+// A kernel launch as CUDA takes it; `arguments` holds each argument's address. Generated code
+// and the run-time path (node_params.hpp) both make their launches here.
+inline cudaKernelNodeParams launch_params(const void* function, dim3 grid, dim3 block, unsigned shared_bytes,
+                                          void** arguments) {
+  cudaKernelNodeParams p{};
+  p.func = const_cast<void*>(function);
+  p.gridDim = grid;
+  p.blockDim = block;
+  p.sharedMemBytes = shared_bytes;
+  p.kernelParams = arguments;
+  return p;
+}
+
 template <typename... A>
 struct kernel_call {
   dim3 grid{1, 1, 1};
@@ -278,13 +291,7 @@ struct kernel_call {
       std::size_t i = 0;
       ((pointers[i++] = static_cast<void*>(&a)), ...);
     }, args);
-    cudaKernelNodeParams p{};
-    p.func = const_cast<void*>(function);
-    p.gridDim = grid;
-    p.blockDim = block;
-    p.sharedMemBytes = shared_bytes;
-    p.kernelParams = pointers;
-    return p;
+    return launch_params(function, grid, block, shared_bytes, pointers);
   }
 };
 
@@ -301,12 +308,7 @@ struct repeat_call {
     pointers[0] = &count_done;
     pointers[1] = init ? static_cast<void*>(&handle) : static_cast<void*>(&count);
     pointers[2] = &handle;
-    cudaKernelNodeParams p{};
-    p.func = const_cast<void*>(init ? repeat_init_function() : repeat_counter_function());
-    p.gridDim = dim3(1);
-    p.blockDim = dim3(1);
-    p.kernelParams = pointers;
-    return p;
+    return launch_params(init ? repeat_init_function() : repeat_counter_function(), dim3(1), dim3(1), 0, pointers);
   }
 };
 
