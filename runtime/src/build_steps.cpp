@@ -5,8 +5,6 @@
 #include <cgraph/runtime/backend/node_ops.hpp>
 #include <cgraph/runtime/error.hpp>
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 namespace cgraph::detail {
@@ -22,10 +20,7 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
 
 thread_local std::unique_ptr<build_scratch> build_scratch_lease::spare_;
 
-step_builder::step_builder(built_graph& out)
-    : g_(out), ir_(out.ir()), plan_(out.plan()),
-      any_routine_(std::any_of(out.symbols->routines.begin(), out.symbols->routines.end(),
-                               [](const auto& r) { return r != nullptr; })) {}
+step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()) {}
 
 void step_builder::prepare() {
   g_.values = evaluate_pool(g_);

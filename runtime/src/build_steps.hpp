@@ -61,7 +61,7 @@ protected:
   void apply_attributes();
   // The routine registered for a kernel node, or null.
   const captured_routine* routine_of(const ir::node& n) const {
-    return any_routine_ && n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
+    return g_.symbols->any_routine && n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
   }
   // The launch of kernel step `step` (node `n`, without a captured routine) and, in `device`,
   // its GPU. Where its template covers it (value_template::launch_in_place), every argument's
@@ -106,7 +106,6 @@ protected:
   node_values& values_ = (*scratch_).values;      // the step being built's (compute)
   std::vector<void*>& pointers_ = (*scratch_).pointers;  // a kernel's argument addresses
   std::vector<cudaGraphNode_t>& deps_ = (*scratch_).deps;  // a step's dependencies (explicit)
-  bool any_routine_;      // whether the registry gave any kernel a captured routine
 };
 
 // A host node's slot holding `v`'s values, after checking the registered callable against the

@@ -80,6 +80,7 @@ struct resolved_symbols {
   std::vector<registry::kernel_entry> registered;  // by IR kernel index; function null when absent
   std::vector<registry::host_entry> hosts;         // by IR host index; function null when absent
   std::vector<std::shared_ptr<const captured_routine>> routines;  // by IR kernel index, or null
+  bool any_routine = false;  // whether any of `routines` is set: a build then asks per kernel node
   std::string module_directory;
   bool allow_module_paths_outside_directory = false;
   strategy how = strategy::explicit_nodes;

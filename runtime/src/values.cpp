@@ -151,6 +151,7 @@ std::shared_ptr<const resolved_symbols> resolve_now(const program_state& p, cons
   for (std::size_t i = 0; i < kernels; ++i) {
     const ir::kernel& k = p.program.kernels[i];
     out->routines.push_back(k.library == ir::none ? r.find_routine(k.name) : nullptr);
+    out->any_routine = out->any_routine || out->routines.back();
     const auto* e = k.library == ir::none ? r.find_kernel(k.name) : nullptr;
     if (!e && k.library == ir::none && k.symbol != k.name) e = r.find_kernel(k.symbol);
     if (e && e->function && p.checked_registered[i].load(std::memory_order_acquire) == e->function) {

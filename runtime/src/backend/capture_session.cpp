@@ -60,6 +60,7 @@ private:
   template <typename Handle, typename Make>
   void take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, std::size_t n, std::vector<Handle>& out,
                     const site& at, Make make) {
+    if (n == 0) return;  // a fork whose streams all came from the session's own free ones
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice", at);
     // Room first, before anything is taken, so the appends below cannot throw; grown as a
