@@ -38,10 +38,8 @@ private:
       return;
     }
     if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      backend::conditional_node::add(g_, i, parent, deps,
-                                     backend::conditional_node::make(g_.conds[n.cond], n.cond_kind,
-                                                                     static_cast<unsigned>(n.bodies.size())),
-                                     plan_.first_body[i], at);
+      auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, static_cast<unsigned>(n.bodies.size()));
+      backend::conditional_node::add(g_, i, parent, deps, p, plan_.first_body[i], at);
       for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
         create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
       return;
@@ -72,8 +70,8 @@ private:
       case ir::node_kind::mem_alloc: backend::alloc_node::add(g_, i, parent, deps, n.callee, v.args[0].as_u64(), at); break;
       case ir::node_kind::mem_free: backend::free_node::add(g_, i, parent, deps, n.callee, at); break;
       case ir::node_kind::child_graph:
-        g_.children[i] = build_child(g_, n, v);
-        backend::child_node::add(g_, i, parent, deps, g_.children[i]->graph, at);
+        g_.set_child(i, build_child(g_, n, v));
+        backend::child_node::add(g_, i, parent, deps, g_.child_at(i)->graph, at);
         break;
       case ir::node_kind::conditional: break;  // added above
     }

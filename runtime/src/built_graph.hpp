@@ -337,7 +337,9 @@ struct built_graph final : backend::graph_state {
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
   const plan::capture_plan& capture() const { return program->capture_plans[graph_index]; }
   where at(source_range r) const { return where::in(program->source, r.begin); }
-  const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*children[step]); }
+  const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*child_at(step)); }
+  // The statement of step `step`'s node, from the program: a build keeps no sites.
+  backend::site step_site(std::uint32_t step) const override { return at(plan().steps[step].node->range); }
 };
 
 // A type's kind as registered callables and parameter handles name it: i integer, f float,

@@ -55,7 +55,7 @@ private:
           break;
         case ir::node_kind::child_graph:
           if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
-          g_.children[i] = build_child(g_, n, compute(i, false));
+          g_.set_child(i, build_child(g_, n, compute(i, false)));
           break;
         default: break;
       }
@@ -113,11 +113,11 @@ private:
       case ir::node_kind::mem_alloc: backend::alloc_node::capture(session_, k, i, n.callee, v.args[0].as_u64(), at); break;
       case ir::node_kind::mem_free: backend::free_node::capture(session_, k, i, n.callee, at); break;
       case ir::node_kind::child_graph:
-        if (!g_.children[i]) {
+        if (!g_.child_at(i)) {
           backend::relaxed_capture_mode aside;
-          g_.children[i] = build_child(g_, n, v);
+          g_.set_child(i, build_child(g_, n, v));
         }
-        backend::child_node::capture(session_, k, i, g_.children[i]->graph, at);
+        backend::child_node::capture(session_, k, i, g_.child_at(i)->graph, at);
         break;
       case ir::node_kind::conditional: break;  // issued above
     }

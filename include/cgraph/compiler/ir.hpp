@@ -221,13 +221,23 @@ struct body {
 };
 
 struct node {
+  // What a build reads of every node comes first, in one cache line: a build of a large graph
+  // reads each node once, and its kind, statement and callee were two lines apart.
   node_kind kind = node_kind::kernel;
-  std::string label;           // user label, or empty
+  ir::cond_kind cond_kind = ir::cond_kind::if_then;  // conditional
+  bool from_repeat = false;    // a `repeat` lowered to while + counter
   source_range range;          // the statement
-  std::vector<std::uint32_t> deps;  // indices of nodes of the same body this one waits for
-
   // kernel, host, child_graph: index into program::kernels / hosts / graphs
   std::uint32_t callee = none;
+  // conditional (and repeat_counter: the handle it drives): index into graph::conds
+  std::uint32_t cond = none;
+  std::uint32_t attributes = none;  // `[[…]]`: index into graph::attributes
+  std::uint32_t ports = none;       // programmatic edges among deps: index into graph::port_edges
+  std::uint32_t element_size = 0;  // memset: 1, 2 or 4
+
+  std::string label;           // user label, or empty
+  std::vector<std::uint32_t> deps;  // indices of nodes of the same body this one waits for
+
   // kernel: launch configuration (each a u32 argument) and arguments in parameter order;
   // host and child_graph: arguments; memcpy: dst, src, bytes; memset: dst, value, count;
   // repeat_counter: the count.
@@ -235,15 +245,8 @@ struct node {
   std::array<argument, 3> block{};
   argument shared_bytes{};
   std::vector<argument> args;
-  std::uint32_t element_size = 0;  // memset: 1, 2 or 4
 
-  // conditional (and repeat_counter: the handle it drives)
-  ir::cond_kind cond_kind = ir::cond_kind::if_then;
-  std::uint32_t cond = none;   // index into graph::conds
-  std::vector<body> bodies;    // if: 1, if/else: 2, while: 1, switch: highest case + 1
-  bool from_repeat = false;    // a `repeat` lowered to while + counter
-  std::uint32_t attributes = none;  // `[[…]]`: index into graph::attributes
-  std::uint32_t ports = none;       // programmatic edges among deps: index into graph::port_edges
+  std::vector<body> bodies;    // conditional: if: 1, if/else: 2, while: 1, switch: highest case + 1
 };
 
 // `after programmatic(L)` / `after launched(L)` (LANGUAGE.md §11): the dependency on node `dep`

@@ -412,7 +412,7 @@ inline void add_free(graph_state& g, std::uint32_t step, cudaGraph_t parent, nod
 // The child's counters and host slots must outlive every exec of this graph: the state keeps it.
 inline void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, state_ptr child, const site& at) {
   backend::child_node::add(g, step, parent, view(d), child->graph, at);
-  g.children[step] = std::move(child);
+  g.set_child(step, std::move(child));
 }
 inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaGraphNodeParams p,
                             std::uint32_t first_body, const site& at) {
@@ -474,7 +474,7 @@ public:
   }
   void child(unsigned k, std::uint32_t step, state_ptr child, const site& at) {
     backend::child_node::capture(*this, k, step, child->graph, at);
-    state().children[step] = std::move(child);
+    state().set_child(step, std::move(child));
   }
   void conditional(unsigned k, std::uint32_t step, cudaGraphNodeParams p, std::uint32_t first_body, const site& at) {
     backend::conditional_node::capture(*this, k, step, p, first_body, at);

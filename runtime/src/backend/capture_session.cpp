@@ -245,11 +245,11 @@ void capture_session::leave_body(list<std::uint32_t> joins) {
 void capture_session::wait(unsigned k, std::uint32_t step) {
   frame& f = top();
   f.joined[k] = true;  // this wait joins the stream (see fork)
-  CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], event_of(step), 0), g_.sites[step]);
+  CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], event_of(step), 0), g_.step_site(step));
 }
 
 void capture_session::record(unsigned k, std::uint32_t step) {
-  CGRAPH_CUDA(cudaEventRecord(event_of(step), stream(k)), g_.sites[step]);
+  CGRAPH_CUDA(cudaEventRecord(event_of(step), stream(k)), g_.step_site(step));
 }
 
 void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {

@@ -61,8 +61,8 @@ exec_handle instantiate(const graph_state& g, const instantiate_options& o) {
 void apply_enabled(cudaGraphExec_t exec, const graph_state& origin, const graph_state& values) {
   for (const auto& [step, on] : values.enabled) {
     cudaGraphNode_t node = origin.nodes[step];  // read by instantiate()
-    if (!node) cuda_failed(cudaErrorInvalidValue, "cudaGraphNodeSetEnabled (its capture's node list could not be read)", values.sites[step]);
-    CGRAPH_CUDA(cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0), values.sites[step]);
+    if (!node) cuda_failed(cudaErrorInvalidValue, "cudaGraphNodeSetEnabled (its capture's node list could not be read)", values.step_site(step));
+    CGRAPH_CUDA(cudaGraphNodeSetEnabled(exec, node, on ? 1 : 0), values.step_site(step));
   }
 }
 

@@ -13,9 +13,10 @@
 
 namespace cgraph::backend {
 
-graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count, std::size_t allocation_count)
-    : nodes(steps, nullptr), sites(steps), bodies(body_count, nullptr), body_steps(body_count, 0), conds(cond_count, 0),
-      repeat_counts(cond_count), children(steps), allocations(allocation_count, nullptr) {}
+graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count, std::size_t allocation_count,
+                         bool keep_sites)
+    : nodes(steps, nullptr), sites(keep_sites ? steps : 0), bodies(body_count, nullptr), body_steps(body_count, 0),
+      conds(cond_count, 0), repeat_counts(cond_count), allocations(allocation_count, nullptr) {}
 
 graph_state::~graph_state() = default;
 
@@ -30,10 +31,10 @@ bool graph_state::one_exec_at_a_time() const {
 std::string graph_state::site_of(cudaGraphNode_t node) const {
   if (!node) return {};
   if (unread_) read_deferred(true);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    if (nodes[i] == node) return sites[i].str();
-    if (children[i])
-      if (auto s = children[i]->site_of(node); !s.empty()) return s;
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    if (nodes[i] == node) return step_site(i).str();
+    if (const graph_state* child = child_at(i))
+      if (auto s = child->site_of(node); !s.empty()) return s;
   }
   return {};
 }
@@ -41,14 +42,14 @@ std::string graph_state::site_of(cudaGraphNode_t node) const {
 std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) const {
   std::vector<cudaGraph_t> out;
   if (unread_) read_deferred(true);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
     if (nodes[i] == node) {
       for (std::size_t b = 0; b < bodies.size(); ++b)
         if (body_steps[b] == i && bodies[b]) out.push_back(bodies[b]);
       return out;
     }
-    if (children[i])
-      if (out = children[i]->conditional_bodies(node); !out.empty()) return out;
+    if (const graph_state* child = child_at(i))
+      if (out = child->conditional_bodies(node); !out.empty()) return out;
   }
   return out;
 }

@@ -13,10 +13,13 @@ namespace cgraph::backend {
 
 namespace {
 
-// Every operation records its statement's site first, so a failure of this node, now or at
-// instantiation, names it. In a capture, a node made by a stream call is found with
+// Every operation records its statement's site first (where the state keeps sites: generated
+// code; a run-time build's program says where each step's statement is), so a failure of this
+// node, now or at instantiation, names it. In a capture, a node made by a stream call is found with
 // capture_session::captured; one without a stream call is added with capture_session::add_node.
-void mark(graph_state& g, std::uint32_t step, const site& at) { g.sites[step] = at; }
+void mark(graph_state& g, std::uint32_t step, const site& at) {
+  if (!g.sites.empty()) g.sites[step] = at;
+}
 
 // An exec setter's call, refused without calling CUDA on a node that has no handle (a
 // capture's node list that could not be read in order, graph_state::resolve_nodes): the
@@ -106,7 +109,7 @@ void kernel_node::set_attributes(graph_state& g, std::uint32_t step, const int* 
 void set_enabled(graph_state& g, std::uint32_t step, bool on) {
   g.enabled.emplace_back(step, on);
   cudaGraphNodeType type{};
-  CGRAPH_CUDA(cudaGraphNodeGetType(g.node(step), &type), g.sites[step]);
+  CGRAPH_CUDA(cudaGraphNodeGetType(g.node(step), &type), g.step_site(step));
   if (type == cudaGraphNodeTypeMemset) g.enabled_memsets = true;
 }
 
@@ -322,14 +325,14 @@ void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const 
 }
 }  // namespace
 
-void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p,
+void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params& p,
                            std::uint32_t first_body, const site& at) {
   mark(g, step, at);
   CGRAPH_CUDA(cudaGraphAddNode(&g.nodes[step], parent, d.data(), nullptr, d.size(), &p), at);
   keep_bodies(g, step, first_body, p);
 }
 
-void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, std::uint32_t first_body,
+void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, params& p, std::uint32_t first_body,
                                const site& at) {
   mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {

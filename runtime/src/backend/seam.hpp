@@ -54,4 +54,10 @@ inline void count_left_capturing() noexcept {
 }  // namespace cgraph::backend
 
 #define CGRAPH_CUDA_STATUS(call) (::cgraph::backend::inject_fault() ? cudaErrorNotPermitted : (call))
-#define CGRAPH_CUDA(call, at) ::cgraph::backend::check(CGRAPH_CUDA_STATUS(call), #call, (at))
+// `at` is evaluated only when the call fails: a site worked out from the program (a run-time
+// build keeps none, graph_state::step_site) costs nothing on the way to success.
+#define CGRAPH_CUDA(call, at)                                                          \
+  do {                                                                                 \
+    if (const cudaError_t cgraph_status_ = CGRAPH_CUDA_STATUS(call); cgraph_status_ != cudaSuccess) \
+      ::cgraph::backend::cuda_failed(cgraph_status_, #call, (at));                     \
+  } while (false)

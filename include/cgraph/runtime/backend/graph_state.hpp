@@ -23,7 +23,10 @@
 namespace cgraph::backend {
 
 struct graph_state {
-  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds, std::size_t allocations = 0);
+  // `keep_sites`: whether the builder marks each step's site (generated code, which knows them
+  // as constants) or a subclass works them out when one is needed (step_site).
+  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds, std::size_t allocations = 0,
+              bool keep_sites = true);
   graph_state(const graph_state&) = delete;
   graph_state& operator=(const graph_state&) = delete;
   virtual ~graph_state();
@@ -33,12 +36,25 @@ struct graph_state {
   // By plan step. After a capture, some are read only when first needed (defer_reads): read
   // them through node(), or call resolve_nodes() first. Mutable for that reason only.
   mutable std::vector<cudaGraphNode_t> nodes;
-  std::vector<site> sites;                             // by plan step: the statement that made it
+  // By plan step: the statement that made it, where the builder marks it (keep_sites); empty
+  // for a run-time build, whose program says where each step's statement is (step_site). A
+  // build writes nothing per node for its error reports: 32 bytes a node were most of the
+  // build's own writes.
+  std::vector<site> sites;
   std::vector<cudaGraph_t> bodies;                     // by body index (owned by their conditional node)
   std::vector<std::uint32_t> body_steps;               // by body index: the conditional's step
   std::vector<cudaGraphConditionalHandle> conds;       // by cond index
   std::vector<device_memory> repeat_counts;            // by cond index: a repeat's iteration count
-  std::vector<std::shared_ptr<graph_state>> children;  // by plan step: child-graph nodes
+  // By plan step, the child-graph nodes' states; empty until the first is set (set_child), so a
+  // graph without child nodes makes and zeroes no list of them.
+  std::vector<std::shared_ptr<graph_state>> children;
+  void set_child(std::uint32_t step, std::shared_ptr<graph_state> child) {
+    if (children.empty()) children.resize(nodes.size());
+    children[step] = std::move(child);
+  }
+  const graph_state* child_at(std::uint32_t step) const {
+    return step < children.size() ? children[step].get() : nullptr;
+  }
   // By allocation (`alloc`): the address its node got, fixed for the graph's lifetime. A graph
   // that allocates is never applied to an exec by cudaGraphExecUpdate: its exec's allocations
   // would keep their addresses while its kernels took the new graph's.
@@ -93,6 +109,8 @@ struct graph_state {
   // that the refusal above can be explained. Atomic: execs may be destroyed on other threads.
   std::atomic<std::uint32_t> live_execs{0};
 
+  // The .cgraph site of step `step`'s node (for an error report).
+  virtual site step_site(std::uint32_t step) const { return step < sites.size() ? sites[step] : site{}; }
   // The .cgraph site of a node of this graph or of a child it embeds ("" when unknown).
   std::string site_of(cudaGraphNode_t node) const;
   // The body graphs of a conditional node of this graph or of a child it embeds (empty for any

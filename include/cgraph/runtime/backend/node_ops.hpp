@@ -144,9 +144,10 @@ struct conditional_node {
   static constexpr const char* name = "conditional";
   // Conditional-node parameters, after checking that the driver supports the kind.
   static params make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies);
-  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params p, std::uint32_t first_body,
-                  const site& at);
-  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params p, std::uint32_t first_body,
+  // `p` by reference (CUDA writes the body graphs into it): 256 bytes a copy.
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params& p,
+                  std::uint32_t first_body, const site& at);
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params& p, std::uint32_t first_body,
                       const site& at);
 };
 
