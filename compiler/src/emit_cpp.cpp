@@ -452,6 +452,14 @@ private:
     line("  auto state = std::make_shared<cg::graph_state>({}, {}, {}, {});", plan_.steps.size(), plan_.body_graphs,
          g_.conds.size(), g_.allocations.size());
     line("  cg::graph_state& g = *state;");
+    // Each step's statement, for error reports: a constant table, so a build writes no site.
+    if (!plan_.steps.empty()) {
+      line("  static constexpr cg::site sites[] = {{");
+      for (auto row : plan_.steps | detail::views::chunk(4))
+        line("      {},", detail::join(row, ", ", [&](const plan::step& s) { return site(s.node->range); }));
+      line("  }};");
+      line("  g.sites = sites;");
+    }
     if (!plan_.port_steps.empty()) {
       // Programmatic edges: the backend makes each as it adds or captures the kernel it enters.
       line("  static constexpr cg::port_step ports[] = {{{}}};",
@@ -528,9 +536,9 @@ private:
       for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
         const ir::node& n = *plan_.steps[i].node;
         if (n.kind == ir::node_kind::child_graph && !plan::passes_own_cond(g_, n))
-          line("  g.children[{}] = {};", i, build_child(i));
+          line("  g.set_child({}, {});", i, build_child(i));
         // NCCL's warm-up runs work and waits: never inside the capture.
-        if (n.kind == ir::node_kind::collective) line("  g.children[{}] = {};", i, capture_collectives(i));
+        if (n.kind == ir::node_kind::collective) line("  g.set_child({}, {});", i, capture_collectives(i));
       }
       line("  cg::capture_session c(g, {});", site(g_.range));
     }
@@ -567,7 +575,7 @@ private:
           line("{}c.leave_body({});", indent, joins(body));
         }
       } else {
-        if (plan::passes_own_cond(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.children[{}] = {}; }}", indent, i, build_child(i));
+        if (plan::passes_own_cond(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.set_child({}, {}); }}", indent, i, build_child(i));
         line("{}c.{}({}, {}, {}, {}{});", indent, row.capture, k, i, operands(i, strategy::capture), at, device_suffix(n));
       }
       if (cn.record_event) line("{}c.record({}, {});", indent, k, i);
@@ -760,7 +768,7 @@ private:
 
   void build_table() {
     line("inline cg::state_ptr traits::build_state(const parameters& p, [[maybe_unused]] const callbacks& cb) {{");
-    line("  auto state = std::make_shared<cg::graph_state>({}, 0, 0, 0);", plan_.steps.size());
+    line("  auto state = std::make_shared<cg::table_state>(table());");
     line("  cg::graph_state& g = *state;");
     line("  const values v = evaluate(p);");
     line("  std::vector<cgraph::value> s = cg::table_slots({});", computed_slots_);

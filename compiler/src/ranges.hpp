@@ -1,9 +1,10 @@
 #pragma once
 // range-v3 in the compiler's printers and emitter: the views C++20's std::ranges lacks
-// (enumerate, zip, drop_last, join with a separator). Kept out of the hot passes (lowering, evaluation,
+// (enumerate, zip, drop_last, chunk, join with a separator). Kept out of the hot passes (lowering, evaluation,
 // the plans), which stay index loops: there the views cost time per node and read no plainer.
 
 #include <range/v3/range/conversion.hpp>
+#include <range/v3/view/chunk.hpp>
 #include <range/v3/view/drop_last.hpp>
 #include <range/v3/view/enumerate.hpp>
 #include <range/v3/view/join.hpp>

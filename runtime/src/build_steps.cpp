@@ -12,7 +12,7 @@ namespace cgraph::detail {
 built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr<const resolved_symbols> s,
                          std::uint32_t index, param_values parameters)
     : graph_state(p->plans[index].steps.size(), p->plans[index].body_graphs, p->program.graphs[index].conds.size(),
-                  p->program.graphs[index].allocations.size(), /*step_lists=*/false),
+                  p->program.graphs[index].allocations.size()),
       program(std::move(p)), symbols(std::move(s)), graph_index(index), templates(&program->templates(index)),
       params(std::move(parameters)) {
   graph_site = at(ir().range);

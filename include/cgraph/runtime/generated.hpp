@@ -591,6 +591,16 @@ struct node_table {
   backend::list<std::uint64_t> constant_bits;
   backend::list<std::uint64_t> converted;  // constants as their arguments take them
 };
+// A table-form graph's state: a step's site is its row's, worked out when an error needs one
+// (the readable form's state has a constant table of sites instead).
+struct table_state final : graph_state {
+  explicit table_state(const node_table& t) : graph_state(t.nodes.size(), 0, 0), table(t) {}
+  site step_site(std::uint32_t step) const override {
+    const table_node& n = table.nodes.data()[step];
+    return site{table.file, n.line, n.column};
+  }
+  node_table table;
+};
 // Room for the `computed` slots, which generated code fills (s[k] is slot constants + k).
 std::vector<value> table_slots(std::size_t computed);
 // Adds every node of `t` to g.graph (made already), in order, with `computed`'s values.

@@ -13,11 +13,9 @@
 
 namespace cgraph::backend {
 
-graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count, std::size_t allocation_count,
-                         bool step_lists)
-    : nodes(steps, nullptr), sites(step_lists ? steps : 0), bodies(body_count, nullptr), body_steps(body_count, 0),
-      conds(cond_count, 0), repeat_counts(cond_count), children(step_lists ? steps : 0),
-      allocations(allocation_count, nullptr) {}
+graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count, std::size_t allocation_count)
+    : nodes(steps, nullptr), bodies(body_count, nullptr), body_steps(body_count, 0), conds(cond_count, 0),
+      repeat_counts(cond_count), allocations(allocation_count, nullptr) {}
 
 graph_state::~graph_state() = default;
 

@@ -13,13 +13,10 @@ namespace cgraph::backend {
 
 namespace {
 
-// Every operation records its statement's site first (where the state keeps sites: generated
-// code; a run-time build's program says where each step's statement is), so a failure of this
-// node, now or at instantiation, names it. In a capture, a node made by a stream call is found with
-// capture_session::captured; one without a stream call is added with capture_session::add_node.
-void mark(graph_state& g, std::uint32_t step, const site& at) {
-  if (!g.sites.empty()) g.sites[step] = at;
-}
+// A node's site is never recorded as it is added: generated code's state has a constant table
+// of them, a run-time build works one out from its program (graph_state::step_site). In a
+// capture, a node made by a stream call is found with capture_session::captured; one without a
+// stream call is added with capture_session::add_node.
 
 // An exec setter's call, refused without calling CUDA on a node that has no handle (a
 // capture's node list that could not be read in order, graph_state::resolve_nodes): the
@@ -57,7 +54,6 @@ cudaGraphNode_t add_with_edges(cudaGraph_t graph, node_deps d, list<cudaGraphEdg
 // the rebuild it falls back to reports it where the node is added.
 void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
                       int device) {
-  mark(g, step, at);
   device_scope on(device, at);
   require_launch(p, at);
   if (!g.has_port_edges(step)) CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
@@ -66,7 +62,6 @@ void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, no
 
 void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
                           int device) {
-  mark(c.state(), step, at);
   {
     device_scope on(device, at);  // the limits of the device it runs on
     require_launch(p, at);
@@ -130,7 +125,6 @@ bool kernel_node::set_arguments(cudaGraphExec_t exec, cudaGraphNode_t node, cons
 
 void memcpy_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
                       int device) {
-  mark(g, step, at);
   device_scope on(device, at);
   CGRAPH_CUDA(cudaGraphAddMemcpyNode1D(&g.nodes[step], parent, d.data(), d.size(), p.dst, p.src, p.bytes, cudaMemcpyDefault),
               at);
@@ -138,7 +132,6 @@ void memcpy_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, no
 
 void memcpy_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
                           int device) {
-  mark(c.state(), step, at);
   if (device < 0) {
     CGRAPH_CUDA(cudaMemcpyAsync(p.dst, p.src, p.bytes, cudaMemcpyDefault, c.stream(k)), at);
     c.captured(k, step, at);
@@ -160,14 +153,12 @@ bool memcpy_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& 
 
 void memset_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
                       int device) {
-  mark(g, step, at);
   device_scope on(device, at);
   CGRAPH_CUDA(cudaGraphAddMemsetNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
 }
 
 void memset_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
                           int device) {
-  mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
     device_scope on(device, at);
     cudaGraphNode_t node = nullptr;
@@ -183,12 +174,10 @@ bool memset_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& 
 // ---- host ------------------------------------------------------------------------------------
 
 void host_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at) {
-  mark(g, step, at);
   CGRAPH_CUDA(cudaGraphAddHostNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
 }
 
 void host_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
-  mark(c.state(), step, at);
   CGRAPH_CUDA(cudaLaunchHostFunc(c.stream(k), p.fn, p.userData), at);
   c.captured(k, step, at);
 }
@@ -200,12 +189,10 @@ bool host_node::set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p)
 // ---- child graph -----------------------------------------------------------------------------
 
 void child_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
-  mark(g, step, at);
   CGRAPH_CUDA(cudaGraphAddChildGraphNode(&g.nodes[step], parent, d.data(), d.size(), p), at);
 }
 
 void child_node::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
-  mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
     cudaGraphNode_t node = nullptr;
     CGRAPH_CUDA(cudaGraphAddChildGraphNode(&node, graph, d.data(), d.size(), p), at);
@@ -231,13 +218,11 @@ cudaGraphNode_t add_event_node(cudaGraph_t graph, node_deps d, cudaEvent_t e, co
 
 template <bool Wait>
 void event_node<Wait>::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params p, const site& at) {
-  mark(g, step, at);
   g.nodes[step] = add_event_node<Wait>(parent, d, p, at);
 }
 
 template <bool Wait>
 void event_node<Wait>::capture(capture_session& c, unsigned k, std::uint32_t step, params p, const site& at) {
-  mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) { return add_event_node<Wait>(graph, d, p, at); });
 }
 
@@ -272,23 +257,19 @@ cudaGraphNode_t add_alloc_node(graph_state& g, cudaGraph_t graph, node_deps d, s
 
 void alloc_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, std::uint32_t index,
                      std::size_t bytes, const site& at) {
-  mark(g, step, at);
   g.nodes[step] = add_alloc_node(g, parent, d, index, bytes, at);
 }
 
 void alloc_node::capture(capture_session& c, unsigned k, std::uint32_t step, std::uint32_t index, std::size_t bytes,
                          const site& at) {
-  mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) { return add_alloc_node(c.state(), graph, d, index, bytes, at); });
 }
 
 void free_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, std::uint32_t index, const site& at) {
-  mark(g, step, at);
   CGRAPH_CUDA(cudaGraphAddMemFreeNode(&g.nodes[step], parent, d.data(), d.size(), g.allocations[index]), at);
 }
 
 void free_node::capture(capture_session& c, unsigned k, std::uint32_t step, std::uint32_t index, const site& at) {
-  mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
     cudaGraphNode_t node = nullptr;
     CGRAPH_CUDA(cudaGraphAddMemFreeNode(&node, graph, d.data(), d.size(), c.state().allocations[index]), at);
@@ -327,14 +308,12 @@ void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const 
 
 void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params& p,
                            std::uint32_t first_body, const site& at) {
-  mark(g, step, at);
   CGRAPH_CUDA(cudaGraphAddNode(&g.nodes[step], parent, d.data(), nullptr, d.size(), &p), at);
   keep_bodies(g, step, first_body, p);
 }
 
 void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, params& p, std::uint32_t first_body,
                                const site& at) {
-  mark(c.state(), step, at);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
     cudaGraphNode_t node = nullptr;
     CGRAPH_CUDA(cudaGraphAddNode(&node, graph, d.data(), nullptr, d.size(), &p), at);

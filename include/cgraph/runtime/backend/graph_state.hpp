@@ -23,12 +23,7 @@
 namespace cgraph::backend {
 
 struct graph_state {
-  // `step_lists`: whether `sites` and `children` have a place for every step from the start.
-  // Generated code marks each step's site (it knows them as constants) and indexes `children`
-  // by step; a run-time build (built_graph) keeps neither: its program says where each step's
-  // statement is (step_site), and it sets children through set_child.
-  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds, std::size_t allocations = 0,
-              bool step_lists = true);
+  graph_state(std::size_t steps, std::size_t bodies, std::size_t conds, std::size_t allocations = 0);
   graph_state(const graph_state&) = delete;
   graph_state& operator=(const graph_state&) = delete;
   virtual ~graph_state();
@@ -38,17 +33,17 @@ struct graph_state {
   // By plan step. After a capture, some are read only when first needed (defer_reads): read
   // them through node(), or call resolve_nodes() first. Mutable for that reason only.
   mutable std::vector<cudaGraphNode_t> nodes;
-  // By plan step: the statement that made it, where the builder marks it (step_lists); empty
-  // for a run-time build, whose program says where each step's statement is (step_site). A
-  // build writes nothing per node for its error reports: 32 bytes a node were most of the
-  // build's own writes.
-  std::vector<site> sites;
+  // By plan step, the statement that made it: generated code's constant table (emit-cpp writes
+  // one per graph), set before the build. A run-time build and the table form have none and
+  // work a site out when an error needs one (step_site): a build writes nothing per node for its
+  // error reports, which only a failure reads (32 bytes a node were most of a build's writes).
+  std::span<const site> sites;
   std::vector<cudaGraph_t> bodies;                     // by body index (owned by their conditional node)
   std::vector<std::uint32_t> body_steps;               // by body index: the conditional's step
   std::vector<cudaGraphConditionalHandle> conds;       // by cond index
   std::vector<device_memory> repeat_counts;            // by cond index: a repeat's iteration count
-  // By plan step, the child-graph nodes' states. Without step_lists, empty until the first is
-  // set (set_child), so a run-time graph without child nodes makes and zeroes no list of them.
+  // By plan step, the child-graph nodes' states; empty until the first is set (set_child), so a
+  // graph without child nodes makes and zeroes no list of them.
   std::vector<std::shared_ptr<graph_state>> children;
   void set_child(std::uint32_t step, std::shared_ptr<graph_state> child) {
     if (children.empty()) children.resize(nodes.size());
