@@ -10,11 +10,11 @@
 // interleaved, one repeat of each per round (race()), and every cgraph figure is also given as
 // the median, over the rounds, of its ratio to the hand-written figure of the same round.
 // `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
-// update one, update one warm, launch, device loop): an A/B of one path in a few seconds, where
-// a whole run takes minutes (text -> graph builds of 10 000 nodes). `--counters FILE` also
-// counts each timed body's instructions, cycles and page faults (hw_counters.hpp) and writes
-// their medians per unit to FILE: whether a slower path runs more instructions or the same ones
-// more slowly, and in user space or in the kernel.
+// update one, update one warm, first update, launch, device loop): an A/B of one path in a few
+// seconds, where a whole run takes minutes (text -> graph builds of 10 000 nodes).
+// `--counters FILE` also counts each timed body's instructions, cycles and page faults
+// (hw_counters.hpp) and writes their medians per unit to FILE: whether a slower path runs more
+// instructions or the same ones more slowly, and in user space or in the kernel.
 
 #include <cgraph/runtime.hpp>
 
@@ -444,6 +444,43 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   }))
     rows.back().path += how(last_handle);
 
+  // The first one-node update of an exec instantiated from a graph just built (both untimed,
+  // afresh each round): a steady update compares with the values the exec keeps, the first works
+  // out the values the node was built with (exec_state::built_values, docs/performance.md, run
+  // 27). The hand-written reference sets the node on its own fresh exec (a graph with
+  // conditional nodes may have one exec at a time, so its graph is built afresh too).
+  {
+    hand_graph fresh_hand;
+    cudaGraphExec_t fresh_hand_exec = nullptr;
+    std::optional<cgraph::graph> fresh;
+    std::optional<cgraph::graph_exec> fresh_exec;
+    cgraph::update_result last_first{};
+    if (race(s, nodes, {
+        {"first update", "hand-written per-node", 1, [&] {
+           void* args[] = {&buffer, &first};
+           auto p = tiny_params(args);
+           CHECK_CUDA(cudaGraphExecKernelNodeSetParams(fresh_hand_exec, fresh_hand.kernels[0], &p));
+         }, [&] {
+           ++first;
+           fresh_hand = hand_explicit(s, nodes, buffer);
+           fresh_hand_exec = instantiate(fresh_hand.graph);
+         }, [&] {
+           cudaGraphExecDestroy(fresh_hand_exec);
+           cudaGraphDestroy(fresh_hand.graph);
+           fresh_hand = {};
+         }},
+        {"first update", "cgraph update", 1, [&] { last_first = fresh_exec->update({{"first", first}}); }, [&] {
+           ++first;
+           fresh.emplace(cgraph::graph::build(prog, "g", values, reg));
+           fresh_exec.emplace(fresh->instantiate());
+         }, [&] {
+           fresh_exec.reset();
+           fresh.reset();
+         }, {0}},
+    }))
+      rows.back().path += how(last_first);
+  }
+
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
   const int launches = 20;
   auto wait = [&] { CHECK_CUDA(cudaStreamSynchronize(stream)); };
@@ -570,7 +607,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& m : only)
     if (m != "build" && m != "instantiate" && m != "first instantiate" && m != "update all" && m != "update one" &&
-        m != "update one warm" && m != "launch" && m != "device loop") {
+        m != "update one warm" && m != "first update" && m != "launch" && m != "device loop") {
       std::fprintf(stderr, "runtime_bench: --only: no measure '%s'\n", m.c_str());
       return 2;
     }
