@@ -408,11 +408,12 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   auto first_handle = exec->parameter<int>("first");  // resolved once, as the hand code keeps its node
   // A one-node update with `value` as the first node's index: by hand (its setter) and through
   // cgraph's handle. The races below time them.
-  auto hand_set_first = [&](int value) {
+  auto hand_set_first_of = [&](cudaGraphExec_t on, const hand_graph& of, int value) {
     void* args[] = {&buffer, &value};
     auto p = tiny_params(args);
-    CHECK_CUDA(cudaGraphExecKernelNodeSetParams(hand_exec, h.kernels[0], &p));
+    CHECK_CUDA(cudaGraphExecKernelNodeSetParams(on, of.kernels[0], &p));
   };
+  auto hand_set_first = [&](int value) { hand_set_first_of(hand_exec, h, value); };
   auto handle_set_first = [&](int value) {
     first_handle = value;
     return exec->apply();
@@ -456,11 +457,7 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
     std::optional<cgraph::graph_exec> fresh_exec;
     cgraph::update_result last_first{};
     if (race(s, nodes, {
-        {"first update", "hand-written per-node", 1, [&] {
-           void* args[] = {&buffer, &first};
-           auto p = tiny_params(args);
-           CHECK_CUDA(cudaGraphExecKernelNodeSetParams(fresh_hand_exec, fresh_hand.kernels[0], &p));
-         }, [&] {
+        {"first update", "hand-written per-node", 1, [&] { hand_set_first_of(fresh_hand_exec, fresh_hand, first); }, [&] {
            ++first;
            fresh_hand = hand_explicit(s, nodes, buffer);
            fresh_hand_exec = instantiate(fresh_hand.graph);

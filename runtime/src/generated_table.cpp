@@ -133,7 +133,7 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
   std::vector<cudaGraphNode_t> gathered;
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
-    const site at{t.file, n.line, n.column};
+    const site at = row_site(t, n);
     // One dependency (a chain's) is read where it is kept; more are gathered.
     backend::node_deps deps{nullptr, 0};
     if (n.dep_count == 1) {
@@ -158,7 +158,7 @@ void update_from_table(node_updater& u, const node_table& t, const std::vector<v
   auto changed = [&](std::uint32_t list, std::uint32_t count) { return reads_changed(t, list, count, before, now); };
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
-    const site at{t.file, n.line, n.column};
+    const site at = row_site(t, n);
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (changed(n.config, 7) || changed(n.args, t.shapes.data()[n.shape].count))

@@ -591,14 +591,13 @@ struct node_table {
   backend::list<std::uint64_t> constant_bits;
   backend::list<std::uint64_t> converted;  // constants as their arguments take them
 };
+// The statement of row `n` of table `t`.
+inline site row_site(const node_table& t, const table_node& n) { return site{t.file, n.line, n.column}; }
 // A table-form graph's state: a step's site is its row's, worked out when an error needs one
 // (the readable form's state has a constant table of sites instead).
 struct table_state final : graph_state {
   explicit table_state(const node_table& t) : graph_state(t.nodes.size(), 0, 0), table(t) {}
-  site step_site(std::uint32_t step) const override {
-    const table_node& n = table.nodes.data()[step];
-    return site{table.file, n.line, n.column};
-  }
+  site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
 // Room for the `computed` slots, which generated code fills (s[k] is slot constants + k).
