@@ -3,7 +3,7 @@
 // measured are cgraph's own, on any machine. A program, not a test; run it under callgrind to
 // count instructions per node:
 //
-//   host_work_bench [--what build|update-all|update-one|handle] [--shape chain|fork-join|conditionals]
+//   host_work_bench [--what build|update-all|update-one|handle|first-update] [--shape chain|fork-join|conditionals]
 //                   [--capture] [--nodes N] [--repeats N]
 //
 //   valgrind --tool=callgrind --toggle-collect='cgraph::detail::build_graph*' \
@@ -28,7 +28,7 @@ namespace {
 void tiny(float*, int) {}  // never runs: the fake runtime launches nothing
 
 int usage() {
-  std::fprintf(stderr, "usage: host_work_bench [--what build|update-all|update-one|handle] "
+  std::fprintf(stderr, "usage: host_work_bench [--what build|update-all|update-one|handle|first-update] "
                        "[--shape chain|fork-join|conditionals] [--capture] [--nodes N] [--repeats N]\n");
   return 2;
 }
@@ -92,6 +92,15 @@ int main(int argc, char** argv) {
     if (!per_node) {
       std::fprintf(stderr, "host_work_bench: a one-node update did not take the per-node path\n");
       return 1;
+    }
+  } else if (what == "first-update") {
+    // One update by name on an exec just built and instantiated (the build is timed too: run
+    // it under callgrind with --toggle-collect on cgraph::executable::update to count the
+    // update alone).
+    per = 1;
+    for (int r = 0; r < repeats; ++r) {
+      auto fresh = cgraph::graph::build(program, "g", values, reg, options).instantiate();
+      (void)fresh.update({{"first", r + 1}});
     }
   } else {
     return usage();

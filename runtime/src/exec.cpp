@@ -15,8 +15,7 @@
 namespace cgraph::detail {
 
 node_values& exec_state::new_own(std::uint32_t step) {
-  if (updated_slot.empty()) updated_slot.assign(current().plan().steps.size(), no_slot);
-  updated_slot[step] = static_cast<std::uint32_t>(updated.size());
+  updated_slot.add(step, static_cast<std::uint32_t>(updated.size()), current().plan().steps.size());
   return updated.emplace_back();
 }
 
@@ -376,7 +375,8 @@ update_result apply(exec_state& s) {
     // Swapped, not copied: the old values' buffers go to the scratch for the next update.
     for (std::size_t k = 0; k < t.changed.size(); ++k) {
       const std::uint32_t step = t.changed[k];
-      (s.has_own(step) ? s.updated[s.updated_slot[step]] : s.new_own(step)).swap(t.fresh[k]);
+      node_values* own = s.own_values(step);
+      (own ? *own : s.new_own(step)).swap(t.fresh[k]);
     }
   }
   keep_update(s, result.path);

@@ -3,6 +3,7 @@
 // recovery) plus what the run-time path needs to tell which nodes an update changes.
 
 #include "built_graph.hpp"
+#include "step_slots.hpp"
 
 #include <cgraph/runtime/backend/exec_core.hpp>
 
@@ -19,12 +20,12 @@ struct exec_state {
   param_values params;  // the parameter values last applied
   ir::layered_pool pool;                         // the expression pool evaluated with them
   // Values a per-node update applied since the current graph was built: step s's are
-  // updated[updated_slot[s]] where it has a slot, and any other step holds the values that graph
-  // was built with, which follow from its pool (built_values). Copied only when changed: copying
-  // every node's values at instantiation cost 10% on top of CUDA's own instantiate. Looked up
-  // by index, not hashed: a one-node update spent a fifth of its host work in a hash map.
-  static constexpr std::uint32_t no_slot = ~0u;
-  std::vector<std::uint32_t> updated_slot;  // by plan step; empty until the first per-node update
+  // updated[updated_slot.find(s)] where it has a slot, and any other step holds the values that
+  // graph was built with, which follow from its pool (built_values). Copied only when changed:
+  // copying every node's values at instantiation cost 10% on top of CUDA's own instantiate.
+  // Looked up by index, not hashed: a one-node update spent a fifth of its host work in a hash
+  // map.
+  step_slots updated_slot;
   std::vector<node_values> updated;
   // The values the next apply() gives: params, plus what update() or parameter handles set.
   param_values staged;
@@ -76,19 +77,22 @@ struct exec_state {
 
   // The graph whose values the exec holds now.
   const built_graph& current() const { return static_cast<const built_graph&>(*core.current()); }
-  // Whether step `step` has values of the exec's own (in `updated`).
-  bool has_own(std::uint32_t step) const { return step < updated_slot.size() && updated_slot[step] != no_slot; }
+  // Step `step`'s values of the exec's own, or null.
+  node_values* own_values(std::uint32_t step) {
+    const std::uint32_t slot = updated_slot.find(step);
+    return slot == step_slots::none ? nullptr : &updated[slot];
+  }
   // The values last applied to plan step `step`; a step without values of the exec's own gives
   // them in a buffer that the next call reuses.
   const node_values& applied(std::uint32_t step) {
-    if (has_own(step)) return updated[updated_slot[step]];
+    if (node_values* own = own_values(step)) return *own;
     built_values(step, work.built);
     return work.built;
   }
   // The exec's own copy of step `step`'s values, to change in place: made from the built
   // graph's on first use (the built graph is shared, and stays as it was built).
   node_values& owned(std::uint32_t step) {
-    if (has_own(step)) return updated[updated_slot[step]];
+    if (node_values* own = own_values(step)) return *own;
     node_values& v = new_own(step);
     built_values(step, v);
     return v;
