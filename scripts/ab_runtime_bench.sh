@@ -3,9 +3,11 @@
 # with `git archive REV -- CMakeLists.txt cmake dsl compiler runtime include bench examples`)
 # against the tree, `runtime_bench --only build --repeats 7` in the order old, new, new, old,
 # old, new, each run's CSV to $OUT/NAME-RUN-old|new.csv.
-#   ab_runtime_bench.sh NAME [generated]   (generated: with the generated-C++ columns)
+#   [ONLY=MEASURE,…] ab_runtime_bench.sh NAME [generated]   (generated: with the generated-C++
+#   columns; ONLY: the measures to run, `build` unless given)
 set -uo pipefail
 name=$1
+only=${ONLY:-build}
 generated=OFF; [ "${2:-}" = generated ] && generated=ON
 D=$PWD/.device-deps/include
 cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF \
@@ -19,6 +21,6 @@ wait
 echo "built in $(( $(date +%s) - start )) s"; grep -E "error:|FAILED" /tmp/build-*.log | head
 n=0
 for v in old new new old old new; do
-  n=$((n+1)); /tmp/$v/bench/runtime_bench --only build --repeats 7 --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
+  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats 7 --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
   echo "runtime_bench $name $n $v done at $(( $(date +%s) - start )) s"
 done

@@ -18,6 +18,9 @@ public:
 
   explicit_plan run() {
     body(plan_.graph->root, location{});
+    // Every step's dependencies are in dep_steps now, which no longer moves: view them.
+    for (std::size_t i = 0; i < plan_.steps.size(); ++i)
+      plan_.steps[i].deps = std::span<const std::uint32_t>(plan_.dep_steps).subspan(dep_begin_[i], dep_count_[i]);
     for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
       plan_.conds_by_home[home_key(plan_.cond_homes[c])].push_back(c);
     find_late_readers();
@@ -33,10 +36,12 @@ private:
       step s;
       s.node = &n;
       s.parent = parent;
-      for (auto d : n.deps) s.deps.push_back(step_of[d]);
+      dep_begin_.push_back(static_cast<std::uint32_t>(plan_.dep_steps.size()));
+      dep_count_.push_back(static_cast<std::uint32_t>(n.deps.size()));
+      for (auto d : n.deps) plan_.dep_steps.push_back(step_of[d]);
       auto index = static_cast<std::uint32_t>(plan_.steps.size());
       step_of[i] = index;
-      plan_.steps.push_back(std::move(s));
+      plan_.steps.push_back(s);
       plan_.first_body.push_back(n.kind == ir::node_kind::conditional ? plan_.body_graphs : ir::none);
       if (n.kind != ir::node_kind::conditional) continue;
       plan_.cond_homes[n.cond] = parent;
@@ -101,6 +106,7 @@ private:
   }
 
   explicit_plan plan_;
+  std::vector<std::uint32_t> dep_begin_, dep_count_;  // by step: where its dependencies lie in dep_steps
 };
 
 }  // namespace

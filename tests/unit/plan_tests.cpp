@@ -10,6 +10,10 @@ using namespace cgraph;
 using cgraph::test::compile_text;
 using cgraph::test::in_graph;
 
+namespace {
+std::vector<std::uint32_t> deps_of(const plan::step& s) { return {s.deps.begin(), s.deps.end()}; }
+}  // namespace
+
 TEST_CASE("plan.explicit_steps_go_depth_first_into_bodies") {
   auto c = compile_text(in_graph("k<<<1, 1>>>(x, n); cond c = 1; while c { step<<<1, 1>>>(x, c); } k<<<1, 1>>>(x, n);"));
   REQUIRE_MESSAGE(c.ok(), c.errors());
@@ -17,8 +21,35 @@ TEST_CASE("plan.explicit_steps_go_depth_first_into_bodies") {
   REQUIRE(p.steps.size() == 4);
   CHECK(p.steps[1].node->kind == ir::node_kind::conditional);
   CHECK(p.steps[2].parent == plan::location{1, 0});  // the body's node follows its conditional
-  CHECK(p.steps[3].deps == std::vector<std::uint32_t>{1});
+  CHECK(deps_of(p.steps[3]) == std::vector<std::uint32_t>{1});
   CHECK(p.cond_homes.at(0) == plan::location{});
+}
+
+TEST_CASE("plan.steps_view_their_dependencies_in_one_list_that_a_move_keeps") {
+  auto c = compile_text(in_graph("a: k<<<1, 1>>>(x, n); b: k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n) after a, b; "
+                                 "cond c = 1; while c { d: step<<<1, 1>>>(x, c); step<<<1, 1>>>(x, c) after d; }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto built = plan::lower_explicit(c.graph());
+  const plan::explicit_plan p = std::move(built);  // the views must follow the list
+  REQUIRE(p.steps.size() == 6);
+  // Root nodes 0-3 are steps 0-3 and the body's two nodes steps 4-5: each step's dependencies
+  // are its node's, renumbered so.
+  const auto& root = c.graph().root.nodes;
+  for (std::uint32_t i = 0; i < 4; ++i) CHECK(deps_of(p.steps[i]) == root[i].deps);
+  const auto& body = root[3].bodies.at(0).nodes;
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    std::vector<std::uint32_t> expected;
+    for (auto d : body[i].deps) expected.push_back(d + 4);
+    CHECK(deps_of(p.steps[4 + i]) == expected);
+  }
+  CHECK(deps_of(p.steps[2]).size() == 2);  // `after a, b`
+  std::size_t listed = 0;
+  for (const auto& s : p.steps) {
+    if (!s.deps.empty()) CHECK(s.deps.data() >= p.dep_steps.data());
+    if (!s.deps.empty()) CHECK(s.deps.data() + s.deps.size() <= p.dep_steps.data() + p.dep_steps.size());
+    listed += s.deps.size();
+  }
+  CHECK(listed == p.dep_steps.size());
 }
 
 TEST_CASE("plan.capture_uses_one_stream_for_a_chain") {
@@ -55,7 +86,7 @@ TEST_CASE("plan.capture_orders_forward_after_edges_topologically") {
   // CUDA needs a node's dependencies to exist when it is added: b is created first.
   REQUIRE(steps.steps.size() == 2);
   CHECK(steps.steps[0].node->label == "b");
-  CHECK(steps.steps[1].deps == std::vector<std::uint32_t>{0});
+  CHECK(deps_of(steps.steps[1]) == std::vector<std::uint32_t>{0});
   auto cap = plan::lower_capture(steps);
   const auto& nodes = cap.bodies[0].nodes;
   REQUIRE(nodes.size() == 2);

@@ -5,6 +5,7 @@
 #include <cgraph/compiler/ir.hpp>
 
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -23,7 +24,9 @@ struct location {
 struct step {
   const ir::node* node = nullptr;
   location parent;
-  std::vector<std::uint32_t> deps;  // earlier steps, all in the same parent
+  // Earlier steps, all in the same parent: a view of the plan's dep_steps, where every step's
+  // lie one after another (a build reads them in step order, from one block).
+  std::span<const std::uint32_t> deps;
 };
 
 
@@ -36,8 +39,16 @@ struct port_step {
 };
 
 struct explicit_plan {
+  explicit_plan() = default;
+  // Moved, never copied: the steps' dependency views point into dep_steps.
+  explicit_plan(explicit_plan&&) noexcept = default;
+  explicit_plan& operator=(explicit_plan&&) noexcept = default;
+  explicit_plan(const explicit_plan&) = delete;
+  explicit_plan& operator=(const explicit_plan&) = delete;
+
   const ir::graph* graph = nullptr;
   std::vector<step> steps;      // depth-first: a conditional, then its bodies, then what follows
+  std::vector<std::uint32_t> dep_steps;  // every step's dependencies, in step order
   // By cond index: the graph whose conditional node the cond drives. The runtime creates the
   // handles of a graph as soon as that graph exists, before any node is added to it.
   std::vector<location> cond_homes;
