@@ -107,7 +107,7 @@ private:
 
   // ---- declarations --------------------------------------------------------------------------
 
-  std::vector<ir::parameter> lower_signature(const std::vector<dsl::ast::parameter>& params, bool host) {
+  std::vector<ir::parameter> lower_signature(const dsl::ast::list<dsl::ast::parameter>& params, bool host) {
     std::vector<ir::parameter> out;
     std::unordered_map<std::string_view, source_range> seen;
     for (const auto& p : params) {
@@ -209,6 +209,10 @@ namespace {
 compile_result compile_files(const source_file& source, source_file* growable, const compile_limits& limits,
                              const import_options* imports) {
   compile_result result;
+  // The syntax tree's lists come from this arena while the tree lives (dsl/ast_arena.hpp), and
+  // go back to the heap with it; `parsed`, made after it, is destroyed before it.
+  dsl::ast::arena tree_memory;
+  const dsl::ast::arena::use tree_lists(tree_memory);
   auto parsed = read_and_parse(source, growable, limits, imports, result.diags);
   ir::program program;
   program.file = source.name();

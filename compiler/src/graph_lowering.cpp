@@ -278,7 +278,7 @@ private:
   }
 
   // `[[priority(N)]]`, `[[cluster(X, Y, Z)]]`, `[[enabled(EXPR)]]` (LANGUAGE.md §11).
-  void lower_attributes(ir::node& n, const std::vector<ast::attribute>& attributes) {
+  void lower_attributes(ir::node& n, const ast::list<ast::attribute>& attributes) {
     static constexpr std::string_view known[] = {"priority", "cluster", "enabled", "device"};
     ir::node_attributes out;
     std::unordered_map<std::string_view, source_range> seen;
@@ -719,7 +719,7 @@ private:
 
   // Converts call arguments to the parameters of `callee` ("kernel 'k'"); `required` is how
   // many parameters have no default.
-  void lower_arguments(ir::node& n, const std::vector<ast::expression>& args, const std::vector<ir::parameter>& params,
+  void lower_arguments(ir::node& n, const ast::list<ast::expression>& args, const std::vector<ir::parameter>& params,
                        std::size_t required, const ast::identifier& name, std::string_view what) {
     if (args.size() < required || args.size() > params.size()) {
       std::string expected = required == params.size() ? fmt::format("{}", params.size())
@@ -764,7 +764,7 @@ private:
     return e;
   }
 
-  void lower_dims(std::array<ir::argument, 3>& out, const std::vector<ast::expression>& dims, std::string_view what) {
+  void lower_dims(std::array<ir::argument, 3>& out, const ast::list<ast::expression>& dims, std::string_view what) {
     static constexpr const char* axis[] = {"x", "y", "z"};
     for (std::size_t i = 0; i < 3; ++i) {
       if (i >= dims.size()) {
@@ -802,7 +802,7 @@ private:
     using ir::launch_limit;
     using ir::launch_limits;
     auto value = [&](const ir::argument& a) { return exprs_.constant_integer(a.expr); };
-    auto where = [&](const std::vector<ast::expression>& dims, std::size_t i) {
+    auto where = [&](const ast::list<ast::expression>& dims, std::size_t i) {
       return i < dims.size() ? range_of(dims[i]) : range_of(s.kernel);
     };
     std::optional<std::int64_t> threads = 1;

@@ -10,7 +10,7 @@ using expression_type = x3::rule<expression_class, ast::expression>;
 BOOST_SPIRIT_DECLARE(expression_type)
 
 struct launch_dims_class;
-using launch_dims_type = x3::rule<launch_dims_class, std::vector<ast::expression>>;
+using launch_dims_type = x3::rule<launch_dims_class, ast::list<ast::expression>>;
 BOOST_SPIRIT_DECLARE(launch_dims_type)
 
 }  // namespace cgraph::dsl::parser

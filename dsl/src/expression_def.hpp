@@ -26,7 +26,7 @@ const x3::rule<parenthesized_class, ast::parenthesized> parenthesized = "parenth
 const x3::rule<struct_literal_class, ast::struct_literal> struct_literal = "struct literal";
 const x3::rule<field_init_class, ast::field_init> field_init = "a field";
 struct argument_list_class;
-const x3::rule<argument_list_class, std::vector<ast::expression>> argument_list = "an argument";
+const x3::rule<argument_list_class, ast::list<ast::expression>> argument_list = "an argument";
 
 // One operand, its kind decided from its first byte and, for a name, the byte after it: a digit
 // or '.' starts a number, '(' a parenthesized expression; `true`, `false`, `null` and `sizeof`
@@ -174,10 +174,10 @@ const auto parenthesized_def = mark_begin >> '(' > expression[set_inner] > ')' >
 
 // A launch dimension, parsed by hand as `dims_tuple | expression` was, straight into the list:
 // (a, b [, c]) backtracks to a plain expression when it is not a tuple, so "(n + 1) * 2" works.
-struct launch_dims_parser : detail::token_parser<launch_dims_parser, std::vector<ast::expression>> {
+struct launch_dims_parser : detail::token_parser<launch_dims_parser, ast::list<ast::expression>> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    std::vector<ast::expression>& dims = attr;
+    ast::list<ast::expression>& dims = attr;
     dims.clear();
     It p = first;
     x3::skip_over(p, last, ctx);
@@ -192,7 +192,7 @@ private:
   // '(' >> expression >> ',' >> expression >> -(',' >> expression) >> ')'; consumes nothing
   // when it fails.
   template <typename It, typename Ctx, typename RCtx>
-  static bool tuple(It& first, It const& last, Ctx const& ctx, RCtx& rctx, std::vector<ast::expression>& dims) {
+  static bool tuple(It& first, It const& last, Ctx const& ctx, RCtx& rctx, ast::list<ast::expression>& dims) {
     It p = first;
     dims.reserve(3);
     if (!x3::lit('(').parse(p, last, ctx, rctx, x3::unused) || !expression.parse(p, last, ctx, rctx, dims.emplace_back()) ||

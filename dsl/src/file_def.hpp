@@ -27,7 +27,7 @@ struct field_decl_class : annotate_position {};
 const file_type file = "file";
 const x3::rule<declaration_class, ast::declaration> declaration = "declaration";
 const x3::rule<parameter_class, ast::parameter> parameter = "parameter";
-const x3::rule<parameters_class, std::vector<ast::parameter>> parameters = "parameters";
+const x3::rule<parameters_class, ast::list<ast::parameter>> parameters = "parameters";
 const x3::rule<include_class, ast::include_decl> include_decl = "include";
 const x3::rule<import_class, ast::import_decl> import_decl = "import";
 const x3::rule<kernel_class, ast::kernel_decl> kernel_decl = "kernel";

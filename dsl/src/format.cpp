@@ -253,13 +253,13 @@ private:
         [&](std::size_t i) { return std::pair{x.fields[i].begin, x.fields[i].end}; }, 1, "{ ", " }");
   }
 
-  void list(const std::vector<ast::expression>& xs, std::size_t reserve_after = 1) {
+  void list(const ast::list<ast::expression>& xs, std::size_t reserve_after = 1) {
     comma_list(
         xs.size(), [&](std::size_t i) { expression(xs[i]); },
         [&](std::size_t i) { return std::pair{xs[i].begin, xs[i].end}; }, reserve_after);
   }
 
-  void dims(const std::vector<ast::expression>& d) {
+  void dims(const ast::list<ast::expression>& d) {
     if (d.size() == 1) expression(d[0]);
     else list(d);
   }
@@ -344,7 +344,7 @@ private:
     out_ += ';';
   }
   // memcpy, memset, host and call: "[label: ]HEAD(ARGS)[ after …];"
-  void call_like(const ast::node_prefix& p, const std::string& head, const std::vector<ast::expression>& args,
+  void call_like(const ast::node_prefix& p, const std::string& head, const ast::list<ast::expression>& args,
                  const ast::after_list& suffix) {
     prefix(p);
     out_ += head;
@@ -478,7 +478,7 @@ private:
   static std::string_view kind_of(const ast::const_decl&) { return "const"; }
   static std::string_view kind_of(const ast::struct_decl&) { return "struct"; }
 
-  void params(const std::vector<ast::parameter>& ps, std::size_t reserve_after) {
+  void params(const ast::list<ast::parameter>& ps, std::size_t reserve_after) {
     comma_list(
         ps.size(),
         [&](std::size_t i) {

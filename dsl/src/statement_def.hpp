@@ -44,11 +44,11 @@ const block_type block = "'{'";
 const x3::rule<statement_class, ast::statement> statement = "statement";
 const x3::rule<node_prefix_class, ast::node_prefix> node_prefix = "label";
 const x3::rule<attribute_class, ast::attribute> attribute = "an attribute";
-const x3::rule<attributes_class, std::vector<ast::attribute>> attributes = "attributes";
+const x3::rule<attributes_class, ast::list<ast::attribute>> attributes = "attributes";
 const x3::rule<after_clause_class, ast::after_list> after_clause = "after";
 struct label_list_class;
 const x3::rule<label_list_class, ast::after_list> label_list = "a label";
-const x3::rule<args_class, std::vector<ast::expression>> arguments = "arguments";
+const x3::rule<args_class, ast::list<ast::expression>> arguments = "arguments";
 const x3::rule<launch_class, ast::launch_stmt> launch_stmt = "kernel launch";
 const x3::rule<builtin_class, ast::builtin_stmt> builtin_stmt = "memcpy or memset";
 const x3::rule<host_call_class, ast::host_stmt> host_stmt = "host call";
@@ -136,10 +136,10 @@ const auto label_list_def = after_label_parser{} % ',';
 // ',' another argument must follow, so a bad one is reported where it stands. The arguments
 // go straight into the statement's list, sized once from the commas ahead: X3 built the list
 // in a temporary, growing it one argument at a time, and then copied it over.
-struct arguments_parser : detail::token_parser<arguments_parser, std::vector<ast::expression>> {
+struct arguments_parser : detail::token_parser<arguments_parser, ast::list<ast::expression>> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
-    std::vector<ast::expression>& out = attr;
+    ast::list<ast::expression>& out = attr;
     It p = first;
     if (!x3::lit('(').parse(p, last, ctx, rctx, x3::unused)) return false;
     out.reserve(out.size() + count_hint(p, last));

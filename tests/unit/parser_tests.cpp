@@ -22,7 +22,7 @@ std::unique_ptr<parsed> parse_text(std::string text) {
 }
 
 // The statements of the only graph in a file.
-const std::vector<ast::statement>& body_of(const parsed& p) {
+const ast::list<ast::statement>& body_of(const parsed& p) {
   for (const auto& d : p.result.file.declarations)
     if (const auto* g = boost::get<ast::graph_decl>(&d)) return g->body.statements;
   FAIL("no graph");

@@ -5,6 +5,7 @@
 // types used for its variants stay out of every public header.
 
 #include <cgraph/dsl/collectives.hpp>
+#include <cgraph/dsl/ast_arena.hpp>
 #include <cgraph/dsl/operators.hpp>
 
 #include <boost/optional.hpp>
@@ -45,7 +46,7 @@ struct identifier : tagged {
 struct after_label : identifier {
   edge_port port = edge_port::full;
 };
-using after_list = std::vector<after_label>;
+using after_list = list<after_label>;
 
 // ---- types -------------------------------------------------------------------------------
 
@@ -74,7 +75,7 @@ struct expression;
 // min(a, b), max(a, b), ceil_div(a, b)
 struct function_call : tagged {
   identifier function;
-  std::vector<expression> args;
+  list<expression> args;
 };
 struct sizeof_expr : tagged {
   type_name type;
@@ -86,13 +87,13 @@ struct field_init;
 // NAME { FIELD: EXPR, … }
 struct struct_literal : tagged {
   identifier name;
-  std::vector<field_init> fields;
+  list<field_init> fields;
 };
 struct operand;
 // E.FIELD.FIELD…: an operand of its own, so the rest (nearly all) carry no list of fields.
 struct field_access : tagged {
   x3::forward_ast<operand> base;
-  std::vector<identifier> fields;
+  list<identifier> fields;
 };
 
 // Calls, struct literals and `sizeof` are held through a pointer: inline, their names, types
@@ -126,8 +127,8 @@ struct choice;
 
 struct expression : tagged {
   unary first;
-  std::vector<operation> rest;
-  std::vector<ast::choice> choices;  // none, or one: `… ? A : B` (a vector: the type is incomplete here)
+  list<operation> rest;
+  list<ast::choice> choices;  // none, or one: `… ? A : B` (a vector: the type is incomplete here)
 };
 
 // `? A : B` after a condition; B holds any further `? :` (they group to the right).
@@ -147,7 +148,7 @@ struct field_init : tagged {
 struct statement;
 
 struct block : tagged {
-  std::vector<statement> statements;
+  list<statement> statements;
   bool else_if = false;  // `else if …`: an else body holding that one `if` (LANGUAGE.md §11)
 };
 
@@ -157,11 +158,11 @@ struct block : tagged {
 // `[[NAME(ARGS)]]` before a node statement (LANGUAGE.md §11).
 struct attribute : tagged {
   identifier name;
-  std::vector<expression> args;
+  list<expression> args;
 };
 
 struct node_prefix : tagged {
-  std::vector<attribute> attributes;
+  list<attribute> attributes;
   boost::optional<identifier> label;
   after_list after;
 };
@@ -169,12 +170,12 @@ struct node_prefix : tagged {
 struct launch_stmt : tagged {
   node_prefix prefix;
   identifier kernel;
-  std::vector<expression> grid;   // one to three components
-  std::vector<expression> block;  // one to three components
+  list<expression> grid;   // one to three components
+  list<expression> block;  // one to three components
   // Held through a pointer, as the statement variant's rare alternatives are: inline, it made
   // every statement some 140 bytes larger, and few launches give it.
   boost::optional<x3::forward_ast<expression>> shared_bytes;
-  std::vector<expression> args;
+  list<expression> args;
   after_list after;
 };
 
@@ -187,7 +188,7 @@ struct builtin_keyword : tagged {
 struct builtin_stmt : tagged {  // memcpy(dst, src, bytes) / memset(dst, value, count)
   node_prefix prefix;
   builtin_keyword keyword;
-  std::vector<expression> args;
+  list<expression> args;
   after_list after;
 };
 
@@ -221,21 +222,21 @@ struct collective_keyword : tagged {
 struct collective_stmt : tagged {
   node_prefix prefix;
   collective_keyword keyword;
-  std::vector<expression> args;
+  list<expression> args;
   after_list after;
 };
 
 struct host_stmt : tagged {
   node_prefix prefix;
   identifier callback;
-  std::vector<expression> args;
+  list<expression> args;
   after_list after;
 };
 
 struct call_stmt : tagged {
   node_prefix prefix;
   identifier graph;
-  std::vector<expression> args;
+  list<expression> args;
   after_list after;
 };
 
@@ -273,7 +274,7 @@ struct switch_stmt : tagged {
   node_prefix prefix;
   identifier condition;
   after_list after;
-  std::vector<case_clause> cases;
+  list<case_clause> cases;
 };
 
 struct repeat_stmt : tagged {
@@ -346,14 +347,14 @@ struct import_decl : tagged {
 
 struct kernel_decl : tagged {
   identifier name;
-  std::vector<parameter> params;
+  list<parameter> params;
   boost::optional<string_literal> symbol;  // as "…"
   boost::optional<identifier> library;     // from LIB
 };
 
 struct host_decl : tagged {
   identifier name;
-  std::vector<parameter> params;
+  list<parameter> params;
 };
 
 enum class library_kind : std::uint8_t { module, source };
@@ -366,7 +367,7 @@ struct library_decl : tagged {  // module LIB = "file"; / source LIB = """…"""
 
 struct graph_decl : tagged {
   identifier name;
-  std::vector<parameter> params;
+  list<parameter> params;
   block body;
 };
 
@@ -383,7 +384,7 @@ struct field_decl : tagged {
 };
 struct struct_decl : tagged {
   identifier name;
-  std::vector<field_decl> fields;
+  list<field_decl> fields;
 };
 
 struct declaration
@@ -393,7 +394,7 @@ struct declaration
 };
 
 struct file : tagged {
-  std::vector<declaration> declarations;
+  list<declaration> declarations;
 };
 
 }  // namespace cgraph::dsl::ast
