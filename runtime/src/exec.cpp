@@ -15,8 +15,10 @@
 namespace cgraph::detail {
 
 node_values& exec_state::new_own(std::uint32_t step) {
-  updated_slot.add(step, static_cast<std::uint32_t>(updated.size()), current().plan().steps.size());
-  return updated.emplace_back();
+  // The values first, then their slot: a slot never names values that were not made.
+  node_values& v = updated.emplace_back();
+  updated_slot.add(step, static_cast<std::uint32_t>(updated.size() - 1), current().plan().steps.size());
+  return v;
 }
 
 void exec_state::built_values(std::uint32_t step, node_values& out) {
