@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     }
   } else if (what == "first-update") {
     // One update by name on an exec just built and instantiated (the build is timed too: run
-    // it under callgrind with --toggle-collect on cgraph::executable::update to count the
+    // it under callgrind with --toggle-collect='cgraph::graph_exec::update*' to count the
     // update alone).
     per = 1;
     for (int r = 0; r < repeats; ++r) {

@@ -18,9 +18,13 @@ public:
 
   explicit_plan run() {
     body(plan_.graph->root, location{});
-    // Every step's dependencies are in dep_steps now, which no longer moves: view them.
-    for (std::size_t i = 0; i < plan_.steps.size(); ++i)
-      plan_.steps[i].deps = std::span<const std::uint32_t>(plan_.dep_steps).subspan(dep_begin_[i], dep_count_[i]);
+    // Every step's dependencies are in dep_steps now, which no longer moves: view them. A step's
+    // end is where the next one's begin.
+    const std::span<const std::uint32_t> all(plan_.dep_steps);
+    for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
+      const std::size_t end = i + 1 < plan_.steps.size() ? dep_begin_[i + 1] : all.size();
+      plan_.steps[i].deps = all.subspan(dep_begin_[i], end - dep_begin_[i]);
+    }
     for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
       plan_.conds_by_home[home_key(plan_.cond_homes[c])].push_back(c);
     find_late_readers();
@@ -37,7 +41,6 @@ private:
       s.node = &n;
       s.parent = parent;
       dep_begin_.push_back(static_cast<std::uint32_t>(plan_.dep_steps.size()));
-      dep_count_.push_back(static_cast<std::uint32_t>(n.deps.size()));
       for (auto d : n.deps) plan_.dep_steps.push_back(step_of[d]);
       auto index = static_cast<std::uint32_t>(plan_.steps.size());
       step_of[i] = index;
@@ -106,7 +109,7 @@ private:
   }
 
   explicit_plan plan_;
-  std::vector<std::uint32_t> dep_begin_, dep_count_;  // by step: where its dependencies lie in dep_steps
+  std::vector<std::uint32_t> dep_begin_;  // by step: where its dependencies begin in dep_steps
 };
 
 }  // namespace
