@@ -186,6 +186,24 @@ hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, 
   return h;
 }
 
+std::vector<cudaGraphNode_t> nodes_of(cudaGraph_t g) {
+  std::size_t n = 0;
+  CHECK_CUDA(cudaGraphGetNodes(g, nullptr, &n));
+  std::vector<cudaGraphNode_t> v(n);
+  CHECK_CUDA(cudaGraphGetNodes(g, v.data(), &n));
+  return v;
+}
+
+// The kernel node that the first of a shape's graphs holds first: the root's first node, or the
+// first kernel of its first conditional body (the node that `first` reaches).
+cudaGraphNode_t first_kernel_of(const cgraph::graph& g) {
+  const cudaGraphNode_t root = nodes_of(g.get()).at(0);
+  cudaGraphNodeType t;
+  CHECK_CUDA(cudaGraphNodeGetType(root, &t));
+  if (t == cudaGraphNodeTypeKernel) return root;
+  return nodes_of(g.conditional_bodies(root).at(0)).at(0);
+}
+
 cudaGraphExec_t instantiate(cudaGraph_t g) {
   cudaGraphInstantiateParams p{};
   cudaGraphExec_t e;
@@ -354,13 +372,6 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   // diagnostic row that parts the driver's cost on cgraph's graph from cgraph's own (run 23).
   std::vector<cudaGraphNode_t> cg_kernels;
   {
-    auto nodes_of = [](cudaGraph_t gr) {
-      std::size_t n = 0;
-      CHECK_CUDA(cudaGraphGetNodes(gr, nullptr, &n));
-      std::vector<cudaGraphNode_t> v(n);
-      CHECK_CUDA(cudaGraphGetNodes(gr, v.data(), &n));
-      return v;
-    };
     for (auto r : nodes_of(g->get())) {
       cudaGraphNodeType t;
       CHECK_CUDA(cudaGraphNodeGetType(r, &t));
@@ -456,6 +467,10 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
     std::optional<cgraph::graph> fresh;
     std::optional<cgraph::graph_exec> fresh_exec;
     cgraph::update_result last_first{};
+    // The diagnostic path's exec: cgraph's build and instantiation, its first node set by hand.
+    std::optional<cgraph::graph> probe;
+    std::optional<cgraph::graph_exec> probe_exec;
+    cudaGraphNode_t probe_node = nullptr;
     if (race(s, nodes, {
         {"first update", "hand-written per-node", 1, [&] { hand_set_first_of(fresh_hand_exec, fresh_hand, first); }, [&] {
            ++first;
@@ -474,8 +489,24 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
            fresh_exec.reset();
            fresh.reset();
          }, {0}},
+        // Whether the excess of cgraph's first update over the hand-written one is cgraph's own
+        // work or the driver's first setter on cgraph's exec (run 30): the hand-written setter,
+        // timed alone, on an exec that cgraph built and instantiated.
+        {"first update", "hand-written per-node, on cgraph's fresh exec", 1, [&] {
+           void* args[] = {&buffer, &first};
+           auto p = tiny_params(args);
+           CHECK_CUDA(cudaGraphExecKernelNodeSetParams(probe_exec->get(), probe_node, &p));
+         }, [&] {
+           ++first;
+           probe.emplace(cgraph::graph::build(prog, "g", values, reg));
+           probe_exec.emplace(probe->instantiate());
+           probe_node = first_kernel_of(*probe);
+         }, [&] {
+           probe_exec.reset();
+           probe.reset();
+         }, {0}},
     }))
-      rows.back().path += how(last_first);
+      rows[rows.size() - 2].path += how(last_first);
   }
 
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
