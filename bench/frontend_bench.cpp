@@ -7,6 +7,8 @@
 
 #include <cgraph/compiler/compile.hpp>
 
+#include "frontend_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,29 +20,6 @@
 #include <vector>
 
 namespace {
-
-// A realistic mix: launches with computed grids, memsets and memcpys, parallel branches,
-// labels with `after`, and a few conditionals with bodies. Returns the text and its node count.
-std::pair<std::string, std::size_t> generate(std::size_t target_nodes) {
-  std::string s =
-      "kernel saxpy(a: f32, x: f32*, y: f32*, n: i32);\n"
-      "kernel step(x: f32*, n: i32, more: cond);\n"
-      "graph big(x: f32*, y: f32*, a: f32 = 2.0, n: i32 = 1 << 20) {\n"
-      "  let blocks = ceil_div(n, 256);\n";
-  std::size_t nodes = 0, block = 0;
-  while (nodes < target_nodes) {
-    std::string b = std::to_string(block++);
-    s += "  l" + b + ": saxpy<<<blocks, 256>>>(a, x, y, n);\n";
-    s += "  saxpy<<<ceil_div(n, 128), 128>>>(a * 0.5, x + 16, y, n - 16);\n";
-    s += "  parallel {\n    saxpy<<<blocks, 256>>>(a, x, y, n);\n"
-         "    { memset(y, 0, n); memcpy(x, y, n * sizeof(f32)); }\n  }\n";
-    s += "  saxpy<<<blocks, 256>>>(a, y, x, n) after l" + b + ";\n";
-    s += "  cond c" + b + " = 1;\n  while c" + b + " { step<<<1, 1>>>(x, n, c" + b + "); }\n";
-    nodes += 8;  // 6 in the sequence, the while node and its body's node
-  }
-  s += "}\n";
-  return {s, nodes};
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -61,13 +40,13 @@ int main(int argc, char** argv) {
   }
   if (write_to) {
     std::ofstream out(write_to, std::ios::binary);
-    out << generate(sizes.back()).first;
+    out << bench::frontend_text(sizes.back()).first;
     return out ? 0 : 1;
   }
 
   fmt::print("{:>8} {:>10} {:>12} {:>14} {:>12}\n", "nodes", "bytes", "median ms", "nodes/s", "MB/s");
   for (std::size_t size : sizes) {
-    auto [text, nodes] = generate(size);
+    auto [text, nodes] = bench::frontend_text(size);
     cgraph::source_file src("bench.cgraph", text);
     std::vector<double> times;
     for (int r = 0; r < repeats + 1; ++r) {  // the first run warms caches and the allocator

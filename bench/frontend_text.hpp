@@ -1,0 +1,34 @@
+#pragma once
+// The text that the front-end benchmarks parse: frontend_bench (cgraph's whole front end) and
+// frontend_floor (an X3 grammar that only recognises it).
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace bench {
+
+// A realistic mix: launches with computed grids, memsets and memcpys, parallel branches,
+// labels with `after`, and a few conditionals with bodies. Returns the text and its node count.
+inline std::pair<std::string, std::size_t> frontend_text(std::size_t target_nodes) {
+  std::string s =
+      "kernel saxpy(a: f32, x: f32*, y: f32*, n: i32);\n"
+      "kernel step(x: f32*, n: i32, more: cond);\n"
+      "graph big(x: f32*, y: f32*, a: f32 = 2.0, n: i32 = 1 << 20) {\n"
+      "  let blocks = ceil_div(n, 256);\n";
+  std::size_t nodes = 0, block = 0;
+  while (nodes < target_nodes) {
+    std::string b = std::to_string(block++);
+    s += "  l" + b + ": saxpy<<<blocks, 256>>>(a, x, y, n);\n";
+    s += "  saxpy<<<ceil_div(n, 128), 128>>>(a * 0.5, x + 16, y, n - 16);\n";
+    s += "  parallel {\n    saxpy<<<blocks, 256>>>(a, x, y, n);\n"
+         "    { memset(y, 0, n); memcpy(x, y, n * sizeof(f32)); }\n  }\n";
+    s += "  saxpy<<<blocks, 256>>>(a, y, x, n) after l" + b + ";\n";
+    s += "  cond c" + b + " = 1;\n  while c" + b + " { step<<<1, 1>>>(x, n, c" + b + "); }\n";
+    nodes += 8;  // 6 in the sequence, the while node and its body's node
+  }
+  s += "}\n";
+  return {s, nodes};
+}
+
+}  // namespace bench
