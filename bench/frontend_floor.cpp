@@ -1,15 +1,18 @@
-// What Spirit X3 costs before cgraph does anything: a grammar that only recognises
-// frontend_bench's text (declarations, launches, memset and memcpy, `let`, `cond`, `parallel`,
-// `while`, blocks, labels and `after`, expressions with calls, `sizeof` and the binary
-// operators), built the way X3's documentation builds grammars (but for a hand-written
-// skipper), with no attribute, no position, no diagnostic and no check. Issue 17 asks the whole front end for 5 M nodes/s on
-// one core; this is the floor under cgraph's parser, so that docs/performance.md can say how
-// much of the gap is X3's and how much is what cgraph builds. A program, not a test.
+// What Spirit X3 costs before cgraph does anything. Issue 17 asks the whole front end for 5 M
+// nodes/s on one core; this program measures the floor under cgraph's parser, so that
+// docs/performance.md (run 30) can say how much of the gap is X3's, how much a lexer would
+// take back, and what building a program costs on top. Its grammars cover frontend_bench's text
+// (declarations, launches, memset and memcpy, `let`, `cond`, `parallel`, `while`, blocks,
+// labels and `after`, expressions with calls, `sizeof` and the binary operators), written the
+// way X3's documentation writes grammars, with no position and no diagnostic. A program, not a
+// test.
 //
-//   frontend_floor [--repeats N] [--nodes N] [--only characters|lexer|tokens]
+//   frontend_floor [--repeats N] [--nodes N] [--only characters|lexer|tokens|records]
 //
-// Three ways, taking turns: `characters`, X3 over the text with a skipper; `lexer`, the token
-// variant's lexer alone; `tokens`, that lexer and X3 over its tokens.
+// Four ways, taking turns: `characters`, X3 over the text with a skipper, building nothing;
+// `lexer`, a hand-written lexer alone; `tokens`, that lexer and X3 over its tokens, building
+// nothing; `records`, the token grammar with actions that intern names and build flat tables
+// of expressions and nodes, with no syntax tree.
 
 #include "frontend_text.hpp"
 
@@ -24,6 +27,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace characters {
@@ -121,11 +125,12 @@ enum class kind : std::uint8_t {
 };
 struct token {
   kind k;
+  std::uint16_t length;  // in bytes (names and numbers are far shorter)
   std::uint32_t begin;
 };
 
 kind keyword_or_name(const char* b, std::size_t n) {
-  auto is = [&](const char* w) { return std::strlen(w) == n && std::memcmp(b, w, n) == 0; };
+  auto is = [&]<std::size_t N>(const char (&w)[N]) { return N - 1 == n && std::memcmp(b, w, n) == 0; };
   switch (b[0]) {
     case 'a': return is("after") ? kind::kw_after : kind::name;
     case 'c': return is("cond") ? kind::kw_cond : kind::name;
@@ -177,12 +182,12 @@ bool lex(const std::string& text, std::vector<token>& out) {
     }
     if (cls == word_start) {
       while (p != end && word_char(*p)) ++p;
-      out.push_back({keyword_or_name(start, static_cast<std::size_t>(p - start)), at(start)});
+      out.push_back({keyword_or_name(start, static_cast<std::size_t>(p - start)), static_cast<std::uint16_t>(p - start), at(start)});
       continue;
     }
     if (cls == digit) {
       while (p != end && (class_of(*p) == digit || *p == '.')) ++p;
-      out.push_back({kind::number, at(start)});
+      out.push_back({kind::number, static_cast<std::uint16_t>(p - start), at(start)});
       continue;
     }
     kind k = kind::binop;
@@ -213,7 +218,7 @@ bool lex(const std::string& text, std::vector<token>& out) {
         break;
       default: return false;
     }
-    out.push_back({k, at(start)});
+    out.push_back({k, static_cast<std::uint16_t>(n), at(start)});
     p += n;
   }
   return true;
@@ -281,6 +286,326 @@ bool recognise(const std::string& text, std::vector<token>& scratch, bool lex_on
 
 }  // namespace tokens
 
+// The token grammar again, with actions that build what a compiled program needs as they go:
+// every name interned once, flat tables of expressions, nodes and arguments, `let` values
+// bound, each launch's callee looked up and its arguments counted against the kernel's. No
+// syntax tree is made. This is the shape issue 17's redesign would take; it is a floor because
+// it checks and converts far less than cgraph does (no types, no precedence, no diagnostics).
+namespace records {
+
+namespace x3 = boost::spirit::x3;
+using tokens::kind;
+using tokens::t;
+using tokens::token;
+
+// Names to dense indices: open addressing over the text's bytes, no string copied.
+class interner {
+public:
+  std::uint32_t operator()(std::string_view name) {
+    if (slots_.empty()) slots_.assign(1024, empty);
+    if (names_.size() * 2 >= slots_.size()) grow();
+    std::size_t i = hash(name) & (slots_.size() - 1);
+    for (;; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i] == empty) {
+        slots_[i] = static_cast<std::uint32_t>(names_.size());
+        names_.push_back(name);
+        return slots_[i];
+      }
+      if (names_[slots_[i]] == name) return slots_[i];
+    }
+  }
+  void clear() {
+    names_.clear();
+    slots_.clear();
+  }
+
+private:
+  static constexpr std::uint32_t empty = ~0u;
+  static std::size_t hash(std::string_view s) {
+    std::size_t h = 1469598103934665603ull;
+    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+  }
+  void grow() {
+    std::vector<std::uint32_t> old(slots_.size() * 2, empty);
+    slots_.swap(old);
+    for (std::uint32_t id = 0; id < names_.size(); ++id) {
+      std::size_t i = hash(names_[id]) & (slots_.size() - 1);
+      while (slots_[i] != empty) i = (i + 1) & (slots_.size() - 1);
+      slots_[i] = id;
+    }
+  }
+  std::vector<std::string_view> names_;
+  std::vector<std::uint32_t> slots_;
+};
+
+enum class op : std::uint8_t { constant, name, call, unary, binary, choice };
+struct expr {
+  op o;
+  std::uint8_t token_kind;  // the operator's, for unary and binary
+  std::uint32_t a = 0, b = 0, c = 0;
+};
+enum class node_kind : std::uint8_t { kernel, memset, memcpy, while_loop };
+struct node {
+  node_kind k;
+  std::uint32_t callee = 0, label = ~0u, parent = ~0u;
+  std::uint32_t grid = 0, block = 0, first_arg = 0, arg_count = 0, first_after = 0, after_count = 0;
+  std::uint32_t token = 0;  // where it was written, for errors
+};
+
+struct program {
+  std::vector<expr> exprs;
+  std::vector<node> nodes;
+  std::vector<std::uint32_t> args, after;
+  std::vector<std::uint32_t> kernel_params;  // by name id: a kernel's parameter count, or ~0
+  std::vector<std::uint32_t> values;         // by name id: a `let`'s expression, or ~0
+  void clear() {
+    exprs.clear();
+    nodes.clear();
+    args.clear();
+    after.clear();
+    kernel_params.clear();
+    values.clear();
+  }
+};
+
+// What the actions share while one text is read.
+struct state {
+  const std::string* text = nullptr;
+  const token* tokens = nullptr;
+  const token* last = nullptr;  // the last token a tracked parser matched
+  interner names;
+  program out;
+  std::vector<std::uint32_t> operands, marks, parents, pending;  // stacks
+  std::uint32_t mismatches = 0;  // launches whose argument count is not their kernel's
+  std::uint32_t id(const token& tk) { return names(std::string_view(text->data() + tk.begin, tk.length)); }
+  std::uint32_t push(expr e) {
+    out.exprs.push_back(e);
+    return static_cast<std::uint32_t>(out.exprs.size() - 1);
+  }
+  std::uint32_t pop() {
+    const std::uint32_t e = operands.back();
+    operands.pop_back();
+    return e;
+  }
+  static std::vector<std::uint32_t>& at(std::vector<std::uint32_t>& v, std::uint32_t i) {
+    if (v.size() <= i) v.resize(i + 1, ~0u);
+    return v;
+  }
+};
+state* current = nullptr;
+
+// One token of kind `k`, remembered as the state's last token: X3's `_where` is the input after
+// a match in Boost 1.74, not the match, so actions read their tokens from here.
+struct tracked_parser : x3::parser<tracked_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  kind k;
+  constexpr explicit tracked_parser(kind want) : k(want) {}
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
+    if (first == last || first->k != k) return false;
+    current->last = first++;
+    return true;
+  }
+};
+constexpr tracked_parser tk(kind k) { return tracked_parser(k); }
+// Where the parser stands, pushed onto the marks: a node statement's first token.
+struct here_parser : x3::parser<here_parser> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const&, Ctx const&, RCtx&, Attr&) const {
+    current->marks.push_back(static_cast<std::uint32_t>(first - current->tokens));
+    return true;
+  }
+};
+constexpr here_parser here{};
+
+const auto on_number = [](auto&) {
+  const token& tk = *current->last;
+  std::uint32_t v = 0;
+  for (std::uint16_t i = 0; i < tk.length; ++i) {
+    const char c = current->text->data()[tk.begin + i];
+    if (c < '0' || c > '9') break;
+    v = v * 10 + static_cast<std::uint32_t>(c - '0');
+  }
+  current->operands.push_back(current->push({op::constant, 0, v}));
+};
+const auto on_name = [](auto&) {
+  const std::uint32_t id = current->id(*current->last);
+  std::vector<std::uint32_t>& values = state::at(current->out.values, id);
+  // A `let` is replaced by its value; anything else stays a name (a parameter, in cgraph).
+  current->operands.push_back(values[id] != ~0u ? values[id] : current->push({op::name, 0, id}));
+};
+const auto push_name = [](auto&) { current->pending.push_back(current->id(*current->last)); };
+const auto mark_call = [](auto&) {
+  current->pending.push_back(current->id(*current->last));
+  current->marks.push_back(static_cast<std::uint32_t>(current->operands.size()));
+};
+const auto on_call = [](auto&) {
+  state& s = *current;
+  const std::uint32_t from = s.marks.back();
+  s.marks.pop_back();
+  const auto count = static_cast<std::uint32_t>(s.operands.size() - from);
+  const auto first = static_cast<std::uint32_t>(s.out.args.size());
+  s.out.args.insert(s.out.args.end(), s.operands.begin() + from, s.operands.end());
+  s.operands.resize(from);
+  s.operands.push_back(s.push({op::call, 0, s.pending.back(), first, count}));
+  s.pending.pop_back();
+};
+const auto on_sign = [](auto&) { current->pending.push_back(static_cast<std::uint32_t>(current->last->k)); };
+const auto on_signed = [](auto&) {
+  const std::uint32_t v = current->pop();
+  current->operands.push_back(current->push({op::unary, static_cast<std::uint8_t>(current->pending.back()), v}));
+  current->pending.pop_back();
+};
+const auto on_operator = [](auto&) { current->pending.push_back(static_cast<std::uint32_t>(current->last->k)); };
+const auto on_binary = [](auto&) {
+  const std::uint32_t b = current->pop(), a = current->pop();
+  current->operands.push_back(current->push({op::binary, static_cast<std::uint8_t>(current->pending.back()), a, b}));
+  current->pending.pop_back();
+};
+const auto on_choice = [](auto&) {
+  const std::uint32_t c = current->pop(), b = current->pop(), a = current->pop();
+  current->operands.push_back(current->push({op::choice, 0, a, b, c}));
+};
+
+const auto name = t(kind::name);
+const auto binary_op = tk(kind::binop) | tk(kind::star) | tk(kind::minus);
+x3::rule<struct expression_r> const expression = "expression";
+x3::rule<struct unary_r> const unary = "unary";
+const auto type = (name | t(kind::kw_cond)) >> -t(kind::star);
+const auto call_or_name = (tk(kind::name) >> &t(kind::lparen) >> x3::eps[mark_call] >> t(kind::lparen) >>
+                           -(expression % t(kind::comma)) >> t(kind::rparen))[on_call] |
+                          tk(kind::name)[on_name];
+const auto primary = tk(kind::number)[on_number] |
+                     (t(kind::kw_sizeof) >> t(kind::lparen) >> type >> tk(kind::rparen))[on_number] | call_or_name |
+                     (t(kind::lparen) >> expression >> t(kind::rparen));
+const auto unary_def = ((tk(kind::minus) | tk(kind::bang))[on_sign] >> unary)[on_signed] | (primary >> *(t(kind::dot) >> name));
+const auto expression_def = unary >> *(binary_op[on_operator] >> unary)[on_binary] >>
+                            -(t(kind::question) >> expression >> t(kind::colon) >> expression)[on_choice];
+
+// Statements: each node statement's action makes its node from what its parts left. A node
+// statement pushes its marks only once its first token says what it is: X3 does not undo an
+// action of an alternative that fails later.
+const auto begin_node = [](auto&) {
+  current->marks.push_back(static_cast<std::uint32_t>(current->operands.size()));
+  current->marks.push_back(static_cast<std::uint32_t>(current->out.after.size()));
+  current->pending.push_back(~0u);  // its label, if it has one
+  current->pending.push_back(~0u);  // its callee, if it is a launch
+};
+const auto on_label = [](auto&) { current->pending[current->pending.size() - 2] = current->id(*current->last); };
+const auto on_callee = [](auto&) { current->pending.back() = current->id(*current->last); };
+const auto on_after = [](auto&) { current->out.after.push_back(current->id(*current->last)); };
+template <node_kind K>
+struct make_node {
+  template <typename Ctx>
+  void operator()(Ctx&) const {
+    state& s = *current;
+    const std::uint32_t after_from = s.marks.back();
+    s.marks.pop_back();
+    const std::uint32_t from = s.marks.back();
+    s.marks.pop_back();
+    node n{K};
+    n.token = s.marks.back();
+    s.marks.pop_back();
+    n.callee = s.pending.back();
+    s.pending.pop_back();
+    n.label = s.pending.back();
+    s.pending.pop_back();
+    n.parent = s.parents.empty() ? ~0u : s.parents.back();
+    std::size_t at = from;
+    if constexpr (K == node_kind::kernel) {
+      n.grid = s.operands[at++];
+      n.block = s.operands[at++];
+      const std::vector<std::uint32_t>& params = state::at(s.out.kernel_params, n.callee);
+      if (params[n.callee] != s.operands.size() - at) ++s.mismatches;
+    }
+    n.first_arg = static_cast<std::uint32_t>(s.out.args.size());
+    n.arg_count = static_cast<std::uint32_t>(s.operands.size() - at);
+    s.out.args.insert(s.out.args.end(), s.operands.begin() + static_cast<std::ptrdiff_t>(at), s.operands.end());
+    s.operands.resize(from);
+    n.first_after = after_from;
+    n.after_count = static_cast<std::uint32_t>(s.out.after.size() - after_from);
+    s.out.nodes.push_back(n);
+  }
+};
+const auto on_let = [](auto&) {
+  const std::uint32_t id = current->pending.back();
+  current->pending.pop_back();
+  state::at(current->out.values, id)[id] = current->pop();
+};
+const auto drop_operand = [](auto&) { current->operands.pop_back(); };
+const auto open_while = [](auto&) {
+  node n{node_kind::while_loop};
+  n.callee = current->id(*current->last);
+  n.parent = current->parents.empty() ? ~0u : current->parents.back();
+  current->out.nodes.push_back(n);
+  current->parents.push_back(static_cast<std::uint32_t>(current->out.nodes.size() - 1));
+};
+const auto close_body = [](auto&) { current->parents.pop_back(); };
+
+x3::rule<struct block_r> const block = "block";
+x3::rule<struct statement_r> const statement = "statement";
+const auto arguments = t(kind::lparen) >> -(expression % t(kind::comma)) >> t(kind::rparen);
+const auto after = -(t(kind::kw_after) >> (tk(kind::name)[on_after] % t(kind::comma)));
+const auto label = -(tk(kind::name) >> t(kind::colon))[on_label];
+const auto start = here >> x3::eps[begin_node];
+const auto launch = (&t(kind::name) >> start >> label >> tk(kind::name)[on_callee] >> t(kind::launch_open) >> expression >>
+                     t(kind::comma) >> expression >> t(kind::launch_close) >> arguments >> after >>
+                     t(kind::semicolon))[make_node<node_kind::kernel>{}];
+const auto memset_stmt = (&t(kind::kw_memset) >> start >> t(kind::kw_memset) >> arguments >> after >>
+                          t(kind::semicolon))[make_node<node_kind::memset>{}];
+const auto memcpy_stmt = (&t(kind::kw_memcpy) >> start >> t(kind::kw_memcpy) >> arguments >> after >>
+                          t(kind::semicolon))[make_node<node_kind::memcpy>{}];
+const auto let = (t(kind::kw_let) >> tk(kind::name)[push_name] >> t(kind::assign) >> expression >> t(kind::semicolon))[on_let];
+const auto cond = t(kind::kw_cond) >> name >> -(t(kind::assign) >> expression[drop_operand]) >> t(kind::semicolon);
+const auto while_loop = (t(kind::kw_while) >> tk(kind::name))[open_while] >> block[close_body];
+const auto parallel = t(kind::kw_parallel) >> block;
+const auto statement_def = let | cond | while_loop | parallel | memset_stmt | memcpy_stmt | block | launch;
+const auto block_def = t(kind::lbrace) >> *statement >> t(kind::rbrace);
+
+const auto count_param = [](auto&) { ++current->marks.back(); };
+const auto begin_params = [](auto&) { current->marks.push_back(0); };
+const auto on_kernel = [](auto&) {
+  const std::uint32_t id = current->pending.back();
+  current->pending.pop_back();
+  state::at(current->out.kernel_params, id)[id] = current->marks.back();
+  current->marks.pop_back();
+};
+const auto drop_mark = [](auto&) {
+  current->marks.pop_back();
+  current->pending.pop_back();
+};
+const auto parameter = name >> t(kind::colon) >> type >> -(t(kind::assign) >> expression[drop_operand]);
+const auto parameters = x3::eps[begin_params] >> t(kind::lparen) >> -(parameter[count_param] % t(kind::comma)) >> t(kind::rparen);
+const auto kernel = (t(kind::kw_kernel) >> tk(kind::name)[push_name] >> parameters >> t(kind::semicolon))[on_kernel];
+const auto graph = (t(kind::kw_graph) >> tk(kind::name)[push_name] >> parameters)[drop_mark] >> block;
+const auto file = *(kernel | graph);
+
+BOOST_SPIRIT_DEFINE(expression, unary, block, statement)
+
+// Builds `s.out` from `text`; false where the text is not recognised or a launch's argument
+// count is not its kernel's.
+bool build(const std::string& text, std::vector<token>& scratch, state& s) {
+  scratch.clear();
+  if (!tokens::lex(text, scratch)) return false;
+  s.text = &text;
+  s.tokens = scratch.data();
+  s.names.clear();
+  s.out.clear();
+  s.mismatches = 0;
+  current = &s;
+  const token* first = scratch.data();
+  const token* const last = first + scratch.size();
+  const bool ok = x3::parse(first, last, file) && first == last && s.mismatches == 0;
+  current = nullptr;
+  return ok;
+}
+
+}  // namespace records
+
 int main(int argc, char** argv) {
   int repeats = 7;
   std::vector<std::size_t> sizes{1'000u, 10'000u, 100'000u};
@@ -292,6 +617,7 @@ int main(int argc, char** argv) {
   }
   characters::add_operators();
   std::vector<tokens::token> scratch;
+  records::state built;  // kept from one text to the next, as a front end's tables would be
   struct way {
     const char* name;
     std::function<bool(const std::string&)> run;
@@ -300,6 +626,7 @@ int main(int argc, char** argv) {
       {"characters", [](const std::string& text) { return characters::recognise(text); }},
       {"lexer", [&](const std::string& text) { return tokens::recognise(text, scratch, true); }},
       {"tokens", [&](const std::string& text) { return tokens::recognise(text, scratch, false); }},
+      {"records", [&](const std::string& text) { return records::build(text, scratch, built); }},
   };
   if (!only.empty())
     std::erase_if(ways, [&](const way& w) { return only != w.name; });
