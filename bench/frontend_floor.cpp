@@ -224,8 +224,13 @@ bool lex(const std::string& text, std::vector<token>& out) {
   return true;
 }
 
-// One token of kind `k`.
-struct token_parser : x3::parser<token_parser> {
+// The last token that a remembering token_parser matched. X3's `_where` is the input after a
+// match in Boost 1.74, not the match, so the `records` way's actions read their tokens here.
+inline const token* last_matched = nullptr;
+
+// One token of kind `k` (and, where Remember, noted in last_matched).
+template <bool Remember>
+struct token_parser : x3::parser<token_parser<Remember>> {
   using attribute_type = x3::unused_type;
   static bool const has_attribute = false;
   kind k;
@@ -233,11 +238,13 @@ struct token_parser : x3::parser<token_parser> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
     if (first == last || first->k != k) return false;
+    if constexpr (Remember) last_matched = first;
     ++first;
     return true;
   }
 };
-constexpr token_parser t(kind k) { return token_parser(k); }
+constexpr token_parser<false> t(kind k) { return token_parser<false>(k); }
+constexpr token_parser<true> tk(kind k) { return token_parser<true>(k); }
 
 const auto name = t(kind::name);
 const auto binary_op = t(kind::binop) | t(kind::star) | t(kind::minus);
@@ -296,6 +303,7 @@ namespace records {
 namespace x3 = boost::spirit::x3;
 using tokens::kind;
 using tokens::t;
+using tokens::tk;
 using tokens::token;
 
 // Names to dense indices: open addressing over the text's bytes, no string copied.
@@ -373,7 +381,6 @@ struct program {
 struct state {
   const std::string* text = nullptr;
   const token* tokens = nullptr;
-  const token* last = nullptr;  // the last token a tracked parser matched
   interner names;
   program out;
   std::vector<std::uint32_t> operands, marks, parents, pending;  // stacks
@@ -395,21 +402,6 @@ struct state {
 };
 state* current = nullptr;
 
-// One token of kind `k`, remembered as the state's last token: X3's `_where` is the input after
-// a match in Boost 1.74, not the match, so actions read their tokens from here.
-struct tracked_parser : x3::parser<tracked_parser> {
-  using attribute_type = x3::unused_type;
-  static bool const has_attribute = false;
-  kind k;
-  constexpr explicit tracked_parser(kind want) : k(want) {}
-  template <typename It, typename Ctx, typename RCtx, typename Attr>
-  bool parse(It& first, It const& last, Ctx const&, RCtx&, Attr&) const {
-    if (first == last || first->k != k) return false;
-    current->last = first++;
-    return true;
-  }
-};
-constexpr tracked_parser tk(kind k) { return tracked_parser(k); }
 // Where the parser stands, pushed onto the marks: a node statement's first token.
 struct here_parser : x3::parser<here_parser> {
   using attribute_type = x3::unused_type;
@@ -423,7 +415,7 @@ struct here_parser : x3::parser<here_parser> {
 constexpr here_parser here{};
 
 const auto on_number = [](auto&) {
-  const token& tk = *current->last;
+  const token& tk = *tokens::last_matched;
   std::uint32_t v = 0;
   for (std::uint16_t i = 0; i < tk.length; ++i) {
     const char c = current->text->data()[tk.begin + i];
@@ -433,14 +425,14 @@ const auto on_number = [](auto&) {
   current->operands.push_back(current->push({op::constant, 0, v}));
 };
 const auto on_name = [](auto&) {
-  const std::uint32_t id = current->id(*current->last);
+  const std::uint32_t id = current->id(*tokens::last_matched);
   std::vector<std::uint32_t>& values = state::at(current->out.values, id);
   // A `let` is replaced by its value; anything else stays a name (a parameter, in cgraph).
   current->operands.push_back(values[id] != ~0u ? values[id] : current->push({op::name, 0, id}));
 };
-const auto push_name = [](auto&) { current->pending.push_back(current->id(*current->last)); };
+const auto push_name = [](auto&) { current->pending.push_back(current->id(*tokens::last_matched)); };
 const auto mark_call = [](auto&) {
-  current->pending.push_back(current->id(*current->last));
+  current->pending.push_back(current->id(*tokens::last_matched));
   current->marks.push_back(static_cast<std::uint32_t>(current->operands.size()));
 };
 const auto on_call = [](auto&) {
@@ -454,13 +446,13 @@ const auto on_call = [](auto&) {
   s.operands.push_back(s.push({op::call, 0, s.pending.back(), first, count}));
   s.pending.pop_back();
 };
-const auto on_sign = [](auto&) { current->pending.push_back(static_cast<std::uint32_t>(current->last->k)); };
+const auto on_sign = [](auto&) { current->pending.push_back(static_cast<std::uint32_t>(tokens::last_matched->k)); };
 const auto on_signed = [](auto&) {
   const std::uint32_t v = current->pop();
   current->operands.push_back(current->push({op::unary, static_cast<std::uint8_t>(current->pending.back()), v}));
   current->pending.pop_back();
 };
-const auto on_operator = [](auto&) { current->pending.push_back(static_cast<std::uint32_t>(current->last->k)); };
+const auto on_operator = [](auto&) { current->pending.push_back(static_cast<std::uint32_t>(tokens::last_matched->k)); };
 const auto on_binary = [](auto&) {
   const std::uint32_t b = current->pop(), a = current->pop();
   current->operands.push_back(current->push({op::binary, static_cast<std::uint8_t>(current->pending.back()), a, b}));
@@ -495,9 +487,9 @@ const auto begin_node = [](auto&) {
   current->pending.push_back(~0u);  // its label, if it has one
   current->pending.push_back(~0u);  // its callee, if it is a launch
 };
-const auto on_label = [](auto&) { current->pending[current->pending.size() - 2] = current->id(*current->last); };
-const auto on_callee = [](auto&) { current->pending.back() = current->id(*current->last); };
-const auto on_after = [](auto&) { current->out.after.push_back(current->id(*current->last)); };
+const auto on_label = [](auto&) { current->pending[current->pending.size() - 2] = current->id(*tokens::last_matched); };
+const auto on_callee = [](auto&) { current->pending.back() = current->id(*tokens::last_matched); };
+const auto on_after = [](auto&) { current->out.after.push_back(current->id(*tokens::last_matched)); };
 template <node_kind K>
 struct make_node {
   template <typename Ctx>
@@ -539,7 +531,7 @@ const auto on_let = [](auto&) {
 const auto drop_operand = [](auto&) { current->operands.pop_back(); };
 const auto open_while = [](auto&) {
   node n{node_kind::while_loop};
-  n.callee = current->id(*current->last);
+  n.callee = current->id(*tokens::last_matched);
   n.parent = current->parents.empty() ? ~0u : current->parents.back();
   current->out.nodes.push_back(n);
   current->parents.push_back(static_cast<std::uint32_t>(current->out.nodes.size() - 1));

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Run 30's GPU proof in one device call: the whole suite (scripts/device_check.sh without the
-# sanitizers), then memcheck, synccheck and racecheck over the cases that build, capture, update
-# and run concurrently, each under a time limit, and racecheck five more times on the test case that
-# once hung under it in run 29 (docs/perf/run29-first-update/gpu/sanitizer-racecheck-stuck.txt).
+# The GPU proof of a change, in one device call (docs/perf/run30): the whole suite
+# (scripts/device_check.sh without its sanitizers), then memcheck, synccheck and racecheck over
+# the cases that build, capture, update and run concurrently, each under a time limit (racecheck
+# once sat in one case until the call's time ran out: run 29), and racecheck five more times on
+# that case. Logs go to $OUT; the build to /tmp/dc. Carry .device-deps.
 set -uo pipefail
+cd "$(dirname "$0")/.."
 start=$(date +%s)
 CGRAPH_SANITIZE=0 CGRAPH_BUILD_DIR=/tmp/dc bash scripts/device_check.sh > "$OUT/device_check.txt" 2>&1
 echo "device_check exit $? at $(( $(date +%s) - start )) s"
