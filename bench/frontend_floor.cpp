@@ -587,6 +587,7 @@ bool build(const std::string& text, std::vector<token>& scratch, state& s) {
   s.tokens = scratch.data();
   s.names.clear();
   s.out.clear();
+  for (auto* stack : {&s.operands, &s.marks, &s.parents, &s.pending}) stack->clear();  // a text that failed leaves them
   s.mismatches = 0;
   current = &s;
   const token* first = scratch.data();
