@@ -8,13 +8,14 @@ mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-bench-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BENCH_GENERATED=ON -DCGRAPH_BENCH_TABLE_FORM=ON \
   -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/bench-configure.log" 2>&1 || { tail -20 "$out/bench-configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" --target runtime_bench frontend_bench features_bench multi_gpu_bench table_form_bench > "$out/bench-build.log" 2>&1 || { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
+cmake --build "$build" -j "$(nproc)" --target runtime_bench frontend_bench frontend_floor features_bench multi_gpu_bench table_form_bench > "$out/bench-build.log" 2>&1 || { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
 "$build/bench/frontend_bench" > "$out/frontend_bench.txt" 2>&1
+"$build/bench/frontend_floor" > "$out/frontend_floor.txt" 2>&1
 PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.csv" ${CGRAPH_BENCH_ARGS:-} > "$out/cuda_core_peer.txt" 2>&1 || echo "cuda.core peer failed: $(tail -3 "$out/cuda_core_peer.txt")"
 "$build/bench/runtime_bench" --csv "$out/runtime_bench.csv" ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench.txt" 2>&1 || echo "runtime_bench failed"
 "$build/bench/features_bench" --csv "$out/features_bench.csv" > "$out/features_bench.txt" 2>&1 || echo "features_bench failed"
 "$build/bench/multi_gpu_bench" --csv "$out/multi_gpu_bench.csv" > "$out/multi_gpu_bench.txt" 2>&1 || echo "multi_gpu_bench failed"
 "$build/bench/table_form_bench" > "$out/table_form_bench.txt" 2>&1 || echo "table_form_bench failed"
 python3 bench/plot.py "$out/runtime_bench.csv" $( [ -s "$out/cuda_core_peer.csv" ] && echo "$out/cuda_core_peer.csv") -o "$out/performance.png" 2>&1 | tail -1
-cat "$out/frontend_bench.txt" "$out/cuda_core_peer.txt"
+cat "$out/frontend_bench.txt" "$out/frontend_floor.txt" "$out/cuda_core_peer.txt"
 cat "$out/runtime_bench.txt" "$out/features_bench.txt" "$out/multi_gpu_bench.txt" "$out/table_form_bench.txt"
