@@ -1,12 +1,13 @@
 #pragma once
-// What the benchmark programs share: a checked CUDA call that ends the program, and the median.
+// What the benchmark programs share: a checked CUDA call that ends the program, and the median
+// (median.hpp, which the front-end benchmarks include alone).
+
+#include "median.hpp"
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
 
 #define CHECK_CUDA(call)                                                                                   \
   do {                                                                                                     \
@@ -16,12 +17,3 @@
       std::exit(1);                                                                                        \
     }                                                                                                      \
   } while (0)
-
-namespace bench {
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace bench

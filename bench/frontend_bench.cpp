@@ -8,6 +8,7 @@
 #include <cgraph/compiler/compile.hpp>
 
 #include "frontend_text.hpp"
+#include "median.hpp"
 
 #include <fmt/format.h>
 
@@ -18,15 +19,6 @@
 #include <fstream>
 #include <string>
 #include <vector>
-
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   int repeats = 7;
@@ -60,7 +52,7 @@ int main(int argc, char** argv) {
       }
       if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
     }
-    double t = median(times);
+    double t = bench::median(times);
     fmt::print("{:>8} {:>10} {:>12.3f} {:>14.0f} {:>12.1f}\n", nodes, text.size(), t * 1e3, static_cast<double>(nodes) / t,
                static_cast<double>(text.size()) / t / 1e6);
   }

@@ -15,6 +15,7 @@
 // of expressions and nodes, with no syntax tree.
 
 #include "frontend_text.hpp"
+#include "median.hpp"
 
 #include <boost/spirit/home/x3.hpp>
 #include <fmt/format.h>
@@ -610,7 +611,9 @@ int main(int argc, char** argv) {
   }
   characters::add_operators();
   std::vector<tokens::token> scratch;
-  records::state built;  // kept from one text to the next, as a front end's tables would be
+  // Its tables and stacks keep their capacity from one text to the next, as a front end's would
+  // (the interner's slots are made again).
+  records::state built;
   struct way {
     const char* name;
     std::function<bool(const std::string&)> run;
@@ -640,8 +643,7 @@ int main(int argc, char** argv) {
       }
     }
     for (std::size_t w = 0; w < ways.size(); ++w) {
-      std::sort(times[w].begin(), times[w].end());
-      const double t = times[w][times[w].size() / 2];
+      const double t = bench::median(times[w]);
       fmt::print("{:>8} {:>10} {:<12} {:>12.3f} {:>14.0f} {:>12.1f}\n", nodes, text.size(), ways[w].name, t * 1e3,
                  static_cast<double>(nodes) / t, static_cast<double>(text.size()) / t / 1e6);
     }
