@@ -257,7 +257,8 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
     std::uint32_t operator()(const ast::identifier& id) const { return self.lower_identifier(id); }
     std::uint32_t operator()(const ast::parenthesized& p) const { return self.lower(p.inner.get()); }
     std::uint32_t operator()(const ast::x3::forward_ast<ast::struct_literal>& lit) const { return self.lower_struct_literal(lit.get()); }
-    std::uint32_t operator()(const ast::field_access& a) const {
+    std::uint32_t operator()(const ast::x3::forward_ast<ast::field_access>& held) const {
+      const ast::field_access& a = held.get();
       std::uint32_t v = self.lower_operand(a.base.get());
       for (const auto& f : a.fields) v = self.lower_field(v, f);
       return v;
@@ -317,7 +318,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
 }
 
 std::uint32_t expr_lowering::lower_call(const ast::function_call& call) {
-  const std::string& name = call.function.name;
+  const std::string_view name = call.function.name;
   auto code = dsl::find_function(name);
   if (!code) {
     diags_.error(range_of(call.function), fmt::format("unknown function '{}'; the functions are {}", name, function_names()));

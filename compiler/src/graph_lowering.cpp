@@ -136,7 +136,7 @@ private:
   void lower_parameters() {
     for (const auto& p : decl_.params) {
       auto t = resolve_type(p.type, diags_, globals_, program_.structs);
-      ir::parameter param{p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)};
+      ir::parameter param{std::string(p.name.name), t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)};
       // A cond parameter is the caller's handle (LANGUAGE.md §11): `call` passes it, or the
       // user gives a cudaGraphConditionalHandle of the graph this one is embedded in.
       if (t && t->k == ir::type::kind::cond && p.default_value)
@@ -285,7 +285,7 @@ private:
     const bool kernel = n.kind == ir::node_kind::kernel;
     const bool copy_or_set = n.kind == ir::node_kind::memcpy || n.kind == ir::node_kind::memset;
     for (const auto& a : attributes) {
-      const std::string& name = a.name.name;
+      const std::string_view name = a.name.name;
       if (std::find(std::begin(known), std::end(known), name) == std::end(known)) {
         std::vector<std::string_view> names(std::begin(known), std::end(known));
         auto near = dsl::closest(name, names);
@@ -625,7 +625,7 @@ private:
     for (const ir::node* end : {&source, static_cast<const ir::node*>(&n)})
       if (end->kind != ir::node_kind::kernel) {
         diags_.error(range_of(*p.name), fmt::format("'{}({})' joins kernel nodes only; {} is a {} node", what,
-                                                    p.name->name, end == &n ? "this statement" : "'" + p.name->name + "'",
+                                                    p.name->name, end == &n ? "this statement" : fmt::format("'{}'", p.name->name),
                                                     ir::to_string(end->kind)));
         return;
       }
@@ -955,7 +955,7 @@ private:
     }
     const auto index = static_cast<std::uint32_t>(graph_.allocations.size());
     n.callee = index;
-    graph_.allocations.push_back({s.name.name, t.value_or(ir::type::of(ir::scalar::u8)), range_of(s.name), {}});
+    graph_.allocations.push_back({std::string(s.name.name), t.value_or(ir::type::of(ir::scalar::u8)), range_of(s.name), {}});
     allocation_nodes_.push_back(static_cast<std::uint32_t>(current_->body->nodes.size()));
     graph_.root_only |= ir::root_only_memory;
     frontier out = add_node(std::move(n), in, s.prefix, s.after);
@@ -1026,7 +1026,7 @@ private:
       std::size_t required = 0;
       for (const auto& p : callee.params) {
         auto t = resolve_type_quietly(p.type, globals_, program_.structs);
-        params.push_back({p.name.name, t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
+        params.push_back({std::string(p.name.name), t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
         if (!p.default_value) required = params.size();
       }
       lower_arguments(n, s.args, params, required, s.graph, "graph");
@@ -1060,7 +1060,7 @@ private:
     if (e != bad_expr && !exprs_.at(e).is_constant()) {
       // Named so the IR and generated code show `blocks`, not its expression, at every use.
       sym.index = static_cast<std::uint32_t>(graph_.lets.size());
-      graph_.lets.push_back({s.name.name, e, range_of(s.name)});
+      graph_.lets.push_back({std::string(s.name.name), e, range_of(s.name)});
       ir::expr ref;
       ref.op = ir::op::let_ref;
       ref.result = exprs_.at(e).result;
@@ -1075,7 +1075,7 @@ private:
   }
 
   frontier lower_cond(const ast::cond_stmt& s, const frontier& in) {
-    ir::cond_handle c{s.name.name, ir::none, false, range_of(s.name)};
+    ir::cond_handle c{std::string(s.name.name), ir::none, false, range_of(s.name)};
     if (s.init) {
       std::uint32_t e = exprs_.lower(*s.init);
       c.default_expr = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.init),

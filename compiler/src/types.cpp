@@ -136,7 +136,7 @@ private:
       }
       const std::uint32_t align = ir::align_of(*t);
       offset = (offset + align - 1) / align * align;
-      out.fields.push_back({f.name.name, *t, offset, range_of(f)});
+      out.fields.push_back({std::string(f.name.name), *t, offset, range_of(f)});
       offset += ir::size_of(*t);
       out.align = static_cast<std::uint8_t>(std::max<std::uint32_t>(out.align, align));
     }

@@ -68,8 +68,8 @@ struct primary_parser : x3::parser<primary_parser> {
 const primary_parser primary{};
 // `.FIELD` after an operand wraps it in a field_access (one for all the fields that follow).
 inline void add_field(ast::operand& v, ast::identifier&& field) {
-  if (auto* access = boost::get<ast::field_access>(&v)) {
-    access->fields.push_back(std::move(field));
+  if (auto* held = boost::get<x3::forward_ast<ast::field_access>>(&v)) {
+    held->get().fields.push_back(std::move(field));
     return;
   }
   ast::field_access access;
@@ -78,7 +78,7 @@ inline void add_field(ast::operand& v, ast::identifier&& field) {
   access.base = std::move(v);
   access.fields.push_back(std::move(field));
   access.end = access.fields.back().end;
-  v = std::move(access);
+  v = x3::forward_ast<ast::field_access>(std::move(access));
 }
 
 // A whole expression, parsed by hand:

@@ -7,6 +7,14 @@ namespace cgraph::dsl {
 
 namespace {
 
+// Joins literals, strings and names (views into the source) into one string.
+template <typename... Piece>
+std::string cat(const Piece&... pieces) {
+  std::string out;
+  ((out += pieces), ...);
+  return out;
+}
+
 class formatter {
 public:
   formatter(const source_file& src, const std::vector<source_range>& comments) : src_(src), comments_(comments) {}
@@ -215,14 +223,14 @@ private:
   }
 
   void unary(const ast::unary& u) {
-    out_ += u.prefix;
+    out_.append(u.prefix.begin(), u.prefix.end());
     boost::apply_visitor([&](const auto& x) { operand(ast::unwrap(x)); }, u.value);
   }
   void operand(const ast::field_access& x) {
     boost::apply_visitor([&](const auto& y) { operand(ast::unwrap(y)); }, x.base.get());
     for (const auto& f : x.fields) {
       inline_comments(f.begin);
-      out_ += '.' + f.name;
+      out_ += cat('.', f.name);
     }
   }
 
@@ -243,11 +251,11 @@ private:
   }
   // `P { x: 1, y: 2 }`: the fields as a list (wrapped and commented like arguments), in braces.
   void operand(const ast::struct_literal& x) {
-    out_ += x.name.name + ' ';
+    out_ += cat(x.name.name, ' ');
     comma_list(
         x.fields.size(),
         [&](std::size_t i) {
-          out_ += x.fields[i].name.name + ": ";
+          out_ += cat(x.fields[i].name.name, ": ");
           expression(x.fields[i].value);
         },
         [&](std::size_t i) { return std::pair{x.fields[i].begin, x.fields[i].end}; }, 1, "{ ", " }");
@@ -265,7 +273,7 @@ private:
   }
 
   static std::string type(const ast::type_name& t) {
-    return (t.is_const ? "const " : "") + t.base + (t.pointer ? "*" : "");
+    return cat(t.is_const ? "const " : "", t.base, t.pointer ? "*" : "");
   }
 
   // ---- statements ----------------------------------------------------------------------------
@@ -287,7 +295,7 @@ private:
       }
       out_ += "]] ";
     }
-    if (p.label) out_ += p.label->name + ": ";
+    if (p.label) out_ += cat(p.label->name, ": ");
   }
   // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".
   void after(const ast::node_prefix& p, const ast::after_list& suffix) {
@@ -296,9 +304,9 @@ private:
       for (const auto& name : *l) {
         out_ += first ? " after " : ", ";
         inline_comments(name.begin);
-        out_ += name.port == ast::edge_port::programmatic ? "programmatic(" + name.name + ")"
-                : name.port == ast::edge_port::launched   ? "launched(" + name.name + ")"
-                                                          : name.name;
+        out_ += name.port == ast::edge_port::programmatic ? cat("programmatic(", name.name, ")")
+                : name.port == ast::edge_port::launched   ? cat("launched(", name.name, ")")
+                                                          : std::string(name.name);
         first = false;
       }
   }
@@ -330,7 +338,7 @@ private:
 
   void stmt(const ast::launch_stmt& s) {
     prefix(s.prefix);
-    out_ += s.kernel.name + "<<<";
+    out_ += cat(s.kernel.name, "<<<");
     dims(s.grid);
     out_ += ", ";
     dims(s.block);
@@ -368,22 +376,22 @@ private:
   void stmt(const ast::event_stmt& s) { keyword_stmt(s.prefix, s.wait ? "wait" : "record", s.event, s.after); }
   void stmt(const ast::alloc_stmt& s) {
     prefix(s.prefix);
-    out_ += "alloc " + s.name.name + ": " + type(s.element) + "[";
+    out_ += cat("alloc ", s.name.name, ": ", type(s.element), "[");
     expression(s.count);
     out_ += ']';
     after(s.prefix, s.after);
     out_ += ';';
   }
   void stmt(const ast::free_stmt& s) { keyword_stmt(s.prefix, "free", s.name, s.after); }
-  void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host " + s.callback.name, s.args, s.after); }
-  void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call " + s.graph.name, s.args, s.after); }
+  void stmt(const ast::host_stmt& s) { call_like(s.prefix, cat("host ", s.callback.name), s.args, s.after); }
+  void stmt(const ast::call_stmt& s) { call_like(s.prefix, cat("call ", s.graph.name), s.args, s.after); }
   void stmt(const ast::let_stmt& s) {
-    out_ += "let " + s.name.name + " = ";
+    out_ += cat("let ", s.name.name, " = ");
     expression(s.value);
     out_ += ';';
   }
   void stmt(const ast::cond_stmt& s) {
-    out_ += "cond " + s.name.name;
+    out_ += cat("cond ", s.name.name);
     if (s.init) {
       out_ += " = ";
       expression(*s.init);
@@ -392,7 +400,7 @@ private:
   }
   void stmt(const ast::if_stmt& s) {
     prefix(s.prefix);
-    out_ += "if " + s.condition.name;
+    out_ += cat("if ", s.condition.name);
     after(s.prefix, s.after);
     out_ += ' ';
     block(s.then_body);
@@ -404,14 +412,14 @@ private:
   }
   void stmt(const ast::while_stmt& s) {
     prefix(s.prefix);
-    out_ += "while " + s.condition.name;
+    out_ += cat("while ", s.condition.name);
     after(s.prefix, s.after);
     out_ += ' ';
     block(s.body);
   }
   void stmt(const ast::switch_stmt& s) {
     prefix(s.prefix);
-    out_ += "switch " + s.condition.name;
+    out_ += cat("switch ", s.condition.name);
     after(s.prefix, s.after);
     out_ += " {";
     trailing(s.condition.end);
@@ -440,7 +448,7 @@ private:
   }
   void stmt(const ast::for_stmt& s) {
     out_ += s.parallel ? "parallel for " : "for ";
-    out_ += s.variable.name + " in ";
+    out_ += cat(s.variable.name, " in ");
     expression(s.from);
     out_ += "..";
     expression(s.to);
@@ -482,7 +490,7 @@ private:
     comma_list(
         ps.size(),
         [&](std::size_t i) {
-          out_ += ps[i].name.name + ": " + type(ps[i].type);
+          out_ += cat(ps[i].name.name, ": ", type(ps[i].type));
           if (ps[i].default_value) {
             out_ += " = ";
             expression(*ps[i].default_value);
@@ -494,30 +502,29 @@ private:
   void declaration(const ast::include_decl& d) { out_ += "include " + std::string(text(d.path)) + ";"; }
   void declaration(const ast::import_decl& d) { out_ += "import " + std::string(text(d.path)) + ";"; }
   void declaration(const ast::kernel_decl& d) {
-    out_ += "kernel " + d.name.name;
+    out_ += cat("kernel ", d.name.name);
     params(d.params, 1);
     if (d.symbol) out_ += " as " + std::string(text(*d.symbol));
-    if (d.library) out_ += " from " + d.library->name;
+    if (d.library) out_ += cat(" from ", d.library->name);
     out_ += ';';
   }
   void declaration(const ast::host_decl& d) {
-    out_ += "host " + d.name.name;
+    out_ += cat("host ", d.name.name);
     params(d.params, 1);
     out_ += ';';
   }
   void declaration(const ast::library_decl& d) {
-    out_ += (d.kind == ast::library_kind::module ? "module " : "source ") + d.name.name + " = " +
-            std::string(text(d.text)) + ";";
+    out_ += cat(d.kind == ast::library_kind::module ? "module " : "source ", d.name.name, " = ", text(d.text), ";");
   }
   void declaration(const ast::const_decl& d) {
     continuation_ = 4;
-    out_ += "const " + d.name.name + " = ";
+    out_ += cat("const ", d.name.name, " = ");
     expression(d.value);
     out_ += ';';
   }
   // One field per line, like a block's statements, with the comments between them.
   void declaration(const ast::struct_decl& d) {
-    out_ += "struct " + d.name.name + " {";
+    out_ += cat("struct ", d.name.name, " {");
     // A comment on the '{' line stays there unless it follows the first field.
     if (d.fields.empty() || comment_before(d.fields[0].begin)) {
       trailing(d.name.end);
@@ -532,7 +539,7 @@ private:
       leading(f.begin, false);
       indent();
       continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
-      out_ += f.name.name + ": ";
+      out_ += cat(f.name.name, ": ");
       inline_comments(f.type.begin);
       out_ += type(f.type) + ';';
       trailing(f.end);
@@ -542,7 +549,7 @@ private:
     out_ += '}';
   }
   void declaration(const ast::graph_decl& d) {
-    out_ += "graph " + d.name.name;
+    out_ += cat("graph ", d.name.name);
     params(d.params, 2);
     out_ += ' ';
     block(d.body);

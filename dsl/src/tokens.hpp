@@ -104,7 +104,7 @@ template <typename It, typename Attr>
 void take_identifier(std::string_view word, It& first, Attr& attr) {
   const char* end = first + word.size();
   ast::identifier id;
-  id.name.assign(word);
+  id.name = word;
   tag(id, first, end);
   if constexpr (std::is_same_v<Attr, ast::operand>) put(attr, std::move(id));
   else x3::traits::move_to(std::move(id), attr);
@@ -427,7 +427,7 @@ struct type_parser : detail::token_parser<type_parser, ast::type_name> {
     if (std::find(std::begin(names), std::end(names), word) == std::end(names) &&
         !parser_state::current()->is_struct_name(word))
       return false;
-    type.base.assign(word);
+    type.base = word;
     const char* p = end;
     x3::skip_over(p, last, ctx);
     if (p != last && *p == '*') { type.pointer = true; end = p + 1; }
@@ -455,15 +455,15 @@ struct binary_op_parser : detail::token_parser<binary_op_parser, ast::binary_op>
 
 // The unary signs `-` and `!` before an operand, as written (zero or more; always succeeds).
 // A `!` followed by `=` is the operator `!=`, not a sign.
-struct prefix_parser : detail::token_parser<prefix_parser, std::string> {
+struct prefix_parser : detail::token_parser<prefix_parser, ast::list<char>> {
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr& attr) const {
-    std::string signs;
+    ast::list<char> signs;
     for (;;) {
       It p = first;
       x3::skip_over(p, last, ctx);
       if (p == last || (*p != '-' && *p != '!') || (*p == '!' && p + 1 != last && p[1] == '=')) break;
-      signs += *p;
+      signs.push_back(*p);
       first = p + 1;
     }
     x3::traits::move_to(std::move(signs), attr);

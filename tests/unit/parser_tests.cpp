@@ -29,11 +29,13 @@ const ast::list<ast::statement>& body_of(const parsed& p) {
   throw;
 }
 
-// Parses `let v = EXPR;` and returns the expression.
+// Parses `let v = EXPR;` and returns the expression. Its names point into the source, which is
+// kept until the next call.
 ast::expression expression_of(const std::string& expr) {
-  auto p = parse_text("graph g() { let v = " + expr + "; }");
-  REQUIRE(p->result.ok);
-  return boost::get<ast::let_stmt>(body_of(*p).at(0)).value;
+  static std::unique_ptr<parsed> last;
+  last = parse_text("graph g() { let v = " + expr + "; }");
+  REQUIRE(last->result.ok);
+  return boost::get<ast::let_stmt>(body_of(*last).at(0)).value;
 }
 
 ast::int_literal int_of(const std::string& text) {
@@ -92,7 +94,7 @@ TEST_CASE("parser.flat_operator_list_keeps_source_order") {
   REQUIRE(e.rest.size() == 3);
   CHECK(e.rest[0].op == ast::binary_op::add);
   CHECK(e.rest[1].op == ast::binary_op::mul);
-  CHECK(e.rest[1].rhs.prefix == "-");
+  CHECK(std::string(e.rest[1].rhs.prefix.begin(), e.rest[1].rhs.prefix.end()) == "-");
   CHECK(e.rest[2].op == ast::binary_op::shl);
 }
 

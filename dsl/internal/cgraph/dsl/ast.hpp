@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cgraph::dsl::ast {
@@ -37,8 +38,11 @@ const T& unwrap(const x3::forward_ast<T>& x) { return x.get(); }
 // An edge of an `after` list (LANGUAGE.md §11): `L`, `programmatic(L)` or `launched(L)`.
 enum class edge_port : std::uint8_t { full, programmatic, launched };
 
+// A name points into its source's text, which outlives the tree (the tree lives for one
+// compile or one format, and every file an import adds is appended before the first parse):
+// no name is copied, and an identifier is 24 bytes, not 40.
 struct identifier : tagged {
-  std::string name;
+  std::string_view name;
 };
 
 // A label of an `after` list, with the port its edge leaves from. Its own type, not a field of
@@ -51,7 +55,7 @@ using after_list = list<after_label>;
 // ---- types -------------------------------------------------------------------------------
 
 struct type_name : tagged {
-  std::string base;  // i8 … f64, f16, bf16, bool, void, cond, or the name of a struct
+  std::string_view base;  // i8 … f64, f16, bf16, bool, void, cond, or the name of a struct (in the source)
   bool pointer = false;
   bool is_const = false;  // `const T*`
 };
@@ -96,12 +100,12 @@ struct field_access : tagged {
   list<identifier> fields;
 };
 
-// Calls, struct literals and `sizeof` are held through a pointer: inline, their names, types
-// and lists made every operand (and so every expression, six or more to a launch) up to 24
-// bytes larger, and they are rare.
+// Calls, struct literals, `sizeof` and field accesses are held through a pointer: inline,
+// their names, types and lists made every operand (and so every expression, six or more to a
+// launch) up to 24 bytes larger, and they are rare.
 struct operand : x3::variant<int_literal, float_literal, bool_literal, null_literal, x3::forward_ast<sizeof_expr>,
                              x3::forward_ast<function_call>, identifier, parenthesized,
-                             x3::forward_ast<struct_literal>, field_access> {
+                             x3::forward_ast<struct_literal>, x3::forward_ast<field_access>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -109,7 +113,7 @@ struct operand : x3::variant<int_literal, float_literal, bool_literal, null_lite
 // A field access binds tighter than the signs: `-p.x` is `-(p.x)`. The signs are kept as
 // written, not nested, so "- - - x" needs no recursion.
 struct unary : tagged {
-  std::string prefix;  // `-` and `!`, outermost first
+  list<char> prefix;  // `-` and `!`, outermost first (nearly always none: a list, not a string, costs nothing then)
   operand value;
 };
 

@@ -16,6 +16,8 @@ struct parse_limits {
   std::size_t max_nesting = 256;           // depth of ( and { combined
 };
 
+// The tree's names and type names are views of `source`'s text: keep the source, unchanged (no
+// segment added), for as long as the tree is read.
 struct parse_result {
   ast::file file;
   std::vector<source_range> comments;  // every comment, in order (kept for `cgraphc fmt`)
