@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The GPU half of the checks, for the device machine (see ../shared/DEVICE.md): builds with the
 # carried range-v3 headers, runs every test (GPU ones included), the example programs, and
-# compute-sanitizer over the GPU tests. Logs go to $OUT when set.
+# compute-sanitizer over the GPU tests. Logs go to $OUT when set. Options (environment):
+#   CGRAPH_SANITIZE=0            no sanitizers
+#   CGRAPH_SANITIZE_CASES=LIST   the sanitizers run these doctest cases only (-tc, e.g. 'runtime.*,capture.*')
+#   CGRAPH_SANITIZE_TIMEOUT=S    each sanitizer run is stopped after S seconds (racecheck once hung: run 29)
 # The device machine has no range-v3: carry its headers, made here once with
 #   mkdir -p .device-deps/include && cp -r /usr/include/{range,meta,concepts,std} .device-deps/include/
 # (`std/` too: range-v3 0.12's iterator headers include std/detail/associated_types.hpp).
@@ -22,6 +25,10 @@ grep -E "device:|test cases|assertions|Status|tests passed|Failed|ERROR" "$out/c
 echo "== example programs"
 for p in "$build"/examples/example_*; do "$p" 2>&1; done | tee "$out/examples.log"
 if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
+  cases=()
+  [ -n "${CGRAPH_SANITIZE_CASES:-}" ] && cases=(-tc="$CGRAPH_SANITIZE_CASES")
+  limit=()
+  [ -n "${CGRAPH_SANITIZE_TIMEOUT:-}" ] && limit=(timeout "$CGRAPH_SANITIZE_TIMEOUT")
   for tool in memcheck racecheck synccheck; do
     echo "== compute-sanitizer --tool $tool"
     # --report-api-errors no: cgraph probes cudaFuncGetParamInfo one index past the last
@@ -34,8 +41,8 @@ if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
     # the other two tools only (docs/reliability.md).
     skip=()
     [ "$tool" = racecheck ] && skip=(-tce='v2.attributes*')
-    compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$build/tests/cgraph_gpu_tests" "${skip[@]}" \
-      > "$out/sanitizer-$tool.log" 2>&1
-    echo "exit $?"; grep -E "ERROR SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
+    "${limit[@]}" compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$build/tests/cgraph_gpu_tests" \
+      "${cases[@]}" "${skip[@]}" > "$out/sanitizer-$tool.log" 2>&1
+    echo "exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
   done
 fi

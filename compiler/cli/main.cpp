@@ -96,11 +96,21 @@ std::optional<cgraph::ir::program> compile_file(cgraph::source_file& src) {
   return std::move(result.program);
 }
 
+// What `check` compiled, kept until the process ends: the system takes the memory back at once,
+// where destroying a large program's graphs one vector at a time took 5% of the run (200 000
+// nodes). Held by a pointer that stays reachable, so leak checkers see no leak.
+void keep_until_exit(cgraph::ir::program&& program) {
+  static auto* kept = new std::vector<cgraph::ir::program>;
+  kept->push_back(std::move(program));
+}
+
 int run_check(const std::vector<std::string>& files) {
   int status = exit_ok;
   for (const auto& f : files) {
     auto src = read_source(f);
-    if (!compile_file(src)) status = exit_input_errors;
+    auto program = compile_file(src);
+    if (!program) status = exit_input_errors;
+    else keep_until_exit(std::move(*program));
   }
   return status;
 }

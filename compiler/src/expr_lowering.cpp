@@ -95,6 +95,8 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
                                           limits_.max_operators_per_expression));
     return bad_expr;
   }
+  // Most expressions are one operand (a name or a literal): no operator stacks for those.
+  if (e.rest.empty() && e.choices.empty()) return lower_unary(e.first);
   // Precedence climbing over the flat operator list (operators are left-associative).
   // Small inline buffers: most expressions have a handful of operands, and a heap allocation
   // per expression was a visible share of the whole front end's time.
