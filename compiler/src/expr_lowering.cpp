@@ -57,6 +57,9 @@ std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range rang
 }
 
 std::uint32_t expr_lowering::add(ir::expr e) {
+  // An operand that failed (a conversion of `1.5 + 18446744073709551615`, reported) fails the
+  // whole expression. No op stores bad_expr in `a` or `b` for anything but an operand.
+  if (e.a == bad_expr || e.b == bad_expr) return bad_expr;
   // An allocation's address exists only once its node is added, after the pool is evaluated:
   // it is passed as it is, like a cond.
   bool reads_allocation = false;
@@ -184,8 +187,10 @@ std::uint32_t expr_lowering::converted(std::uint32_t x, op o, ir::type result) {
   return add(p);
 }
 
+// Fails (bad_expr, reported) for an integer constant above INT64_MAX, which takes part in no
+// arithmetic (LANGUAGE.md §9).
 std::uint32_t expr_lowering::to_float(std::uint32_t x) {
-  return graph_.exprs[x].result.is_float() ? x : converted(x, op::to_float, float_type);
+  return x == bad_expr || graph_.exprs[x].result.is_float() ? x : converted(x, op::to_float, float_type);
 }
 
 std::uint32_t expr_lowering::to_integer(std::uint32_t x) {
