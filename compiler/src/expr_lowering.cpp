@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -99,7 +100,7 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
     return bad_expr;
   }
   // Most expressions are one operand (a name or a literal): no operator stacks for those.
-  if (e.rest.empty() && e.choices.empty()) return lower_unary(e.first);
+  if (e.rest.empty() && !e.choice) return lower_unary(e.first);
   // Precedence climbing over the flat operator list (operators are left-associative).
   // Small inline buffers: most expressions have a handful of operands, and a heap allocation
   // per expression was a visible share of the whole front end's time.
@@ -129,8 +130,8 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
     operands.push_back(lower_unary(o.rhs));
   }
   while (!pending.empty()) reduce();
-  if (e.choices.empty()) return operands.back();
-  return choose(operands.back(), e.choices.front());
+  if (!e.choice) return operands.back();
+  return choose(operands.back(), *e.choice);
 }
 
 std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {
@@ -201,11 +202,12 @@ std::uint32_t expr_lowering::lower_unary(const ast::unary& u) {
   std::uint32_t v = lower_operand(u.value);
   // The signs apply innermost first. A run of one sign repeats with period two; applying at
   // most three keeps overflow checks exact.
-  std::size_t end = u.prefix.size();
+  const std::span<const char> signs = u.prefix ? std::span<const char>(*u.prefix) : std::span<const char>();
+  std::size_t end = signs.size();
   while (end > 0 && v != bad_expr) {
-    const char sign = u.prefix[end - 1];
+    const char sign = signs[end - 1];
     std::size_t begin = end - 1;
-    while (begin > 0 && u.prefix[begin - 1] == sign) --begin;
+    while (begin > 0 && signs[begin - 1] == sign) --begin;
     const std::size_t run = end - begin;
     const std::size_t count = run > 2 ? 2 + run % 2 : run;
     for (std::size_t i = 0; i < count && v != bad_expr; ++i) {

@@ -109,17 +109,15 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
       p = q;
       next = skipped(p, last, ctx);
     }
-    for (;;) {  // the `? :` after a condition (at most one: the one after ':' takes any more)
-      It q = next;
-      if (q == last || *q != '?') break;
+    // The `? :` after a condition: at most one, since the expression after ':' takes any more.
+    if (It q = next; q != last && *q == '?') {
       const It question = q++;
-      ast::choice& c = e.choices.emplace_back();
+      ast::choice& c = e.choice.emplace();
       if (!expression.parse(q, last, ctx, rctx, c.then)) detail::expected(q, x3::what(expression));
       if (!x3::lit(':').parse(q, last, ctx, rctx, x3::unused)) detail::expected(q, x3::what(x3::lit(':')));
       if (!expression.parse(q, last, ctx, rctx, c.otherwise)) detail::expected(q, x3::what(expression));
       detail::tag(c, question, q);
       p = q;
-      next = skipped(p, last, ctx);
     }
     first = p;
     return true;
@@ -136,8 +134,8 @@ private:
   template <typename It, typename Ctx, typename RCtx>
   static bool unary(It& first, It const& last, Ctx const& ctx, RCtx& rctx, ast::unary& u) {
     It p = skipped(first, last, ctx);
-    if (p != last && (*p == '-' || *p == '!'))  // most operands have no sign: no string is made
-      prefix_parser{}.parse(p, last, ctx, rctx, u.prefix);
+    if (p != last && (*p == '-' || *p == '!'))  // most operands have no sign: no list is made
+      prefix_parser{}.parse(p, last, ctx, rctx, u.prefix.emplace());
     if (!operand(p, last, ctx, rctx, u.value)) return false;
     detail::tag(u, skipped(first, last, ctx), p);
     first = p;

@@ -211,7 +211,8 @@ private:
       inline_comments(o.rhs.begin);
       unary(o.rhs);
     }
-    for (const auto& c : e.choices) {
+    if (e.choice) {
+      const ast::choice& c = *e.choice;
       inline_comments(c.begin);
       out_ += " ? ";
       inline_comments(c.then.begin);
@@ -223,7 +224,7 @@ private:
   }
 
   void unary(const ast::unary& u) {
-    out_.append(u.prefix.begin(), u.prefix.end());
+    if (u.prefix) out_.append(u.prefix->begin(), u.prefix->end());
     boost::apply_visitor([&](const auto& x) { operand(ast::unwrap(x)); }, u.value);
   }
   void operand(const ast::field_access& x) {

@@ -94,7 +94,8 @@ TEST_CASE("parser.flat_operator_list_keeps_source_order") {
   REQUIRE(e.rest.size() == 3);
   CHECK(e.rest[0].op == ast::binary_op::add);
   CHECK(e.rest[1].op == ast::binary_op::mul);
-  CHECK(std::string(e.rest[1].rhs.prefix.begin(), e.rest[1].rhs.prefix.end()) == "-");
+  REQUIRE(e.rest[1].rhs.prefix);
+  CHECK(std::string(e.rest[1].rhs.prefix->begin(), e.rest[1].rhs.prefix->end()) == "-");
   CHECK(e.rest[2].op == ast::binary_op::shl);
 }
 

@@ -113,7 +113,7 @@ struct operand : x3::variant<int_literal, float_literal, bool_literal, null_lite
 // A field access binds tighter than the signs: `-p.x` is `-(p.x)`. The signs are kept as
 // written, not nested, so "- - - x" needs no recursion.
 struct unary : tagged {
-  list<char> prefix;  // `-` and `!`, outermost first (nearly always none: a list, not a string, costs nothing then)
+  box<list<char>> prefix;  // `-` and `!`, outermost first; nearly always none
   operand value;
 };
 
@@ -132,7 +132,7 @@ struct choice;
 struct expression : tagged {
   unary first;
   list<operation> rest;
-  list<ast::choice> choices;  // none, or one: `… ? A : B` (a vector: the type is incomplete here)
+  box<ast::choice> choice;  // `… ? A : B`, or none
 };
 
 // `? A : B` after a condition; B holds any further `? :` (they group to the right).

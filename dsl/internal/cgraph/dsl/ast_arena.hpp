@@ -156,4 +156,58 @@ private:
 template <typename T>
 using list = std::vector<T, arena_allocator<T>>;
 
+// An optional part of the tree held through a pointer (8 bytes), its block from the arena like
+// a list's: for parts that are rare and would make every node that may have one larger inline
+// (an empty list is 24 bytes). Copies copy the part; a moved-from box is empty.
+template <typename T>
+class box {
+public:
+  box() noexcept = default;
+  box(const box& other) : at_(other.at_ ? make(*other.at_) : nullptr) {}
+  box(box&& other) noexcept : at_(other.at_) { other.at_ = nullptr; }
+  box& operator=(box other) noexcept {
+    T* held = at_;
+    at_ = other.at_;
+    other.at_ = held;
+    return *this;
+  }
+  ~box() { reset(); }
+
+  template <typename... Args>
+  T& emplace(Args&&... args) {
+    T* made = make(static_cast<Args&&>(args)...);
+    reset();
+    at_ = made;
+    return *at_;
+  }
+  void reset() noexcept {
+    if (!at_) return;
+    at_->~T();
+    arena_allocator<T>{}.deallocate(at_, 1);
+    at_ = nullptr;
+  }
+
+  explicit operator bool() const noexcept { return at_ != nullptr; }
+  const T& operator*() const noexcept { return *at_; }
+  T& operator*() noexcept { return *at_; }
+  const T* operator->() const noexcept { return at_; }
+  T* operator->() noexcept { return at_; }
+
+private:
+  template <typename... Args>
+  static T* make(Args&&... args) {
+    arena_allocator<T> allocator;
+    T* at = allocator.allocate(1);
+    try {
+      ::new (static_cast<void*>(at)) T(static_cast<Args&&>(args)...);
+    } catch (...) {
+      allocator.deallocate(at, 1);
+      throw;
+    }
+    return at;
+  }
+
+  T* at_ = nullptr;
+};
+
 }  // namespace cgraph::dsl::ast
