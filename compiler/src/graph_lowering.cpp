@@ -241,9 +241,9 @@ private:
 
   frontier add_node(ir::node n, const frontier& in, const ast::node_prefix& prefix,
                     const ast::after_list& after) {
-    if (!prefix.attributes.empty()) lower_attributes(n, prefix.attributes);
+    if (!prefix.attributes().empty()) lower_attributes(n, prefix.attributes());
     if (device_block_.expr != ir::none) place_on_block_device(n);
-    return add_node(std::move(n), in, prefix.label ? &*prefix.label : nullptr, {&prefix.after, &after});
+    return add_node(std::move(n), in, prefix.label(), {&prefix.after(), &after});
   }
 
   frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
@@ -427,7 +427,7 @@ private:
                                                    "reduce_scatter, broadcast, reduce, send, recv)");
         continue;
       }
-      if (!call->prefix.attributes.empty() || call->prefix.label || !call->prefix.after.empty() || !call->after.empty())
+      if (call->prefix.parts || !call->after.empty())
         diags_.error(range_of(call->keyword), "a collective in a 'group' takes no label, attributes or 'after'; give "
                                               "them to the group");
       lower_collective_call(*call, n);
@@ -1221,10 +1221,10 @@ private:
     // loop, where it ends.
     ir::node init = make_node(ir::node_kind::repeat_init, s);
     init.cond = n.cond;
-    if (!s.prefix.attributes.empty())
-      diags_.error(range_of(s.prefix.attributes.front()), "attributes apply to kernel, memcpy and memset nodes, not to 'repeat'");
-    frontier started = add_node(std::move(init), in, nullptr, {&s.prefix.after, &s.after});
-    return add_node(std::move(n), started, s.prefix.label ? &*s.prefix.label : nullptr, {});
+    if (!s.prefix.attributes().empty())
+      diags_.error(range_of(s.prefix.attributes().front()), "attributes apply to kernel, memcpy and memset nodes, not to 'repeat'");
+    frontier started = add_node(std::move(init), in, nullptr, {&s.prefix.after(), &s.after});
+    return add_node(std::move(n), started, s.prefix.label(), {});
   }
 
   // `for I in A..B { … }` (LANGUAGE.md §11): unrolled while lowering, I a constant in each

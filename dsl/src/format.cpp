@@ -280,28 +280,29 @@ private:
   // ---- statements ----------------------------------------------------------------------------
 
   void prefix(const ast::node_prefix& p) {
-    if (!p.attributes.empty()) {
+    const auto& attributes = p.attributes();
+    if (!attributes.empty()) {
       out_ += "[[";
-      for (std::size_t i = 0; i < p.attributes.size(); ++i) {
+      for (std::size_t i = 0; i < attributes.size(); ++i) {
         if (i) out_ += ", ";
-        out_ += p.attributes[i].name.name;
-        if (!p.attributes[i].args.empty()) {
+        out_ += attributes[i].name.name;
+        if (!attributes[i].args.empty()) {
           out_ += '(';
-          for (std::size_t k = 0; k < p.attributes[i].args.size(); ++k) {
+          for (std::size_t k = 0; k < attributes[i].args.size(); ++k) {
             if (k) out_ += ", ";
-            expression(p.attributes[i].args[k]);
+            expression(attributes[i].args[k]);
           }
           out_ += ')';
         }
       }
       out_ += "]] ";
     }
-    if (p.label) out_ += cat(p.label->name, ": ");
+    if (const ast::identifier* label = p.label()) out_ += cat(label->name, ": ");
   }
   // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".
   void after(const ast::node_prefix& p, const ast::after_list& suffix) {
     bool first = true;
-    for (const auto* l : {&p.after, &suffix})
+    for (const auto* l : {&p.after(), &suffix})
       for (const auto& name : *l) {
         out_ += first ? " after " : ", ";
         inline_comments(name.begin);

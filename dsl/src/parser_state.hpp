@@ -52,7 +52,7 @@ struct parser_state {
   struct prefix_memo {
     const char* at = nullptr;
     const char* end = nullptr;
-    ast::node_prefix value;
+    ast::prefix_parts value;
   } prefix;
 
   static parser_state*& current();  // thread-local

@@ -42,7 +42,7 @@ struct args_class : annotate_position {};
 
 const block_type block = "'{'";
 const x3::rule<statement_class, ast::statement> statement = "statement";
-const x3::rule<node_prefix_class, ast::node_prefix> node_prefix = "label";
+const x3::rule<node_prefix_class, ast::prefix_parts> node_prefix = "label";
 const x3::rule<attribute_class, ast::attribute> attribute = "an attribute";
 const x3::rule<attributes_class, ast::list<ast::attribute>> attributes = "attributes";
 const x3::rule<after_clause_class, ast::after_list> after_clause = "after";
@@ -106,12 +106,13 @@ struct memo_prefix_parser : x3::parser<memo_prefix_parser> {
   }
 
 private:
-  // Most statements have no prefix: then only its position is copied, no vectors.
-  static void copy(const ast::node_prefix& from, ast::node_prefix& to) {
-    if (from.attributes.empty() && !from.label && from.after.empty()) static_cast<ast::tagged&>(to) = from;
-    else to = from;
+  // Most statements have no prefix: then only its position is copied, and nothing is made.
+  static void copy(const ast::prefix_parts& from, ast::node_prefix& to) {
+    static_cast<ast::tagged&>(to) = from;
+    if (from.empty()) to.parts.reset();
+    else to.parts.emplace(from);
   }
-  static void clear(ast::node_prefix& p) {
+  static void clear(ast::prefix_parts& p) {
     p.attributes.clear();
     p.label.reset();
     p.after.clear();

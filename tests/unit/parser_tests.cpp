@@ -148,11 +148,11 @@ TEST_CASE("parser.labels_and_after_before_or_after_the_statement") {
                       "d: while w after c { } }");
   REQUIRE(p->result.ok);
   const auto& s = body_of(*p);
-  CHECK(boost::get<ast::launch_stmt>(s[0]).prefix.label->name == "a");
-  CHECK(boost::get<ast::launch_stmt>(s[1]).prefix.after.size() == 1);
+  CHECK(boost::get<ast::launch_stmt>(s[0]).prefix.label()->name == "a");
+  CHECK(boost::get<ast::launch_stmt>(s[1]).prefix.after().size() == 1);
   CHECK(boost::get<ast::launch_stmt>(s[2]).after.size() == 2);
   const auto& w = boost::get<ast::x3::forward_ast<ast::while_stmt>>(s[3]).get();
-  CHECK(w.prefix.label->name == "d");
+  CHECK(w.prefix.label()->name == "d");
   CHECK(w.after.at(0).name == "c");
 }
 

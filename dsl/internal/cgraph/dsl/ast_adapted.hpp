@@ -15,7 +15,7 @@ BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::operation, op, rhs)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::expression, first, rest, choice)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::choice, then, otherwise)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::attribute, name, args)
-BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::node_prefix, attributes, label, after)
+BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::prefix_parts, attributes, label, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::launch_stmt, prefix, kernel, grid, block, shared_bytes,
                           args, after)
 BOOST_FUSION_ADAPT_STRUCT(cgraph::dsl::ast::builtin_stmt, prefix, keyword, args, after)
