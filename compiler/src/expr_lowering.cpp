@@ -409,7 +409,7 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
     e.result = pt;
     e.a = ptr;
     e.b = count;
-    e.element_size = ir::size_of(pt.s);
+    e.set_element_size(ir::size_of(pt.s));
     return add(e);
   }
   bool numbers = (l.is_integer() || l.is_float()) && (r.is_integer() || r.is_float());
@@ -512,7 +512,7 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
   out.result = field.t;
   out.a = e;
   out.index = f;
-  out.element_size = field.offset;
+  out.set_element_size(field.offset);
   out.range = {s.range.begin, range_of(name).end};
   return push(out);
 }

@@ -48,7 +48,7 @@ std::uint64_t ptr_offset(std::uint64_t address, std::int64_t elements, std::uint
                          const site& at) {
   ir::expr e;
   e.op = add ? ir::op::ptr_add : ir::op::ptr_sub;
-  e.element_size = element_size;
+  e.set_element_size(element_size);
   auto r = ir::apply(e, ir::value::pointer(address), ir::value::integer(elements));
   if (!r.error.empty()) value_failed(at, "", r.error);
   return r.v.bits;

@@ -149,15 +149,22 @@ constexpr std::optional<dsl::binary_op> operator_of(op o) {
 
 // One node of a graph's expression pool. Operands always have smaller indices than the node
 // that uses them, so one pass in index order evaluates the whole pool.
+// 64 bytes, one cache line: the operation and the element size share a word (a byte alone
+// made the expression 72). An element or a field offset is below a struct's largest size.
 struct expr {
-  ir::op op = ir::op::constant;
+  ir::op op : 8 = ir::op::constant;
+  std::uint32_t element_size : 24 = 0;
   type result;                 // i64 for integers, f64 for floats, bool, a pointer, or cond
   std::uint32_t a = none;
   std::uint32_t b = none;
   std::uint32_t index = none;  // param, let or cond index; a select's third operand
-  std::uint32_t element_size = 0;
   value constant;
   source_range range;
+
+  static constexpr std::uint32_t max_element_size = (1u << 24) - 1;
+  static_assert(type::max_struct_bytes <= max_element_size, "a field offset or an element size fits element_size");
+  // An element size or a field offset, at most a struct's largest size: the mask loses nothing.
+  void set_element_size(std::uint32_t bytes) { element_size = bytes & max_element_size; }
 
   bool is_constant() const { return op == ir::op::constant; }
 };
