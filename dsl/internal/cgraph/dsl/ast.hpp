@@ -177,6 +177,8 @@ struct prefix_parts : tagged {
 // The parts are held through a box: inline, they made every statement 72 bytes larger (a
 // statement of a block's list is the size of the largest kind), and few statements have any.
 struct node_prefix : tagged {
+  // Null exactly when the statement has no prefix: memo_prefix_parser makes the box only for
+  // parts that are not empty, so `if (prefix.parts)` asks whether there is any.
   box<prefix_parts> parts;
 
   const list<attribute>& attributes() const { return parts ? parts->attributes : none_of<list<attribute>>(); }
