@@ -246,11 +246,33 @@ private:
     return add_node(std::move(n), in, prefix.label(), {&prefix.after(), &after});
   }
 
+  // A node's dependencies go to the graph's one list (ir::graph::dep_pool).
+  void set_deps(ir::node& n, std::span<const std::uint32_t> deps) {
+    n.deps_first = static_cast<std::uint32_t>(graph_.dep_pool.size());
+    n.deps_count = static_cast<std::uint32_t>(deps.size());
+    graph_.dep_pool.insert(graph_.dep_pool.end(), deps.begin(), deps.end());
+  }
+
+  // Adds `d` to n's dependencies: in place while n's list ends the pool (a node being made),
+  // else after moving the list to the end (an `after` resolved when its body ends; the few
+  // indices left behind are read by nothing).
+  void add_dep(ir::node& n, std::uint32_t d) {
+    auto& pool = graph_.dep_pool;
+    if (n.deps_first + n.deps_count != pool.size()) {
+      const auto first = static_cast<std::uint32_t>(pool.size());
+      pool.reserve(pool.size() + n.deps_count + 1);  // no reallocation while the list copies itself
+      for (std::uint32_t k = 0; k < n.deps_count; ++k) pool.push_back(pool[n.deps_first + k]);
+      n.deps_first = first;
+    }
+    pool.push_back(d);
+    ++n.deps_count;
+  }
+
   frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
                     std::initializer_list<const ast::after_list*> afters) {
     ir::body& body = *current_->body;
     auto index = static_cast<std::uint32_t>(body.nodes.size());
-    n.deps.assign(in.begin(), in.end());
+    set_deps(n, {in.data(), in.size()});
     if (label) {
       // A `for` repeats its labels once per iteration: each is unique within its iteration (and
       // may shadow a label outside the loop).
@@ -604,12 +626,13 @@ private:
         else unresolved_.push_back(p.name);
         continue;
       }
-      auto& deps = ctx.body->nodes[p.node].deps;
+      ir::node& n = ctx.body->nodes[p.node];
       if (it->second == p.node) {
         diags_.error(range_of(*p.name), fmt::format("node '{}' cannot run after itself", p.name->name));
         continue;
       }
-      if (std::find(deps.begin(), deps.end(), it->second) == deps.end()) deps.push_back(it->second);
+      const auto deps = graph_.deps(n);
+      if (std::find(deps.begin(), deps.end(), it->second) == deps.end()) add_dep(n, it->second);
       if (p.name->port != ast::edge_port::full) add_port_edge(ctx, p, it->second);
       edges.push_back({p.node, it->second, p.name});
       forward = forward || it->second > p.node;
@@ -644,7 +667,7 @@ private:
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name->name);
       if (it == ctx.labels.end() || p.name->port != ast::edge_port::full) continue;  // a port edge is not implied
-      const auto& deps = ctx.body->nodes[p.node].deps;
+      const auto deps = graph_.deps(ctx.body->nodes[p.node]);
       if (std::find(deps.begin(), deps.end(), it->second) != deps.end())
         if (!repeated_iteration_)
           diags_.warning(range_of(*p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
@@ -658,7 +681,7 @@ private:
     std::vector<std::uint32_t> waiting(n, 0);
     std::vector<std::vector<std::uint32_t>> dependents(n);
     for (std::uint32_t i = 0; i < n; ++i)
-      for (auto d : body.nodes[i].deps) {
+      for (auto d : graph_.deps(body.nodes[i])) {
         ++waiting[i];
         dependents[d].push_back(i);
       }
@@ -682,7 +705,7 @@ private:
   }
 
   // Whether `from` transitively depends on `to` (from waits for … waits for to).
-  static bool reaches(const ir::body& body, std::uint32_t from, std::uint32_t to) {
+  bool reaches(const ir::body& body, std::uint32_t from, std::uint32_t to) const {
     std::vector<bool> seen(body.nodes.size(), false);
     std::vector<std::uint32_t> stack{from};
     while (!stack.empty()) {
@@ -691,7 +714,7 @@ private:
       if (i == to) return true;
       if (seen[i]) continue;
       seen[i] = true;
-      for (auto d : body.nodes[i].deps) stack.push_back(d);
+      for (auto d : graph_.deps(body.nodes[i])) stack.push_back(d);
     }
     return false;
   }
@@ -848,6 +871,7 @@ private:
       return exprs_.convert(e, ir::type::void_pointer(to_const), ir::check::any, range_of(x),
                             [&] { return fmt::format("the {} of {}", role, name); });
     };
+    n.args.reserve(3);  // one allocation, not three
     n.args.push_back(pointer_arg(dst, s.args[0], "destination", false));
     if (is_memcpy) {
       n.args.push_back(pointer_arg(second, s.args[1], "source", true));
@@ -987,10 +1011,10 @@ private:
   }
 
   // The nodes of `b` from `first` on that no node from `first` on depends on.
-  static std::vector<std::uint32_t> sinks_after(const ir::body& b, std::uint32_t first) {
+  std::vector<std::uint32_t> sinks_after(const ir::body& b, std::uint32_t first) const {
     std::vector<bool> has_dependent(b.nodes.size(), false);
     for (std::uint32_t j = first; j < b.nodes.size(); ++j)
-      for (auto d : b.nodes[j].deps) has_dependent[d] = true;
+      for (auto d : graph_.deps(b.nodes[j])) has_dependent[d] = true;
     std::vector<std::uint32_t> out;
     for (std::uint32_t j = first; j < b.nodes.size(); ++j)
       if (!has_dependent[j]) out.push_back(j);
@@ -1007,7 +1031,7 @@ private:
       n.kind = ir::node_kind::mem_free;
       n.range = a.range;
       n.callee = i;
-      n.deps = sinks_after(body, allocation_nodes_[i]);
+      set_deps(n, sinks_after(body, allocation_nodes_[i]));
       frees.push_back(std::move(n));
     }
     for (auto& n : frees) {
@@ -1211,9 +1235,9 @@ private:
     counter.args.push_back(count_arg);
     std::vector<bool> has_dependent(body.nodes.size(), false);
     for (const auto& x : body.nodes)
-      for (auto d : x.deps) has_dependent[d] = true;
+      for (auto d : graph_.deps(x)) has_dependent[d] = true;
     for (std::uint32_t i = 0; i < body.nodes.size(); ++i)
-      if (!has_dependent[i]) counter.deps.push_back(i);
+      if (!has_dependent[i]) add_dep(counter, i);
     body.nodes.push_back(std::move(counter));
     ++graph_.node_count;
     n.bodies.push_back(std::move(body));

@@ -6,6 +6,7 @@
 #include <cgraph/compiler/plan.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <queue>
 
 namespace cgraph::plan {
@@ -35,13 +36,13 @@ public:
 private:
   void body(const ir::body& b, location parent) {
     std::vector<std::uint32_t> step_of(b.nodes.size());
-    for (std::uint32_t i : topological(b)) {
+    for (std::uint32_t i : topological(*plan_.graph, b)) {
       const ir::node& n = b.nodes[i];
       step s;
       s.node = &n;
       s.parent = parent;
       dep_begin_.push_back(static_cast<std::uint32_t>(plan_.dep_steps.size()));
-      for (auto d : n.deps) plan_.dep_steps.push_back(step_of[d]);
+      for (auto d : plan_.graph->deps(n)) plan_.dep_steps.push_back(step_of[d]);
       auto index = static_cast<std::uint32_t>(plan_.steps.size());
       step_of[i] = index;
       plan_.steps.push_back(s);
@@ -77,7 +78,8 @@ private:
       if (n.ports == ir::none) continue;
       for (const ir::port_edge& e : g.port_edges[n.ports]) {
         // steps[s].deps follows n.deps: the dependency's step stands where e.dep stands.
-        auto k = static_cast<std::size_t>(std::find(n.deps.begin(), n.deps.end(), e.dep) - n.deps.begin());
+        const auto deps = g.deps(n);
+        auto k = static_cast<std::size_t>(std::find(deps.begin(), deps.end(), e.dep) - deps.begin());
         plan_.port_steps.push_back({plan_.steps[s].deps[k], s, e.port == ir::edge_port::launched});
       }
     }
@@ -86,15 +88,30 @@ private:
   // Nodes in IR order, except that a node waits for the nodes it depends on: an `after` may
   // name a later label, and CUDA needs a node's dependencies to exist when it is added.
   // (Kahn's algorithm, lowest index first, so the order is the same every time.)
-  static std::vector<std::uint32_t> topological(const ir::body& b) {
-    std::size_t n = b.nodes.size();
-    std::vector<std::uint32_t> order, waiting(n, 0);
-    std::vector<std::vector<std::uint32_t>> dependents(n);
+  static std::vector<std::uint32_t> topological(const ir::graph& g, const ir::body& b) {
+    const auto n = static_cast<std::uint32_t>(b.nodes.size());
+    std::vector<std::uint32_t> order(n);
+    // Without an `after` to a later label every dependency points back, and lowest index first
+    // is IR order: nearly every body, known in one pass with nothing made per node.
+    bool backward = true;
+    for (std::uint32_t i = 0; i < n && backward; ++i)
+      for (auto d : g.deps(b.nodes[i])) backward = backward && d < i;
+    if (backward) {
+      std::iota(order.begin(), order.end(), 0u);
+      return order;
+    }
+    order.clear();
+    // Each node's dependents in one list, node by node (offsets in `first`), not a list each.
+    std::vector<std::uint32_t> waiting(n, 0), first(n + 1, 0);
     for (std::uint32_t i = 0; i < n; ++i)
-      for (auto d : b.nodes[i].deps) {
+      for (auto d : g.deps(b.nodes[i])) {
         ++waiting[i];
-        dependents[d].push_back(i);
+        ++first[d + 1];
       }
+    std::partial_sum(first.begin(), first.end(), first.begin());
+    std::vector<std::uint32_t> dependents(first[n]), next(first.begin(), first.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (auto d : g.deps(b.nodes[i])) dependents[next[d]++] = i;
     std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
     for (std::uint32_t i = 0; i < n; ++i)
       if (waiting[i] == 0) ready.push(i);
@@ -102,8 +119,8 @@ private:
       auto i = ready.top();
       ready.pop();
       order.push_back(i);
-      for (auto j : dependents[i])
-        if (--waiting[j] == 0) ready.push(j);
+      for (std::uint32_t k = first[i]; k < first[i + 1]; ++k)
+        if (--waiting[dependents[k]] == 0) ready.push(dependents[k]);
     }
     return order;  // the checker refused cycles, so every node is here
   }

@@ -84,7 +84,7 @@ private:
                                                                : std::string(ir::to_string(n.kind));
       std::string_view shape = detail::info(n.kind).dot_style;
       out_ += fmt::format("{}\"{}\" [label=\"{}\\n{} · {}\"{}];\n", indent, id, escape(text), kind, line_of(n.range), shape);
-      for (auto d : n.deps) {
+      for (auto d : g.deps(n)) {
         std::string_view port = detail::edge_port_name(g, n, d);
         out_ += fmt::format("{}\"{}{}\" -> \"{}\"{};\n", indent, prefix, d, id,
                             port.empty() ? std::string() : fmt::format(" [style=dashed, label=\"{}\"]", port));
@@ -103,7 +103,7 @@ private:
           continue;
         }
         for (const auto& [r, root] : detail::views::enumerate(inner.nodes))
-          if (root.deps.empty())
+          if (root.deps_count == 0)
             out_ += fmt::format("{}\"{}\" -> \"{}{}\" [style=dashed, label=\"{}\"];\n", indent, id, body_prefix, r,
                                 escape(name));
       }

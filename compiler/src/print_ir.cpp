@@ -68,9 +68,9 @@ private:
     for (const auto& [i, n] : detail::views::enumerate(b.nodes)) {
       out_ += fmt::format("{}{}{}: {}", indent, i, n.label.empty() ? "" : " [" + n.label + "]",
                           detail::describe_node(p_, g, n));
-      if (!n.deps.empty()) {
+      if (n.deps_count != 0) {
         const ir::node& node = n;  // clang 14 cannot capture a structured binding
-        out_ += "  after " + detail::join(n.deps, ", ", [&](std::uint32_t d) {
+        out_ += "  after " + detail::join(g.deps(n), ", ", [&](std::uint32_t d) {
                   std::string_view port = detail::edge_port_name(g, node, d);
                   return port.empty() ? std::to_string(d) : fmt::format("{}({})", port, d);
                 });

@@ -35,11 +35,15 @@ TEST_CASE("plan.steps_view_their_dependencies_in_one_list_that_a_move_keeps") {
   // Root nodes 0-3 are steps 0-3 and the body's two nodes steps 4-5: each step's dependencies
   // are its node's, renumbered so.
   const auto& root = c.graph().root.nodes;
-  for (std::uint32_t i = 0; i < 4; ++i) CHECK(deps_of(p.steps[i]) == root[i].deps);
+  const auto node_deps = [&](const ir::node& n) {
+    auto d = c.graph().deps(n);
+    return std::vector<std::uint32_t>(d.begin(), d.end());
+  };
+  for (std::uint32_t i = 0; i < 4; ++i) CHECK(deps_of(p.steps[i]) == node_deps(root[i]));
   const auto& body = root[3].bodies.at(0).nodes;
   for (std::uint32_t i = 0; i < 2; ++i) {
     std::vector<std::uint32_t> expected;
-    for (auto d : body[i].deps) expected.push_back(d + 4);
+    for (auto d : node_deps(body[i])) expected.push_back(d + 4);
     CHECK(deps_of(p.steps[4 + i]) == expected);
   }
   CHECK(deps_of(p.steps[2]).size() == 2);  // `after a, b`
@@ -92,6 +96,20 @@ TEST_CASE("plan.capture_orders_forward_after_edges_topologically") {
   REQUIRE(nodes.size() == 2);
   CHECK(steps.steps[nodes[0].step].node->label == "b");
   CHECK(cap.bodies[0].streams == 1);  // a continues b's stream: that edge is real
+}
+
+TEST_CASE("plan.forward_after_edges_order_the_steps_lowest_index_first") {
+  // a waits for the later d, c for a: lowest ready index first gives b, d, a, c.
+  auto c = compile_text(in_graph("parallel { a: k<<<1, 1>>>(x, n) after d; b: k<<<1, 1>>>(x, n); "
+                                 "c: k<<<1, 1>>>(x, n) after a; d: k<<<1, 1>>>(x, n); }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto steps = plan::lower_explicit(c.graph());
+  REQUIRE(steps.steps.size() == 4);
+  std::string order;
+  for (const auto& s : steps.steps) order += s.node->label;
+  CHECK(order == "bdac");
+  CHECK(deps_of(steps.steps[2]) == std::vector<std::uint32_t>{1});  // a after d, d is step 1
+  CHECK(deps_of(steps.steps[3]) == std::vector<std::uint32_t>{2});  // c after a
 }
 
 TEST_CASE("plan.capture_gives_each_conditional_body_its_own_plan") {

@@ -243,7 +243,11 @@ struct node {
   std::uint32_t element_size = 0;  // memset: 1, 2 or 4
 
   std::string label;           // user label, or empty
-  std::vector<std::uint32_t> deps;  // indices of nodes of the same body this one waits for
+  // The nodes of the same body this one waits for: graph::deps(node), deps_count indices from
+  // graph::dep_pool[deps_first]. One list for the whole graph, not a vector per node: that was
+  // a heap block per node (issue 17).
+  std::uint32_t deps_first = 0;
+  std::uint32_t deps_count = 0;
 
   // kernel: launch configuration (each a u32 argument) and arguments in parameter order;
   // host and child_graph: arguments; memcpy: dst, src, bytes; memset: dst, value, count;
@@ -337,10 +341,14 @@ struct graph {
   std::vector<node_attributes> attributes;  // by node::attributes
   std::vector<std::vector<port_edge>> port_edges;  // by node::ports
   std::vector<collective_call> collectives;        // by collective nodes' callee
+  std::vector<std::uint32_t> dep_pool;  // every node's dependencies (node::deps_first)
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;
   std::size_t node_count = 0;  // all bodies, child graphs not counted
+
+  // The indices of the nodes (of its own body) that `n`, a node of this graph, waits for.
+  std::span<const std::uint32_t> deps(const node& n) const { return {dep_pool.data() + n.deps_first, n.deps_count}; }
 };
 
 // Calls f(argument) for every value node `n` of `g` reads: a kernel's launch configuration, its
