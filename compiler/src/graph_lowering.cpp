@@ -255,13 +255,17 @@ private:
 
   // Adds `d` to n's dependencies: in place while n's list ends the pool (a node being made),
   // else after moving the list to the end (an `after` resolved when its body ends; the few
-  // indices left behind are read by nothing).
+  // indices left behind are read by nothing). The pool grows as a vector does: an exact
+  // reserve here reallocated the whole pool for every such `after`, quadratic in the graph
+  // (7.1 G instructions for a 200 000-node check, 2.6 G before the pool).
   void add_dep(ir::node& n, std::uint32_t d) {
     auto& pool = graph_.dep_pool;
     if (n.deps_first + n.deps_count != pool.size()) {
       const auto first = static_cast<std::uint32_t>(pool.size());
-      pool.reserve(pool.size() + n.deps_count + 1);  // no reallocation while the list copies itself
-      for (std::uint32_t k = 0; k < n.deps_count; ++k) pool.push_back(pool[n.deps_first + k]);
+      for (std::uint32_t k = 0; k < n.deps_count; ++k) {
+        const std::uint32_t dep = pool[n.deps_first + k];  // a copy: push_back may reallocate
+        pool.push_back(dep);
+      }
       n.deps_first = first;
     }
     pool.push_back(d);
