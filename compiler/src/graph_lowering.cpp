@@ -1,5 +1,7 @@
 #include "graph_lowering.hpp"
 
+#include "dependency_order.hpp"
+
 #include <cgraph/compiler/eval.hpp>
 #include <cgraph/compiler/launch_limits.hpp>
 
@@ -679,27 +681,10 @@ private:
     }
   }
 
-  // Kahn's algorithm; a node left over lies on or behind a cycle, which only `after` can close.
+  // A node left out of the dependency order lies on or behind a cycle, which only `after` can close.
   void check_cycles(const ir::body& body, const std::vector<after_edge>& edges) {
-    std::size_t n = body.nodes.size();
-    std::vector<std::uint32_t> waiting(n, 0);
-    std::vector<std::vector<std::uint32_t>> dependents(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-      for (auto d : graph_.deps(body.nodes[i])) {
-        ++waiting[i];
-        dependents[d].push_back(i);
-      }
-    std::vector<std::uint32_t> ready;
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (waiting[i] == 0) ready.push_back(i);
-    std::vector<bool> done(n, false);
-    while (!ready.empty()) {
-      auto i = ready.back();
-      ready.pop_back();
-      done[i] = true;
-      for (auto j : dependents[i])
-        if (--waiting[j] == 0) ready.push_back(j);
-    }
+    std::vector<bool> done(body.nodes.size(), false);
+    for (auto i : dependency_order(graph_, body)) done[i] = true;
     for (const auto& e : edges)
       if (!done[e.from] && !done[e.to] && reaches(body, e.to, e.from)) {
         diags_.error(range_of(*e.name),

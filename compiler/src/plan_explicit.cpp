@@ -3,11 +3,11 @@
 // dependencies allow) because CUDA's whole-graph update pairs nodes of two graphs by the
 // order they were created.
 
+#include "dependency_order.hpp"
+
 #include <cgraph/compiler/plan.hpp>
 
 #include <algorithm>
-#include <numeric>
-#include <queue>
 
 namespace cgraph::plan {
 
@@ -36,7 +36,9 @@ public:
 private:
   void body(const ir::body& b, location parent) {
     std::vector<std::uint32_t> step_of(b.nodes.size());
-    for (std::uint32_t i : topological(*plan_.graph, b)) {
+    // In IR order, except that a node waits for the nodes it depends on: an `after` may name a
+    // later label. The checker refused cycles, so every node is in the order.
+    for (std::uint32_t i : compiler::detail::dependency_order(*plan_.graph, b)) {
       const ir::node& n = b.nodes[i];
       step s;
       s.node = &n;
@@ -83,46 +85,6 @@ private:
         plan_.port_steps.push_back({plan_.steps[s].deps[k], s, e.port == ir::edge_port::launched});
       }
     }
-  }
-
-  // Nodes in IR order, except that a node waits for the nodes it depends on: an `after` may
-  // name a later label, and CUDA needs a node's dependencies to exist when it is added.
-  // (Kahn's algorithm, lowest index first, so the order is the same every time.)
-  static std::vector<std::uint32_t> topological(const ir::graph& g, const ir::body& b) {
-    const auto n = static_cast<std::uint32_t>(b.nodes.size());
-    std::vector<std::uint32_t> order(n);
-    // Without an `after` to a later label every dependency points back, and lowest index first
-    // is IR order: nearly every body, known in one pass with nothing made per node.
-    bool backward = true;
-    for (std::uint32_t i = 0; i < n && backward; ++i)
-      for (auto d : g.deps(b.nodes[i])) backward = backward && d < i;
-    if (backward) {
-      std::iota(order.begin(), order.end(), 0u);
-      return order;
-    }
-    order.clear();
-    // Each node's dependents in one list, node by node (offsets in `first`), not a list each.
-    std::vector<std::uint32_t> waiting(n, 0), first(n + 1, 0);
-    for (std::uint32_t i = 0; i < n; ++i)
-      for (auto d : g.deps(b.nodes[i])) {
-        ++waiting[i];
-        ++first[d + 1];
-      }
-    std::partial_sum(first.begin(), first.end(), first.begin());
-    std::vector<std::uint32_t> dependents(first[n]), next(first.begin(), first.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i)
-      for (auto d : g.deps(b.nodes[i])) dependents[next[d]++] = i;
-    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (waiting[i] == 0) ready.push(i);
-    while (!ready.empty()) {
-      auto i = ready.top();
-      ready.pop();
-      order.push_back(i);
-      for (std::uint32_t k = first[i]; k < first[i + 1]; ++k)
-        if (--waiting[dependents[k]] == 0) ready.push(dependents[k]);
-    }
-    return order;  // the checker refused cycles, so every node is here
   }
 
   explicit_plan plan_;
