@@ -1222,11 +1222,7 @@ private:
     ir::node counter = make_node(ir::node_kind::repeat_counter, s);
     counter.cond = n.cond;
     counter.args.push_back(count_arg);
-    std::vector<bool> has_dependent(body.nodes.size(), false);
-    for (const auto& x : body.nodes)
-      for (auto d : graph_.deps(x)) has_dependent[d] = true;
-    for (std::uint32_t i = 0; i < body.nodes.size(); ++i)
-      if (!has_dependent[i]) add_dep(counter, i);
+    set_deps(counter, sinks_after(body, 0));  // every sink of the body
     body.nodes.push_back(std::move(counter));
     ++graph_.node_count;
     n.bodies.push_back(std::move(body));

@@ -79,7 +79,8 @@ private:
       if (n.attributes != ir::none) plan_.attributed.push_back(s);
       if (n.ports == ir::none) continue;
       for (const ir::port_edge& e : g.port_edges[n.ports]) {
-        // steps[s].deps follows n.deps: the dependency's step stands where e.dep stands.
+        // steps[s].deps follows the node's dependencies: the dependency's step stands where e.dep
+        // stands in g.deps(n).
         const auto deps = g.deps(n);
         auto k = static_cast<std::size_t>(std::find(deps.begin(), deps.end(), e.dep) - deps.begin());
         plan_.port_steps.push_back({plan_.steps[s].deps[k], s, e.port == ir::edge_port::launched});

@@ -8,11 +8,8 @@ using cgraph::test::in_graph;
 
 namespace {
 
-std::vector<std::uint32_t> deps(const ir::graph& g, const ir::node& n) {
-  auto d = g.deps(n);
-  return {d.begin(), d.end()};
-}
-std::vector<std::uint32_t> deps(const ir::graph& g, std::size_t i) { return deps(g, g.root.nodes.at(i)); }
+using cgraph::test::node_deps;
+std::vector<std::uint32_t> deps(const ir::graph& g, std::size_t i) { return node_deps(g, g.root.nodes.at(i)); }
 using edges = std::vector<std::uint32_t>;
 
 }  // namespace
@@ -102,14 +99,14 @@ TEST_CASE("checker.repeat_lowers_to_while_with_a_counter") {
   const auto& init = c.graph().root.nodes.at(0);
   CHECK(init.kind == ir::node_kind::repeat_init);
   const auto& loop = c.graph().root.nodes.at(1);
-  CHECK(deps(c.graph(), loop) == edges{0});
+  CHECK(node_deps(c.graph(), loop) == edges{0});
   CHECK(loop.kind == ir::node_kind::conditional);
   CHECK(loop.cond_kind == ir::cond_kind::while_loop);
   CHECK(loop.from_repeat);
   const auto& body = loop.bodies.at(0);
   REQUIRE(body.nodes.size() == 4);
   CHECK(body.nodes[3].kind == ir::node_kind::repeat_counter);
-  CHECK(deps(c.graph(), body.nodes[3]) == edges{1, 2});  // every sink of the body
+  CHECK(node_deps(c.graph(), body.nodes[3]) == edges{1, 2});  // every sink of the body
   CHECK(c.graph().conds.at(loop.cond).synthetic);
   CHECK(init.cond == loop.cond);
 }

@@ -9,6 +9,7 @@
 using namespace cgraph;
 using cgraph::test::compile_text;
 using cgraph::test::in_graph;
+using cgraph::test::node_deps;
 
 namespace {
 std::vector<std::uint32_t> deps_of(const plan::step& s) { return {s.deps.begin(), s.deps.end()}; }
@@ -35,15 +36,11 @@ TEST_CASE("plan.steps_view_their_dependencies_in_one_list_that_a_move_keeps") {
   // Root nodes 0-3 are steps 0-3 and the body's two nodes steps 4-5: each step's dependencies
   // are its node's, renumbered so.
   const auto& root = c.graph().root.nodes;
-  const auto node_deps = [&](const ir::node& n) {
-    auto d = c.graph().deps(n);
-    return std::vector<std::uint32_t>(d.begin(), d.end());
-  };
-  for (std::uint32_t i = 0; i < 4; ++i) CHECK(deps_of(p.steps[i]) == node_deps(root[i]));
+  for (std::uint32_t i = 0; i < 4; ++i) CHECK(deps_of(p.steps[i]) == node_deps(c.graph(), root[i]));
   const auto& body = root[3].bodies.at(0).nodes;
   for (std::uint32_t i = 0; i < 2; ++i) {
     std::vector<std::uint32_t> expected;
-    for (auto d : node_deps(body[i])) expected.push_back(d + 4);
+    for (auto d : node_deps(c.graph(), body[i])) expected.push_back(d + 4);
     CHECK(deps_of(p.steps[4 + i]) == expected);
   }
   CHECK(deps_of(p.steps[2]).size() == 2);  // `after a, b`

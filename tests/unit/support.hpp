@@ -4,7 +4,9 @@
 #include <cgraph/compiler/compile.hpp>
 #include <cgraph/compiler/eval.hpp>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cgraph::test {
 
@@ -24,6 +26,12 @@ struct compiled {
 };
 
 compiled compile_text(std::string text, const compile_limits& limits = {});
+
+// The dependencies of `n`, a node of `g`, as a list to compare.
+inline std::vector<std::uint32_t> node_deps(const ir::graph& g, const ir::node& n) {
+  auto d = g.deps(n);
+  return {d.begin(), d.end()};
+}
 
 // The common declarations most tests need, followed by `body` inside `graph g(...)`.
 std::string in_graph(const std::string& body, const std::string& params = "x: f32*, n: i32");
