@@ -1,6 +1,7 @@
 #include <cgraph/dsl/source.hpp>
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -21,8 +22,16 @@ source_file::source_file(std::string name, std::string text) : text_(std::move(t
 }
 
 void source_file::index_lines(std::uint32_t from) {
-  for (auto i = from; i < text_.size(); ++i)
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  // memchr finds each line break a vector at a time; a byte-by-byte loop took 7 instructions a
+  // byte, 2% of a whole check (issue 17).
+  const char* const begin = text_.data();
+  const char* const end = begin + text_.size();
+  for (const char* p = begin + from; p < end;) {
+    const auto* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    if (!nl) break;
+    line_starts_.push_back(static_cast<std::uint32_t>(nl - begin) + 1);
+    p = nl + 1;
+  }
 }
 
 std::uint32_t source_file::add_segment(std::string name, std::string text) {
