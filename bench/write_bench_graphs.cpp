@@ -1,7 +1,8 @@
 // Writes the benchmark's graphs as .cgraph files (DIR/<shape>_<nodes>.cgraph) for the
 // generated-C++ column of runtime_bench: the build compiles them with cgraph_add_graphs.
 //   write_bench_graphs DIR            every shape and size of bench_shapes.hpp
-//   write_bench_graphs DIR chain N    DIR/chain_N.cgraph alone (table_form_bench)
+//   write_bench_graphs DIR SHAPE N    DIR/SHAPE_N.cgraph alone, SHAPE one of chain, fork_join,
+//                                     conditionals (table_form_bench, host_work_generated)
 
 #include "bench_shapes.hpp"
 
@@ -22,9 +23,12 @@ bool write(const std::string& dir, bench::shape s, int nodes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 4 && std::string(argv[2]) == "chain") return write(argv[1], bench::shape::chain, std::stoi(argv[3])) ? 0 : 1;
+  if (argc == 4) {
+    for (auto s : {bench::shape::chain, bench::shape::wide, bench::shape::conditional})
+      if (argv[2] == std::string(bench::file_name(s))) return write(argv[1], s, std::stoi(argv[3])) ? 0 : 1;
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: write_bench_graphs DIR [chain N]\n");
+    std::fprintf(stderr, "usage: write_bench_graphs DIR [chain|fork_join|conditionals N]\n");
     return 2;
   }
   for (auto s : {bench::shape::chain, bench::shape::wide, bench::shape::conditional})
