@@ -12,6 +12,13 @@
 #   FUZZ_MERGE    1 (default) minimises into fuzz/corpus and replays it; 0 stops after fuzzing
 #                 and leaves the inputs it kept in build/fuzz/corpus, for a call with a time
 #                 limit to spend on fuzzing (merge them on another machine: reliability.md)
+#   FUZZ_ARCHIVE  a folder: after fuzzing (also after a finding) writes there summary.txt (the
+#                 executions summed over every job, the jobs that ended "Done", the findings),
+#                 logs.tar.gz (every job's log), corpus.tar.gz (the inputs kept) and any
+#                 finding's input: a few files that come back whole from a machine that returns
+#                 a limited number of them (the device machine)
+#   FUZZ_CORPUS_IN a corpus.tar.gz written by an earlier FUZZ_ARCHIVE: the fuzzing goes on
+#                 from the inputs it kept
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +47,7 @@ esac
 # Seeds: every example and golden input, and the regression corpus.
 seeds=$build/seeds work=$build/corpus
 rm -rf "$seeds" && mkdir -p "$seeds" "$work"
+[ -n "${FUZZ_CORPUS_IN:-}" ] && tar xzf "$FUZZ_CORPUS_IN" -C "$build"  # its corpus/ joins $work
 find examples tests/golden -name '*.cgraph' -exec cp {} "$seeds/" \;
 cp fuzz/corpus/* "$seeds/" 2>/dev/null || true
 
@@ -49,6 +57,20 @@ rm -f "$build"/fuzz-*.log
   -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
   corpus seeds) || status=$?
 tail -n 20 "$build"/fuzz-*.log
+if [ -n "${FUZZ_ARCHIVE:-}" ]; then
+  mkdir -p "$FUZZ_ARCHIVE"
+  findings=$(cd "$build" && ls -d crash-* leak-* timeout-* oom-* 2>/dev/null || true)
+  {
+    echo "target: $fuzzer; jobs: $jobs; seconds: ${FUZZ_SECONDS:-1800}"
+    grep -h "stat::number_of_executed_units" "$build"/fuzz-*.log | awk '{s += $2} END {print "executions:", s + 0, "over", NR, "jobs"}'
+    echo "jobs that ended \"Done\": $(grep -l "^Done" "$build"/fuzz-*.log | wc -l) of $(ls "$build"/fuzz-*.log | wc -l)"
+    echo "inputs kept: $(ls "$work" | wc -l)"
+    echo "findings: ${findings:-none}"
+  } > "$FUZZ_ARCHIVE/summary.txt"
+  (cd "$build" && tar czf "$FUZZ_ARCHIVE/logs.tar.gz" fuzz-*.log && tar czf "$FUZZ_ARCHIVE/corpus.tar.gz" corpus)
+  for f in $findings; do cp "$build/$f" "$FUZZ_ARCHIVE/"; done
+  cat "$FUZZ_ARCHIVE/summary.txt"
+fi
 if [ "${status:-0}" != 0 ]; then
   echo "fuzz.sh: the fuzzer stopped with a finding (crash-*, leak-*, timeout-* or oom-* in $build)"
   exit 1
