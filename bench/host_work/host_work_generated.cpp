@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < repeats; ++r)
     if (!build(r)) return 1;
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-  std::printf("generated %s, %s, %d nodes: %.3f us per node\n", form.c_str(), shape.c_str(), HOST_WORK_GENERATED_NODES,
+  std::printf("%s, %s, %d nodes: %.3f us per node\n", form.c_str(), shape.c_str(), HOST_WORK_GENERATED_NODES,
               us / repeats / HOST_WORK_GENERATED_NODES);
   return 0;
 }
