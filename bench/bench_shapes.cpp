@@ -7,6 +7,12 @@ namespace bench {
 const char* name(shape s) { return s == shape::chain ? "chain" : s == shape::wide ? "fork-join" : "conditionals"; }
 const char* file_name(shape s) { return s == shape::chain ? "chain" : s == shape::wide ? "fork_join" : "conditionals"; }
 
+std::optional<shape> shape_named(std::string_view n) {
+  for (shape s : shapes)
+    if (n == name(s)) return s;
+  return std::nullopt;
+}
+
 std::string text_of(shape s, int nodes, bool for_generated) {
   std::string t = for_generated ? "include \"bench_kernels.cuh\";\n" : "";
   t += "kernel tiny(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n";

@@ -544,7 +544,7 @@ int main(int argc, char** argv) {
   cudaStream_t stream, side;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   CHECK_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
-  for (shape s : {shape::chain, shape::wide, shape::conditional})
+  for (shape s : bench::shapes)
     for (int nodes : {10, 100, 1000, 10000})
       if (nodes <= max_nodes) bench_shape(s, nodes, buffer, other, stream, side);
   if (wanted("device loop")) bench_loops(buffer, stream);

@@ -24,14 +24,14 @@ bool write(const std::string& dir, bench::shape s, int nodes) {
 
 int main(int argc, char** argv) {
   if (argc == 4) {
-    for (auto s : {bench::shape::chain, bench::shape::wide, bench::shape::conditional})
+    for (auto s : bench::shapes)
       if (argv[2] == std::string(bench::file_name(s))) return write(argv[1], s, std::stoi(argv[3])) ? 0 : 1;
   }
   if (argc != 2) {
     std::fprintf(stderr, "usage: write_bench_graphs DIR [chain|fork_join|conditionals N]\n");
     return 2;
   }
-  for (auto s : {bench::shape::chain, bench::shape::wide, bench::shape::conditional})
+  for (auto s : bench::shapes)
     for (int nodes : bench::sizes)
       if (!write(argv[1], s, nodes)) return 1;
   return 0;

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace {
@@ -44,11 +45,9 @@ int main(int argc, char** argv) {
     bool has_value = i + 1 < argc;
     if (a == "--what" && has_value) what = argv[++i];
     else if (a == "--shape" && has_value) {
-      std::string s = argv[++i];
-      if (s == "chain") shape = bench::shape::chain;
-      else if (s == "fork-join") shape = bench::shape::wide;
-      else if (s == "conditionals") shape = bench::shape::conditional;
-      else return usage();
+      const std::optional<bench::shape> named = bench::shape_named(argv[++i]);
+      if (!named) return usage();
+      shape = *named;
     } else if (a == "--capture") capture = true;
     else if (a == "--nodes" && has_value) nodes = std::atoi(argv[++i]);
     else if (a == "--repeats" && has_value) repeats = std::atoi(argv[++i]);

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace {
@@ -51,14 +52,12 @@ int main(int argc, char** argv) {
   static float buffer[4];
   std::function<bool(int)> build;
   if (form == "hand-explicit" || form == "hand-capture") {
-    const bench::shape s = shape == "chain"       ? bench::shape::chain
-                           : shape == "fork-join" ? bench::shape::wide
-                                                  : bench::shape::conditional;
-    if (s == bench::shape::conditional && shape != "conditionals") return usage();
+    const std::optional<bench::shape> named = bench::shape_named(shape);
+    if (!named) return usage();
     static cudaStream_t stream, side;
     (void)cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
     (void)cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
-    build = [s, capture = form == "hand-capture"](int) {
+    build = [s = *named, capture = form == "hand-capture"](int) {
       bench::hand_graph h = capture ? bench::hand_capture(s, HOST_WORK_GENERATED_NODES, buffer, stream, side)
                                     : bench::hand_explicit(s, HOST_WORK_GENERATED_NODES, buffer);
       return h.graph != nullptr && cudaGraphDestroy(h.graph) == cudaSuccess;
