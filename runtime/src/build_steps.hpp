@@ -78,9 +78,12 @@ protected:
       device = v.device;
       return kernel_params(function, v, pointers_);
     }
+    device = t.device;
+    void* const* fixed = templates.argument_pointers.data() + t.arguments.first;
+    // The driver only reads through kernelParams: it is non-const for its type alone.
+    if (t.dynamic.count == 0) return gen::launch_params(function, t.grid, t.block, t.shared_bytes, const_cast<void**>(fixed));
     if (pointers_.size() < t.arguments.count) pointers_.resize(t.arguments.count);
-    const ir::converted_bytes* fixed = templates.arguments.data() + t.arguments.first;
-    for (std::uint32_t k = 0; k < t.arguments.count; ++k) pointers_[k] = const_cast<std::byte*>(fixed[k].bytes.data());
+    std::copy_n(fixed, t.arguments.count, pointers_.data());
     for (const dynamic_part& d : templates.dynamic_parts(t)) {
       if (!memo_.known(d.memo)) {  // the build's first node to need it converts it (and reports a failure)
         values_.args.resize(t.arguments.count);
@@ -88,7 +91,6 @@ protected:
       }
       pointers_[d.part.index] = const_cast<std::byte*>(memo_.bytes(d.memo).bytes.data());
     }
-    device = t.device;
     return gen::launch_params(function, t.grid, t.block, t.shared_bytes, pointers_.data());
   }
   // Step `step`'s values (`kernel_values` as compute_values takes it), valid until the next

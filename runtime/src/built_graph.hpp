@@ -302,7 +302,16 @@ struct graph_templates {
   // Every step's arguments in plan order: a usable template's constants converted (its dynamic
   // parts zero), zero for any other step.
   std::vector<ir::converted_bytes> arguments;
+  // The address of each of `arguments`' bytes: a kernel's argument list as the driver takes it,
+  // for a template without dynamic parts whole, for others copied and patched per build
+  // (step_builder::kernel_launch), where it was built from `arguments` per node.
+  std::vector<void*> argument_pointers;
   std::vector<dynamic_part> dynamic;       // every usable template's dynamic parts, in plan order
+  // The steps a capture must prepare before it begins (capture_builder::materialize), in plan
+  // order: each repeat_init, collective and child-graph step, and the first kernel step of each
+  // kernel (resolving a kernel once resolves it for its every node). Where the registry has
+  // captured routines, which are per node, the capture prepares every kernel step instead.
+  std::vector<std::uint32_t> prepared_steps;
   std::uint32_t memo_slots = 0;            // the conversion_memo slots the dynamic parts name
   // The conds' launch values (cond_defaults), when no parameter reaches them and they convert:
   // the same on every build, which then copies them (a graph of 500 `if`s converted 500 values

@@ -37,28 +37,34 @@ private:
   // begins: in thread-local mode (the default) a thread with an open capture may not call
   // cudaMalloc, load a library, or run a routine that does (cuBLAS allocates a workspace).
   void materialize() {
-    for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
-      const ir::node& n = *plan_.steps[i].node;
-      where at = g_.at(n.range);
-      switch (n.kind) {
-        case ir::node_kind::repeat_init: backend::repeat_count(g_, n.cond, at); break;
-        case ir::node_kind::kernel:
-          if (const captured_routine* routine = routine_of(n)) {
-            // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-            routines_[i] = capture_routine(*routine, compute(i, true), g_.symbols->capture_mode, at);
-          } else {
-            kernel_function(*g_.program, *g_.symbols, n.callee, at);
-          }
-          break;
-        case ir::node_kind::collective:  // NCCL's warm-up runs work and waits: never inside a capture
-          routines_[i] = capture_collectives(g_, n, compute(i, false), at);
-          break;
-        case ir::node_kind::child_graph:
-          if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
-          g_.set_child(i, build_child(g_, n, compute(i, false)));
-          break;
-        default: break;
-      }
+    if (g_.symbols->any_routine) {
+      for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) prepare_step(i);
+    } else {
+      for (std::uint32_t i : g_.templates->prepared_steps) prepare_step(i);
+    }
+  }
+
+  void prepare_step(std::uint32_t i) {
+    const ir::node& n = *plan_.steps[i].node;
+    where at = g_.at(n.range);
+    switch (n.kind) {
+      case ir::node_kind::repeat_init: backend::repeat_count(g_, n.cond, at); break;
+      case ir::node_kind::kernel:
+        if (const captured_routine* routine = routine_of(n)) {
+          // Cond handles do not exist yet: a routine gets 0 for a cond argument.
+          routines_[i] = capture_routine(*routine, compute(i, true), g_.symbols->capture_mode, at);
+        } else {
+          kernel_function(*g_.program, *g_.symbols, n.callee, at);
+        }
+        break;
+      case ir::node_kind::collective:  // NCCL's warm-up runs work and waits: never inside a capture
+        routines_[i] = capture_collectives(g_, n, compute(i, false), at);
+        break;
+      case ir::node_kind::child_graph:
+        if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
+        g_.set_child(i, build_child(g_, n, compute(i, false)));
+        break;
+      default: break;
     }
   }
 

@@ -300,7 +300,19 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
     add_template(*this, index, *s.node, constants, memo_slots, *t);
   }
   t->memo_slots = memo_slots.size();
+  t->argument_pointers.reserve(t->arguments.size());
+  // The driver only reads through kernelParams: the pointers are non-const for its type alone.
+  for (ir::converted_bytes& a : t->arguments) t->argument_pointers.push_back(a.bytes.data());
   const plan::explicit_plan& plan = plans[index];
+  std::vector<bool> kernel_seen(program.kernels.size(), false);
+  for (std::uint32_t i = 0; i < plan.steps.size(); ++i) {
+    const ir::node& n = *plan.steps[i].node;
+    const bool first_of_kernel = n.kind == ir::node_kind::kernel && !kernel_seen[n.callee];
+    if (first_of_kernel) kernel_seen[n.callee] = true;
+    if (first_of_kernel || n.kind == ir::node_kind::repeat_init || n.kind == ir::node_kind::collective ||
+        n.kind == ir::node_kind::child_graph)
+      t->prepared_steps.push_back(i);
+  }
   t->body_holds_conds.assign(plan.body_graphs, false);
   for (const auto& [key, conds] : plan.conds_by_home)
     if (const plan::location home{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key)};

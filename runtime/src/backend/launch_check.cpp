@@ -85,6 +85,10 @@ std::string launch_cache::check_new_launch(const cudaKernelNodeParams& p, const 
   return {};
 }
 
+void launch_cache::require_new_launch(const cudaKernelNodeParams& p, const site& at) {
+  if (std::string why = check_new_launch(p, at); !why.empty()) throw build_error(at.str(), why);
+}
+
 bool launch_cache::passes_new_launch(const cudaKernelNodeParams& p) {
   try {
     return check_new_launch(p, {}).empty();

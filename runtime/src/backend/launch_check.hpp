@@ -39,6 +39,9 @@ inline thread_local passed_launch last_passed;
 
 // The full check (launch_passes, require_launch) of a launch that differs from the last one that passed.
 std::string check_new_launch(const cudaKernelNodeParams& p, const site& at);
+// check_new_launch for a node being built: throws a build_error at `at`, saying why, where `p`
+// cannot launch. Out of line, so a caller's fast path keeps no string in its frame.
+void require_new_launch(const cudaKernelNodeParams& p, const site& at);
 // check_new_launch for an exec setter: false where the launch breaks a limit or a CUDA call of
 // the check fails.
 bool passes_new_launch(const cudaKernelNodeParams& p);
@@ -63,8 +66,7 @@ inline bool launch_passes(const cudaKernelNodeParams& p) { return passed_last(p)
 // The same check for a node being built: throws a build_error at `at`, saying why, where `p`
 // cannot launch.
 inline void require_launch(const cudaKernelNodeParams& p, const site& at) {
-  if (passed_last(p)) return;
-  if (std::string why = launch_cache::check_new_launch(p, at); !why.empty()) throw build_error(at.str(), why);
+  if (!passed_last(p)) launch_cache::require_new_launch(p, at);
 }
 
 // A library was unloaded: kernels' cached limits are asked for again (a kernel loaded later

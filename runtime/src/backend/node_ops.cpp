@@ -52,33 +52,51 @@ cudaGraphNode_t add_with_edges(cudaGraph_t graph, node_deps d, list<cudaGraphEdg
 // Launch limits are checked before CUDA sees the node, so a bad value is a build error at its
 // .cgraph line rather than a failed launch. An update that breaks them is refused here, and
 // the rebuild it falls back to reports it where the node is added.
-void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
-                      int device) {
+//
+// Each of add and capture has a fast path for the common node, on the current device and
+// without programmatic edges, and one out-of-line function for the rest: with a device scope
+// (and its cleanup on a throw) in the same frame, every node paid for saving registers and for
+// the scope it did not use (host_work_bench: 67 instructions of a kernel node's own work in
+// add, 39 of them the frame; docs/performance.md, run 35).
+namespace {
+[[gnu::noinline]] void add_placed(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d,
+                                  const kernel_node::params& p, const site& at, int device) {
   device_scope on(device, at);
   require_launch(p, at);
   if (!g.has_port_edges(step)) CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
   else g.nodes[step] = add_with_edges(parent, d, g.edge_data(step, d), p, at);
 }
 
-void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
-                          int device) {
+// Programmatic dependencies: added to the capturing graph with their edge data, as the explicit
+// strategy adds them (a launch has no place for edge data but cudaLaunchKernelEx's attributes,
+// which describe only an edge from the previous kernel on the same stream). A placed kernel
+// too, in its device's context.
+[[gnu::noinline]] void capture_placed(capture_session& c, unsigned k, std::uint32_t step, const kernel_node::params& p,
+                                      const site& at, int device) {
   {
     device_scope on(device, at);  // the limits of the device it runs on
     require_launch(p, at);
   }
-  if (!c.state().has_port_edges(step) && device < 0) {
-    CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
-    c.launched(k, step, at);
-    return;
-  }
-  // Programmatic dependencies: added to the capturing graph with their edge data, as the
-  // explicit strategy adds them (a launch has no place for edge data but cudaLaunchKernelEx's
-  // attributes, which describe only an edge from the previous kernel on the same stream). A
-  // placed kernel too, in its device's context.
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps deps) {
     device_scope on(device, at);
     return add_with_edges(graph, deps, c.state().edge_data(step, deps), p, at);
   });
+}
+}  // namespace
+
+void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
+                      int device) {
+  if (device >= 0 || g.has_port_edges(step)) return add_placed(g, step, parent, d, p, at, device);
+  require_launch(p, at);
+  CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+}
+
+void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
+                          int device) {
+  if (device >= 0 || c.state().has_port_edges(step)) return capture_placed(c, k, step, p, at, device);
+  require_launch(p, at);
+  CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
+  c.launched(k, step, at);
 }
 
 void kernel_node::refresh(graph_state& g, std::uint32_t step, const params& p, const site& at) {
