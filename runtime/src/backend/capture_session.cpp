@@ -266,8 +266,7 @@ list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& gra
   const cudaGraphNode_t* deps = nullptr;
   std::size_t count = 0;
   CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, &graph, &deps, nullptr, &count), at);
-  deps_.assign(deps, deps + count);
-  return deps_;
+  return {deps, count};
 }
 
 void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at) {

@@ -63,8 +63,10 @@ public:
   graph_state& state() { return g_; }
 
 private:
-  // Stream k's capturing graph and its current dependencies (copied: CUDA's array is valid
-  // only until the next call).
+  // Stream k's capturing graph and its current dependencies: CUDA's own array, valid until the
+  // next call that operates on the stream (cudaStreamGetCaptureInfo), so not copied. add_node's
+  // `add` reads it before any such call: it makes one node in the graph (a device scope's
+  // cudaSetDevice operates on no stream), and only depend_on then updates the stream.
   list<cudaGraphNode_t> dependencies(unsigned k, cudaGraph_t& graph, const site& at);
   // `node` becomes step's node and stream k's only dependency.
   void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
@@ -104,7 +106,6 @@ private:
   std::vector<cudaEvent_t> events_;                // taken from the pool: events_[0, used_events_) in use
   std::size_t used_events_ = 0;
   std::vector<cudaEvent_t> step_events_;
-  std::vector<cudaGraphNode_t> deps_;              // dependencies(), reused
   std::vector<made_node> made_;
   mutable cudaGraph_t root_ = nullptr;             // root(), asked for once
   bool ended_ = false;                             // end() succeeded: no stream can be capturing
