@@ -60,7 +60,13 @@ void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
     deferred_made_.reserve(nodes.size());
   }
   deferred_graphs_.push_back({of, deferred_made_.size(), made.size()});
-  deferred_made_.insert(deferred_made_.end(), made.begin(), made.end());
+  // A body's node or two one at a time into the room reserved above (a range insert was a call
+  // costing more than the copy, host_work_bench's captured conditionals); a graph's many at once.
+  if (made.size() <= 4) {
+    for (const made_node& m : made) deferred_made_.push_back(m);
+  } else {
+    deferred_made_.insert(deferred_made_.end(), made.begin(), made.end());
+  }
   unread_ = true;
 }
 
