@@ -341,3 +341,34 @@ graph g(a: f32*, b: f32*, va: f32, vb: f32, go: u32 = 1) {
   run(exec);
   CHECK(memory.read() == std::vector<float>{3.0f, 5.0f});
 }
+
+TEST_CASE("capture.a_missing_kernel_is_named_at_its_first_node_before_anything_is_captured") {
+  // A capture resolves each kernel once, at its first node (graph_templates::prepared_steps),
+  // before the capture begins: the error names that node in both strategies, nothing is left
+  // capturing, and the next build of the same program captures cleanly. The kernel used again
+  // later, and the one registered, change nothing in that.
+  auto prog = compile(R"(
+kernel missing(p: f32*);
+graph g(p: f32*) {
+  fill<<<1, 64>>>(p, 1.0, 64);
+  missing<<<1, 64>>>(p);
+  fill<<<1, 64>>>(p, 2.0, 64);
+  missing<<<1, 64>>>(p);
+}
+graph h(p: f32*) {
+  fill<<<1, 64>>>(p, 1.0, 64);
+  fill<<<1, 64>>>(p, 2.0, 64);
+}
+)");
+  buffer<float> p(64);
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"p", p.get()}}, kernels(), with(how)),
+                         "test.cgraph:15:3: kernel 'missing' is not in the registry (register it with "
+                         "registry.kernel(\"missing\", missing))",
+                         cgraph::build_error);
+    auto exec = cgraph::graph::build(prog, "h", {{"p", p.get()}}, kernels(), with(how)).instantiate();
+    run(exec);
+    CHECK(p.read() == std::vector<float>(64, 2.0f));
+  }
+}
