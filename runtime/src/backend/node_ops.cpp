@@ -55,9 +55,8 @@ cudaGraphNode_t add_with_edges(cudaGraph_t graph, node_deps d, list<cudaGraphEdg
 //
 // Each of add and capture has a fast path for the common node, on the current device and
 // without programmatic edges, and one out-of-line function for the rest: with a device scope
-// (and its cleanup on a throw) in the same frame, every node paid for saving registers and for
-// the scope it did not use (host_work_bench: 67 instructions of a kernel node's own work in
-// add, 39 of them the frame; docs/performance.md, run 35).
+// (and its cleanup on a throw) in the same frame, every node paid for the scope it did not use
+// (host_work_bench: 4-10 instructions a node fewer this way; docs/performance.md, run 35).
 namespace {
 [[gnu::noinline]] void add_placed(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d,
                                   const kernel_node::params& p, const site& at, int device) {
