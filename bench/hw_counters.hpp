@@ -26,18 +26,33 @@ namespace bench {
 
 class hw_counters {
 public:
-  enum which : std::size_t { user_instructions, user_cycles, kernel_instructions, kernel_cycles, page_faults, count };
+  // Task clock is the nanoseconds the thread ran on a CPU: against the wall clock it tells a
+  // body that works from one that waits (a lock, the driver's own thread); context switches
+  // count the waits. Both are software events, which hosts without a PMU still count.
+  enum which : std::size_t {
+    user_instructions,
+    user_cycles,
+    kernel_instructions,
+    kernel_cycles,
+    page_faults,
+    context_switches,
+    task_clock_ns,
+    count
+  };
   static constexpr std::array<const char*, count> names = {"user instructions", "user cycles", "kernel instructions",
-                                                           "kernel cycles", "page faults"};
+                                                           "kernel cycles",     "page faults", "context switches",
+                                                           "task clock ns"};
   using readings = std::array<double, count>;  // per body; negative where the counter is absent
 
   hw_counters() {
 #if defined(__linux__)
-    fds_[user_instructions] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, true);
-    fds_[user_cycles] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true);
-    fds_[kernel_instructions] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, false);
-    fds_[kernel_cycles] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false);
-    fds_[page_faults] = open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, true);
+    fds_[user_instructions] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, scope::user);
+    fds_[user_cycles] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, scope::user);
+    fds_[kernel_instructions] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, scope::kernel);
+    fds_[kernel_cycles] = open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, scope::kernel);
+    fds_[page_faults] = open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, scope::user);
+    fds_[context_switches] = open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, scope::both);
+    fds_[task_clock_ns] = open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, scope::both);
 #endif
   }
   ~hw_counters() {
@@ -85,7 +100,9 @@ public:
 private:
 #if defined(__linux__)
   // One counter of this thread, disabled until start(); `user`: user space only, else the kernel only.
-  int open(std::uint32_t type, std::uint64_t config, bool user) {
+  // What a counter counts: what runs in user space, in the kernel, or both.
+  enum class scope { user, kernel, both };
+  int open(std::uint32_t type, std::uint64_t config, scope where) {
     perf_event_attr a;
     std::memset(&a, 0, sizeof a);
     a.size = sizeof a;
@@ -93,14 +110,18 @@ private:
     a.config = config;
     a.disabled = 1;
     a.exclude_hv = 1;
-    a.exclude_user = user ? 0 : 1;
-    a.exclude_kernel = user ? 1 : 0;
+    a.exclude_user = where == scope::kernel ? 1 : 0;
+    a.exclude_kernel = where == scope::user ? 1 : 0;
     const long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
     if (fd < 0 && why_not_.empty()) why_not_ = std::string("perf_event_open: ") + std::strerror(errno);
     return static_cast<int>(fd);
   }
 #endif
-  std::array<int, count> fds_{-1, -1, -1, -1, -1};
+  std::array<int, count> fds_ = [] {
+    std::array<int, count> closed;
+    closed.fill(-1);
+    return closed;
+  }();
   std::string why_not_;
 };
 

@@ -12,9 +12,11 @@
 // `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
 // update one, update one warm, first update, launch, device loop): an A/B of one path in a few
 // seconds, where a whole run takes minutes (text -> graph builds of 10 000 nodes).
-// `--counters FILE` also counts each timed body's instructions, cycles and page faults
-// (hw_counters.hpp) and writes their medians per unit to FILE: whether a slower path runs more
-// instructions or the same ones more slowly, and in user space or in the kernel.
+// `--counters FILE` also counts each timed body's instructions, cycles, page faults, context
+// switches and time on a CPU (hw_counters.hpp) and writes their medians per unit to FILE:
+// whether a slower path runs more instructions or the same ones more slowly, in user space or
+// in the kernel, or waits. The counters' own calls fall inside the time on a CPU, not inside
+// the wall clock: compare that column between paths, not with the wall clock.
 
 #include <cgraph/runtime.hpp>
 
