@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 namespace {
 std::uintptr_t next_handle = 0x1000;
@@ -17,6 +18,7 @@ std::unordered_map<cudaStream_t, capture>& streams() { static std::unordered_map
 std::unordered_map<cudaEvent_t, capture>& events() { static std::unordered_map<cudaEvent_t, capture> m; return m; }
 // Each graph's nodes in the order they were made, as CUDA lists them (cudaGraphGetNodes).
 std::unordered_map<cudaGraph_t, std::vector<cudaGraphNode_t>>& graph_nodes() { static std::unordered_map<cudaGraph_t, std::vector<cudaGraphNode_t>> m; return m; }
+thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;  // cudaThreadExchangeStreamCaptureMode's
 cudaGraphNode_t made_in(cudaGraph_t g) { auto n = fresh<cudaGraphNode_t>(); graph_nodes()[g].push_back(n); return n; }
 cudaError_t captured(cudaStream_t s) {
   auto& c = streams()[s];
@@ -41,7 +43,14 @@ cudaError_t cudaEventQuery(cudaEvent_t) { OK; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { auto& c = streams()[s]; if (c.on) events()[e] = c; OK; }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { OK; }
 cudaError_t cudaFree(void*) { OK; }
-cudaError_t cudaMalloc(void** p, size_t) { *p = fresh<void*>(); OK; }
+// As CUDA does, cudaMalloc is refused while a capture is open, unless this thread's capture mode
+// is relaxed: what a build must do before its capture begins, the fake refuses too
+// (tests/fake_runtime).
+cudaError_t cudaMalloc(void** p, size_t) {
+  if (thread_mode != cudaStreamCaptureModeRelaxed)
+    for (auto& [stream, c] : streams()) if (c.on) return cudaErrorStreamCaptureUnsupported;
+  *p = fresh<void*>(); OK;
+}
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) { *a = {}; a->maxThreadsPerBlock = 1024; OK; }
 cudaError_t cudaFuncGetParamInfo(const void*, size_t i, size_t* off, size_t* size) {
   if (i > 1) return cudaErrorInvalidValue;
@@ -142,7 +151,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned) {
   if (ev.on) { if (!c.on) { c = ev; } else c.deps.insert(c.deps.end(), ev.deps.begin(), ev.deps.end()); }
   OK;
 }
-cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode*) { OK; }
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* m) { std::swap(*m, thread_mode); OK; }
 cudaError_t cudaUserObjectCreate(cudaUserObject_t* o, void* p, cudaHostFn_t destroy, unsigned, unsigned) { *o = fresh<cudaUserObject_t>(); (void)p; (void)destroy; OK; }
 cudaError_t cudaUserObjectRelease(cudaUserObject_t, unsigned) { OK; }
 int ncclAllGather() { return 0; } int ncclAllReduce() { return 0; } int ncclBroadcast() { return 0; }
