@@ -9,19 +9,7 @@ bash scripts/setup.sh
 build=${CGRAPH_BUILD_DIR:-build/main}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BUILD_BENCH=OFF ${CGRAPH_CMAKE_ARGS:-}
 cmake --build "$build" -j "$(nproc)"
-cgraphc="$build/cgraphc"
-out="$build/examples-out"
-mkdir -p "$out"
-for f in examples/*.cgraph; do
-  name=$(basename "$f" .cgraph)
-  "$cgraphc" check "$f"
-  "$cgraphc" ir "$f" > "$out/$name.ir"
-  "$cgraphc" dot "$f" > "$out/$name.dot"
-  dot -Tsvg "$out/$name.dot" -o "$out/$name.svg"
-  nodes=$(grep -cE '^ +[0-9]+( \[[^]]+\])?: ' "$out/$name.ir")
-  echo "example $name: checked, $nodes nodes, drawn to $out/$name.svg"
-done
-echo "main job: all examples passed check, ir and dot"
+bash scripts/check_examples.sh "$build/cgraphc" "$build/examples-out"
 
 programs=("$build"/examples/example_*)
 if [ ! -x "${programs[0]}" ]; then
