@@ -28,7 +28,7 @@ cgraph::build_options with(cgraph::strategy s) {
 
 constexpr cgraph::strategy both[] = {cgraph::strategy::explicit_nodes, cgraph::strategy::stream_capture};
 
-const char* name_of(cgraph::strategy s) { return s == cgraph::strategy::explicit_nodes ? "explicit" : "capture"; }
+std::string name_of(cgraph::strategy s) { return s == cgraph::strategy::explicit_nodes ? "explicit" : "capture"; }
 
 float buffer[64];
 
@@ -54,7 +54,8 @@ graph h(p: f32*) {
 )",
                                        "test.cgraph");
   for (auto how : both) {
-    CAPTURE(name_of(how));
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
     CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(how)),
                          "test.cgraph:5:3: kernel 'missing' is not in the registry (register it with "
                          "registry.kernel(\"missing\", missing))",
@@ -95,11 +96,112 @@ graph g(p: f32*, first: i32, go: u32 = 1) {
 )",
                                        "test.cgraph");
   for (auto how : both) {
-    CAPTURE(name_of(how));
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
     auto g = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how));
     auto exec = g.instantiate();
     const auto result = exec.update({{"first", 2}});
     CHECK(result.path == cgraph::update_path::node_params);
     CHECK(result.nodes_changed == 1);
+  }
+}
+
+TEST_CASE("fake_runtime.updates_take_the_cheapest_path_and_a_bad_value_changes_nothing") {
+  // A parameter that one kernel takes whole is set on that node alone, through a handle or by
+  // name, and so is a launch dimension (the kernel setter takes it) and a child graph's
+  // argument (its node's setter); a cond's launch value, which only a new graph carries, goes
+  // to the whole graph; an unchanged value calls nothing; a value the launch limits refuse is
+  // reported at its line and leaves the exec as it was, so the next good update still takes
+  // the per-node path.
+  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
+graph child(p: f32*, i: i32) {
+  add<<<1, 32>>>(p, i);
+}
+graph g(p: f32*, first: i32, blocks: u32 = 1, inner: i32 = 0, go: u32 = 1) {
+  add<<<blocks, 32>>>(p, first);
+  add<<<1, 32>>>(p, 2);
+  call child(p, inner);
+  cond c = go;
+  if c { add<<<1, 32>>>(p, 3); }
+}
+)",
+                                       "test.cgraph");
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
+
+    auto first = exec.parameter<int>("first");
+    first = 5;
+    auto r = exec.apply();
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
+
+    r = exec.update({{"first", 5}});
+    CHECK(r.path == cgraph::update_path::unchanged);
+    CHECK(r.nodes_changed == 0);
+
+    r = exec.update({{"blocks", 4}});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
+
+    r = exec.update({{"inner", 3}});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
+
+    r = exec.update({{"go", 0}});
+    CHECK(r.path == cgraph::update_path::whole_graph);
+
+    CHECK_THROWS_WITH_AS(exec.update({{"blocks", 0}}), "test.cgraph:6:9: grid dimension x: value 0 is not positive",
+                         cgraph::build_error);
+    r = exec.update({{"first", 6}});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
+  }
+}
+
+TEST_CASE("fake_runtime.fork_join_and_loops_build_in_both_strategies") {
+  // Parallel branches (a stream each in a capture, joined by events), a switch, a `while` whose
+  // body sets its own cond, and a child graph: each builds, instantiates and takes a per-node
+  // update in both strategies.
+  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
+kernel set_cond(c: cond, value: u32);
+graph child(p: f32*, i: i32) {
+  add<<<1, 32>>>(p, i);
+}
+graph g(p: f32*, first: i32, which: u32 = 1) {
+  add<<<1, 32>>>(p, first);
+  parallel {
+    add<<<1, 32>>>(p, 1);
+    add<<<1, 32>>>(p, 2);
+    {
+      add<<<1, 32>>>(p, 3);
+      add<<<1, 32>>>(p, 4);
+    }
+  }
+  cond pick = which;
+  switch pick {
+    case 0 { add<<<1, 32>>>(p, 5); }
+    case 1 { add<<<1, 32>>>(p, 6); memset(p, 0, 4); }
+  }
+  cond more = 1;
+  while more {
+    add<<<1, 32>>>(p, 7);
+    set_cond<<<1, 1>>>(more, 0);
+  }
+  call child(p, 8);
+}
+)",
+                                       "test.cgraph");
+  void (*set_cond)(cudaGraphConditionalHandle, unsigned) = [](cudaGraphConditionalHandle, unsigned) {};
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto reg = kernels();
+    reg.kernel("set_cond", set_cond);
+    auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, reg, with(how)).instantiate();
+    const auto r = exec.update({{"first", 2}});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
   }
 }
