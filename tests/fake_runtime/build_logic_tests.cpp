@@ -32,6 +32,12 @@ std::string name_of(cgraph::strategy s) { return s == cgraph::strategy::explicit
 
 float buffer[64];
 
+// The update took path `path` and changed `nodes` nodes.
+void check_update(const cgraph::update_result& r, cgraph::update_path path, std::size_t nodes) {
+  CHECK(r.path == path);
+  CHECK(r.nodes_changed == nodes);
+}
+
 }  // namespace
 
 TEST_CASE("fake_runtime.a_missing_kernel_is_named_at_its_first_node") {
@@ -100,9 +106,7 @@ graph g(p: f32*, first: i32, go: u32 = 1) {
     CAPTURE(strategy);
     auto g = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how));
     auto exec = g.instantiate();
-    const auto result = exec.update({{"first", 2}});
-    CHECK(result.path == cgraph::update_path::node_params);
-    CHECK(result.nodes_changed == 1);
+    check_update(exec.update({{"first", 2}}), cgraph::update_path::node_params, 1);
   }
 }
 
@@ -131,32 +135,18 @@ graph g(p: f32*, first: i32, blocks: u32 = 1, inner: i32 = 0, go: u32 = 1) {
     CAPTURE(strategy);
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
 
+    using cgraph::update_path;
     auto first = exec.parameter<int>("first");
     first = 5;
-    auto r = exec.apply();
-    CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
-
-    r = exec.update({{"first", 5}});
-    CHECK(r.path == cgraph::update_path::unchanged);
-    CHECK(r.nodes_changed == 0);
-
-    r = exec.update({{"blocks", 4}});
-    CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
-
-    r = exec.update({{"inner", 3}});
-    CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
-
-    r = exec.update({{"go", 0}});
-    CHECK(r.path == cgraph::update_path::whole_graph);
+    check_update(exec.apply(), update_path::node_params, 1);
+    check_update(exec.update({{"first", 5}}), update_path::unchanged, 0);
+    check_update(exec.update({{"blocks", 4}}), update_path::node_params, 1);
+    check_update(exec.update({{"inner", 3}}), update_path::node_params, 1);
+    CHECK(exec.update({{"go", 0}}).path == update_path::whole_graph);
 
     CHECK_THROWS_WITH_AS(exec.update({{"blocks", 0}}), "test.cgraph:6:9: grid dimension x: value 0 is not positive",
                          cgraph::build_error);
-    r = exec.update({{"first", 6}});
-    CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
+    check_update(exec.update({{"first", 6}}), update_path::node_params, 1);
   }
 }
 
@@ -200,8 +190,6 @@ graph g(p: f32*, first: i32, which: u32 = 1) {
     auto reg = kernels();
     reg.kernel("set_cond", set_cond);
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, reg, with(how)).instantiate();
-    const auto r = exec.update({{"first", 2}});
-    CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
+    check_update(exec.update({{"first", 2}}), cgraph::update_path::node_params, 1);
   }
 }
