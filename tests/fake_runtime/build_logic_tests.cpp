@@ -3,6 +3,8 @@
 // which paths it takes, in both strategies. Nothing runs on a device here, so nothing here
 // checks a result; the GPU tests (tests/gpu) do, with the same cases where they matter.
 
+#include "testing.hpp"
+
 #include <cgraph/runtime.hpp>
 
 #include <doctest/doctest.h>
@@ -191,5 +193,57 @@ graph g(p: f32*, first: i32, which: u32 = 1) {
     reg.kernel("set_cond", set_cond);
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, reg, with(how)).instantiate();
     check_update(exec.update({{"first", 2}}), cgraph::update_path::node_params, 1);
+  }
+}
+
+TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_reported_and_leaks_nothing") {
+  // The GPU suite's fault sweep (tests/gpu/fault_tests.cpp) in small, on CI: each CUDA call of a
+  // build and its instantiation fails in turn (once, through the backend's seam). Each must
+  // throw a cuda_error that names the call and a place in the file, with no CUDA object held
+  // afterwards and no stream left capturing, in both strategies.
+  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
+graph child(p: f32*, i: i32) {
+  add<<<1, 32>>>(p, i);
+}
+graph g(p: f32*, first: i32, go: u32 = 1) {
+  add<<<1, 32>>>(p, first);
+  parallel {
+    add<<<1, 32>>>(p, 1);
+    add<<<1, 32>>>(p, 2);
+  }
+  cond c = go;
+  if c { memset(p, 0, 4); add<<<1, 32>>>(p, 3); }
+  repeat 2 { add<<<1, 32>>>(p, 4); }
+  call child(p, 5);
+}
+)",
+                                       "test.cgraph");
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto operation = [&] {
+      (void)cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
+    };
+    operation();  // fills the capture pool: later runs make the same calls
+    const auto before = cgraph::testing::live_handles();
+    cgraph::testing::fail_cuda_call_at(-1);
+    operation();
+    const long calls = cgraph::testing::cuda_calls_made();
+    REQUIRE(calls > 10);
+    for (long i = 0; i < calls; ++i) {
+      CAPTURE(i);
+      cgraph::testing::fail_cuda_call_at(i);
+      try {
+        operation();
+        FAIL("call ", i, " was meant to fail");
+      } catch (const cgraph::cuda_error& e) {
+        CHECK(e.code() == cudaErrorNotPermitted);
+        CHECK(e.location().find("test.cgraph:") != std::string::npos);
+      }
+      cgraph::testing::fail_cuda_call_at(-1);
+      REQUIRE(cgraph::testing::live_handles() == before);
+      REQUIRE(cgraph::testing::streams_left_capturing() == 0);
+    }
+    MESSAGE(strategy, ": ", calls, " faults injected in build + instantiate, each reported, nothing leaked");
   }
 }
