@@ -34,6 +34,13 @@ std::string name_of(cgraph::strategy s) { return s == cgraph::strategy::explicit
 
 float buffer[64];
 
+// The kernel every program here launches, and a graph to `call`: lines 1-4 of each program.
+const std::string prelude = R"(kernel add(p: f32*, i: i32);
+graph child(p: f32*, i: i32) {
+  add<<<1, 32>>>(p, i);
+}
+)";
+
 // The update took path `path` and changed `nodes` nodes.
 void check_update(const cgraph::update_result& r, cgraph::update_path path, std::size_t nodes) {
   CHECK(r.path == path);
@@ -119,11 +126,7 @@ TEST_CASE("fake_runtime.updates_take_the_cheapest_path_and_a_bad_value_changes_n
   // to the whole graph; an unchanged value calls nothing; a value the launch limits refuse is
   // reported at its line and leaves the exec as it was, so the next good update still takes
   // the per-node path.
-  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
-graph child(p: f32*, i: i32) {
-  add<<<1, 32>>>(p, i);
-}
-graph g(p: f32*, first: i32, blocks: u32 = 1, inner: i32 = 0, go: u32 = 1) {
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*, first: i32, blocks: u32 = 1, inner: i32 = 0, go: u32 = 1) {
   add<<<blocks, 32>>>(p, first);
   add<<<1, 32>>>(p, 2);
   call child(p, inner);
@@ -156,11 +159,7 @@ TEST_CASE("fake_runtime.fork_join_and_loops_build_in_both_strategies") {
   // Parallel branches (a stream each in a capture, joined by events), a switch, a `while` whose
   // body sets its own cond, and a child graph: each builds, instantiates and takes a per-node
   // update in both strategies.
-  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
-kernel set_cond(c: cond, value: u32);
-graph child(p: f32*, i: i32) {
-  add<<<1, 32>>>(p, i);
-}
+  auto prog = cgraph::program::compile(prelude + R"(kernel set_cond(c: cond, value: u32);
 graph g(p: f32*, first: i32, which: u32 = 1) {
   add<<<1, 32>>>(p, first);
   parallel {
@@ -201,11 +200,7 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_report
   // build and its instantiation fails in turn (once, through the backend's seam). Each must
   // throw a cuda_error that names the call and a place in the file, with no CUDA object held
   // afterwards and no stream left capturing, in both strategies.
-  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
-graph child(p: f32*, i: i32) {
-  add<<<1, 32>>>(p, i);
-}
-graph g(p: f32*, first: i32, go: u32 = 1) {
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*, first: i32, go: u32 = 1) {
   add<<<1, 32>>>(p, first);
   parallel {
     add<<<1, 32>>>(p, 1);
