@@ -99,9 +99,9 @@ public:
 
 private:
 #if defined(__linux__)
-  // One counter of this thread, disabled until start(); `user`: user space only, else the kernel only.
   // What a counter counts: what runs in user space, in the kernel, or both.
   enum class scope { user, kernel, both };
+  // One counter of this thread, disabled until start().
   int open(std::uint32_t type, std::uint64_t config, scope where) {
     perf_event_attr a;
     std::memset(&a, 0, sizeof a);

@@ -3,6 +3,7 @@
 // which paths it takes, in both strategies. Nothing runs on a device here, so nothing here
 // checks a result; the GPU tests (tests/gpu) do, with the same cases where they matter.
 
+#include "strategies.hpp"
 #include "testing.hpp"
 
 #include <cgraph/runtime.hpp>
@@ -22,15 +23,9 @@ cgraph::registry kernels() {
   return reg;
 }
 
-cgraph::build_options with(cgraph::strategy s) {
-  cgraph::build_options o;
-  o.strategy = s;
-  return o;
-}
-
-constexpr cgraph::strategy both[] = {cgraph::strategy::explicit_nodes, cgraph::strategy::stream_capture};
-
-std::string name_of(cgraph::strategy s) { return s == cgraph::strategy::explicit_nodes ? "explicit" : "capture"; }
+using cgraph_tests::both;
+using cgraph_tests::name_of;
+using cgraph_tests::with;
 
 float buffer[64];
 
@@ -69,7 +64,7 @@ graph h(p: f32*) {
 )",
                                        "test.cgraph");
   for (auto how : both) {
-    const std::string strategy = name_of(how);
+    const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
     CAPTURE(strategy);
     CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(how)),
                          "test.cgraph:5:3: kernel 'missing' is not in the registry (register it with "
@@ -111,7 +106,7 @@ graph g(p: f32*, first: i32, go: u32 = 1) {
 )",
                                        "test.cgraph");
   for (auto how : both) {
-    const std::string strategy = name_of(how);
+    const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
     CAPTURE(strategy);
     auto g = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how));
     auto exec = g.instantiate();
@@ -136,7 +131,7 @@ TEST_CASE("fake_runtime.updates_take_the_cheapest_path_and_a_bad_value_changes_n
 )",
                                        "test.cgraph");
   for (auto how : both) {
-    const std::string strategy = name_of(how);
+    const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
     CAPTURE(strategy);
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
 
@@ -186,7 +181,7 @@ graph g(p: f32*, first: i32, which: u32 = 1) {
                                        "test.cgraph");
   void (*set_cond)(cudaGraphConditionalHandle, unsigned) = [](cudaGraphConditionalHandle, unsigned) {};
   for (auto how : both) {
-    const std::string strategy = name_of(how);
+    const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
     CAPTURE(strategy);
     auto reg = kernels();
     reg.kernel("set_cond", set_cond);
@@ -214,7 +209,7 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_report
 )",
                                        "test.cgraph");
   for (auto how : both) {
-    const std::string strategy = name_of(how);
+    const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
     CAPTURE(strategy);
     auto operation = [&] {
       (void)cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();

@@ -1,6 +1,8 @@
 #pragma once
 // Helpers for GPU tests: checked CUDA calls, device buffers, the common .cgraph declarations.
 
+#include "strategies.hpp"
+
 #include <cgraph/runtime.hpp>
 
 #include <cuda_runtime_api.h>
@@ -67,17 +69,9 @@ kernel copy_scaled(in: f32*, out: f32*, s: f32, n: i32);
 // Launches and waits.
 void run(cgraph::graph_exec& exec);
 
-inline cgraph::build_options with(cgraph::strategy s) {
-  cgraph::build_options o;
-  o.strategy = s;
-  return o;
-}
-
-inline constexpr cgraph::strategy both[] = {cgraph::strategy::explicit_nodes, cgraph::strategy::stream_capture};
-
-inline const char* name_of(cgraph::strategy s) {
-  return s == cgraph::strategy::explicit_nodes ? "explicit" : "capture";
-}
+using cgraph_tests::both;
+using cgraph_tests::name_of;
+using cgraph_tests::with;
 
 // Compiles `declarations` followed by `body`, named test.cgraph (line 12 is body's first line
 // when body starts with a line break).
