@@ -4,18 +4,12 @@
 
 namespace cgraph::detail {
 
-int driver_version() {
-  static const int version = [] {
-    int v = 0;
-    check(cudaDriverGetVersion(&v), "cudaDriverGetVersion");
-    return v;
-  }();
-  return version;
+int read_driver_version() {
+  int v = 0;
+  check(cudaDriverGetVersion(&v), "cudaDriverGetVersion");
+  return v;
 }
 
-void require_driver(const char* feature, int needed) {
-  int found = driver_version();
-  if (found < needed) throw feature_unavailable(feature, needed, found);
-}
+void driver_too_old(const char* feature, int needed) { throw feature_unavailable(feature, needed, driver_version()); }
 
 }  // namespace cgraph::detail

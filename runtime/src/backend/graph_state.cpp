@@ -15,7 +15,7 @@ namespace cgraph::backend {
 
 graph_state::graph_state(std::size_t steps, std::size_t body_count, std::size_t cond_count, std::size_t allocation_count)
     : nodes(steps, nullptr), bodies(body_count, nullptr), body_steps(body_count, 0), conds(cond_count, 0),
-      repeat_counts(cond_count), allocations(allocation_count, nullptr) {}
+      allocations(allocation_count, nullptr) {}
 
 graph_state::~graph_state() = default;
 
@@ -145,6 +145,7 @@ void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned
 }
 
 void* repeat_count(graph_state& g, std::uint32_t cond, const site& at) {
+  if (g.repeat_counts.empty()) g.repeat_counts.resize(g.conds.size());
   device_memory& count = g.repeat_counts[cond];
   if (!count) {
     detail::require_driver("a 'repeat' loop", detail::conditional_nodes_version);

@@ -41,7 +41,9 @@ struct graph_state {
   std::vector<cudaGraph_t> bodies;                     // by body index (owned by their conditional node)
   std::vector<std::uint32_t> body_steps;               // by body index: the conditional's step
   std::vector<cudaGraphConditionalHandle> conds;       // by cond index
-  std::vector<device_memory> repeat_counts;            // by cond index: a repeat's iteration count
+  // By cond index, a repeat's iteration count; empty until the first is made (repeat_count), so
+  // a graph without `repeat` zeroes and destroys no list of them.
+  std::vector<device_memory> repeat_counts;
   // By plan step, the child-graph nodes' states; empty until the first is set (set_child), so a
   // graph without child nodes makes and zeroes no list of them.
   std::vector<std::shared_ptr<graph_state>> children;
