@@ -3,7 +3,7 @@
 // measured are cgraph's own, on any machine. A program, not a test; run it under callgrind to
 // count instructions per node:
 //
-//   host_work_bench [--what build|update-all|update-one|handle|first-update] [--shape chain|fork-join|conditionals]
+//   host_work_bench [--what build|text|update-all|update-one|handle|first-update] [--shape chain|fork-join|conditionals]
 //                   [--capture] [--nodes N] [--repeats N]
 //
 //   valgrind --tool=callgrind --toggle-collect='cgraph::detail::build_graph*' \
@@ -28,7 +28,7 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: host_work_bench [--what build|update-all|update-one|handle|first-update] "
+  std::fprintf(stderr, "usage: host_work_bench [--what build|text|update-all|update-one|handle|first-update] "
                        "[--shape chain|fork-join|conditionals] [--capture] [--nodes N] [--repeats N]\n");
   return 2;
 }
@@ -69,6 +69,10 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   if (what == "build") {
     for (int r = 0; r < repeats; ++r) (void)cgraph::graph::build(program, "g", values, reg, options);
+  } else if (what == "text") {  // runtime_bench's "text -> graph": a compile, then a build
+    const std::string text = bench::text_of(shape, nodes);
+    for (int r = 0; r < repeats; ++r)
+      (void)cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg, options);
   } else if (what == "update-all") {
     for (int r = 0; r < repeats; ++r) exec.update({{"p", r % 2 ? buffer : other}});
   } else if (what == "update-one" || what == "handle") {

@@ -7,7 +7,6 @@
 
 #include <cgraph/compiler/plan.hpp>
 
-#include <algorithm>
 #include <unordered_map>
 
 namespace cgraph::plan {
@@ -16,7 +15,8 @@ namespace {
 
 class capture_planner {
 public:
-  explicit capture_planner(const explicit_plan& steps) : steps_(steps) {
+  explicit capture_planner(const explicit_plan& steps)
+      : steps_(steps), stream_of_(steps.steps.size(), ir::none), waited_(steps.steps.size(), false) {
     // Steps grouped by the graph they go into, in plan order.
     for (std::uint32_t i = 0; i < steps.steps.size(); ++i) members_[home_key(steps.steps[i].parent)].push_back(i);
   }
@@ -33,7 +33,7 @@ private:
     // The explicit plan already orders each body topologically: its order is the capture order.
     const auto& order = members_[home_key(where)];
     capture_body body;
-    std::vector<std::uint32_t> stream_of(steps_.steps.size(), ir::none);
+    std::vector<std::uint32_t>& stream_of = stream_of_;
     std::vector<std::uint32_t> tail;  // last step on each stream, ir::none while unused
     tail.push_back(ir::none);
     for (std::uint32_t s : order) {
@@ -45,9 +45,14 @@ private:
           break;
         }
       if (chosen == ir::none) {
-        auto unused = std::find(tail.begin(), tail.end(), ir::none);
-        chosen = static_cast<std::uint32_t>(unused - tail.begin());
-        if (unused == tail.end()) tail.push_back(ir::none);
+        // A stream, once used, always has a last step: the only one not yet used is stream 0
+        // before the body's first step. Searching the tails for it made a wide body (a
+        // 10 000-branch `parallel`) quadratic to plan.
+        chosen = static_cast<std::uint32_t>(tail.size() - 1);
+        if (tail.back() != ir::none) {
+          ++chosen;
+          tail.push_back(ir::none);
+        }
       }
       capture_node n;
       n.step = s;
@@ -61,7 +66,7 @@ private:
     body.streams = static_cast<std::uint32_t>(tail.size());
     // Events: recorded after every step some stream waits for. A stream whose last node a
     // later node already waited for is joined; the others are joined to stream 0 at the end.
-    std::vector<bool> waited(steps_.steps.size(), false);
+    std::vector<bool>& waited = waited_;
     for (const auto& n : body.nodes)
       for (auto w : n.waits) waited[w] = true;
     for (std::uint32_t k = 1; k < tail.size(); ++k)
@@ -84,6 +89,13 @@ private:
   }
 
   const explicit_plan& steps_;
+  // By step: one pair for the whole plan. A body reads and writes only its own steps' entries (a
+  // step's dependencies lie in its body), and each step lies in one body, so no body sees
+  // another's. A pair per body, each as long as the plan, made planning
+  // quadratic in the number of conditionals: at 1 000 nodes of `if`s, 3 600 instructions a node,
+  // more than the rest of lowering (docs/performance.md, run 36).
+  std::vector<std::uint32_t> stream_of_;  // the stream a step was given
+  std::vector<bool> waited_;              // whether a later step (or the body's end) waits for it
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> members_;
   capture_plan out_;
 };

@@ -44,7 +44,6 @@ struct program_state {
   source_file source;
   ir::program program;
   std::vector<plan::explicit_plan> plans;         // by graph index
-  std::vector<plan::capture_plan> capture_plans;  // by graph index, over the explicit plans' steps
   std::vector<graph_dependencies> dependencies;   // by graph index
   std::string directory;                   // where relative module paths start: the file's folder
   std::shared_ptr<library_cache> libraries = std::make_shared<library_cache>();
@@ -52,6 +51,10 @@ struct program_state {
   // Graph `index`'s templates, made the first time it is built (node_values.cpp); they live as
   // long as the program.
   const graph_templates& templates(std::uint32_t index) const;
+  // Graph `index`'s capture plan (over its explicit plan's steps), made the first time it is
+  // built with stream capture: a program built only with explicit nodes never plans a capture
+  // (it was a fifth of a 1 000-node text -> graph build).
+  const plan::capture_plan& capture_plan(std::uint32_t index) const;
 
   // By IR kernel index: the registered function last checked against the kernel's declaration
   // (kernels.cpp), so a later build with the same function takes it as resolved (resolve). A
@@ -71,6 +74,8 @@ struct program_state {
 private:
   mutable std::mutex templates_lock_;
   mutable std::vector<std::unique_ptr<graph_templates>> templates_;  // by graph index
+  mutable std::mutex capture_plans_lock_;
+  mutable std::vector<std::unique_ptr<plan::capture_plan>> capture_plans_;  // by graph index
 };
 
 // Where one graph's kernels and callbacks come from. The registry's entries are copied out at
@@ -344,7 +349,7 @@ struct built_graph final : backend::graph_state {
 
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
-  const plan::capture_plan& capture() const { return program->capture_plans[graph_index]; }
+  const plan::capture_plan& capture() const { return program->capture_plan(graph_index); }
   where at(source_range r) const { return where::in(program->source, r.begin); }
   const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*child_at(step)); }
   // The statement of step `step`'s node, from the program: a build keeps no sites.

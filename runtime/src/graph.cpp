@@ -28,11 +28,19 @@ program program::compile(std::string text, std::string file, std::optional<impor
   auto state = std::make_shared<detail::program_state>(std::move(source), std::move(ir));
   state->directory = std::filesystem::current_path().string();
   for (const auto& g : state->program.graphs) state->plans.push_back(plan::lower_explicit(g));
-  for (const auto& p : state->plans) state->capture_plans.push_back(plan::lower_capture(p));
   for (std::size_t i = 0; i < state->plans.size(); ++i)
     state->dependencies.push_back(detail::index_graph(state->program.graphs[i], state->plans[i]));
   return program(std::move(state));
 }
+
+namespace detail {
+const plan::capture_plan& program_state::capture_plan(std::uint32_t index) const {
+  std::lock_guard<std::mutex> guard(capture_plans_lock_);
+  if (capture_plans_.size() < plans.size()) capture_plans_.resize(plans.size());
+  if (!capture_plans_[index]) capture_plans_[index] = std::make_unique<plan::capture_plan>(plan::lower_capture(plans[index]));
+  return *capture_plans_[index];
+}
+}  // namespace detail
 
 program program::load(const std::string& path, import_options imports) {
   std::ifstream in(path, std::ios::binary);

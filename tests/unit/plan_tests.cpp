@@ -121,6 +121,50 @@ TEST_CASE("plan.capture_gives_each_conditional_body_its_own_plan") {
   CHECK(cap.bodies[sw.bodies[2]].joins.size() == 1);
 }
 
+TEST_CASE("plan.capture_plans_each_body_as_if_it_were_alone") {
+  // The planner shares its per-step tables between bodies, each reading only its own steps'
+  // entries: two equal bodies, with a nested one planned between them, get equal plans.
+  const std::string body = "parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } k<<<1, 1>>>(x, n); ";
+  auto c = compile_text(in_graph("cond a = 1; cond b = 1;\n"
+                                 "if a { " + body + "cond w = 0; while w { parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } } }\n"
+                                 "if b { " + body + "cond v = 0; while v { parallel { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); } } }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto steps = plan::lower_explicit(c.graph());
+  auto cap = plan::lower_capture(steps);
+  const auto& root = cap.bodies[0];
+  REQUIRE(root.nodes.size() == 2);
+  const plan::capture_body& first = cap.bodies.at(root.nodes[0].bodies.at(0));
+  const plan::capture_body& second = cap.bodies.at(root.nodes[1].bodies.at(0));
+  CHECK(first.streams == 3);
+  REQUIRE(first.nodes.size() == second.nodes.size());
+  CHECK(second.streams == first.streams);
+  CHECK(second.joins.size() == first.joins.size());
+  for (std::size_t i = 0; i < first.nodes.size(); ++i) {
+    CHECK(second.nodes[i].stream == first.nodes[i].stream);
+    CHECK(second.nodes[i].waits.size() == first.nodes[i].waits.size());
+    CHECK(second.nodes[i].record_event == first.nodes[i].record_event);
+  }
+  // The loops inside them: two streams each, the second branch joined at the end.
+  for (const auto* outer : {&first, &second}) {
+    const plan::capture_body& loop = cap.bodies.at(outer->nodes.back().bodies.at(0));
+    CHECK(loop.streams == 2);
+    CHECK(loop.joins.size() == 1);
+  }
+}
+
+TEST_CASE("plan.capture_gives_a_wide_fork_one_stream_a_branch") {
+  std::string branches;
+  for (int i = 0; i < 200; ++i) branches += "k<<<1, 1>>>(x, n); ";
+  auto c = compile_text(in_graph("k<<<1, 1>>>(x, n); parallel { " + branches + "} k<<<1, 1>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  auto cap = plan::lower_capture(plan::lower_explicit(c.graph()));
+  const auto& body = cap.bodies[0];
+  CHECK(body.streams == 200);
+  for (std::size_t i = 1; i <= 200; ++i) CHECK(body.nodes[i].stream == i - 1);  // the first continues the root's
+  CHECK(body.nodes.back().waits.size() == 199);
+  CHECK(body.joins.empty());
+}
+
 TEST_CASE("lowering.a_body_reserves_exactly_the_nodes_its_block_makes") {
   // Parallel branches, nested blocks and `on device` blocks make nodes of the same body; a
   // `let` and a `cond` make none. The body's vector is reserved with the count, so it never
