@@ -9,8 +9,10 @@
 #include <cgraph/runtime/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -45,14 +47,53 @@ std::size_t struct_argument_bytes(const ir::node& n) {
   return size;
 }
 
+// The conversions of constant parts while a graph's templates are made, by value, target type and
+// check: a launch's dimensions and shared bytes are nearly always a few constants (1, 32, 256,
+// 0), converted once a graph here instead of once a part (seven parts a kernel node, most of
+// the templates' work: docs/performance.md, run 36). Direct-mapped: a miss converts. Integers
+// and bools only: a float's value compares equal to one whose bytes differ (-0.0 and 0.0).
+class constant_conversions {
+public:
+  static bool cacheable(const ir::value& v) { return v.k == ir::value::kind::integer || v.k == ir::value::kind::boolean; }
+  const ir::converted_bytes* find(const ir::value& v, ir::type t, ir::check c) const {
+    const entry& e = table_[slot(v, t, c)];
+    return e.used && e.v == v && bits_of(e.t) == bits_of(t) && e.c == c ? &e.bytes : nullptr;
+  }
+  void keep(const ir::value& v, ir::type t, ir::check c, const ir::converted_bytes& bytes) {
+    table_[slot(v, t, c)] = {v, t, c, bytes, true};
+  }
+
+private:
+  struct entry {
+    ir::value v;
+    ir::type t;
+    ir::check c = ir::check::any;
+    ir::converted_bytes bytes;
+    bool used = false;
+  };
+  static std::uint64_t bits_of(ir::type t) {
+    std::uint64_t b = 0;
+    std::memcpy(&b, &t, sizeof b);
+    return b;
+  }
+  static std::size_t slot(const ir::value& v, ir::type t, ir::check c) {
+    const std::uint64_t h = (static_cast<std::uint64_t>(v.i) ^ v.bits) * 0x9E3779B97F4A7C15ull ^ bits_of(t) ^
+                            static_cast<std::uint64_t>(c);
+    return static_cast<std::size_t>((h ^ (h >> 29)) % entries);
+  }
+  static constexpr std::size_t entries = 64;
+  std::array<entry, entries> table_{};
+};
+
 // Fills the parts of one node's values from an evaluated pool.
 class value_filler {
 public:
   // `state`: the graph being built, whose cond handles and allocations arguments may name; null
   // for a template, which holds no such part.
+  // `constants`: where a template's constant parts keep their conversions (null for a build).
   value_filler(const program_state& p, const ir::graph& g, const ir::node& n, const ir::layered_pool& pool,
-               const backend::graph_state* state, node_values& out)
-      : p_(p), g_(g), n_(n), pool_(pool), state_(state), out_(out) {}
+               const backend::graph_state* state, node_values& out, constant_conversions* constants = nullptr)
+      : p_(p), g_(g), n_(n), pool_(pool), state_(state), out_(out), constants_(constants) {}
 
   // Clears `out` for this node: a node that is not a kernel must not keep another node's launch
   // dimensions or attributes (an update reuses one buffer for several nodes), or it compares as
@@ -174,8 +215,15 @@ private:
       return;
     }
     const ir::value& v = value_of(a);
+    const bool cached = constants_ && constant_conversions::cacheable(v);
+    if (cached)
+      if (const ir::converted_bytes* known = constants_->find(v, a.target, a.check)) {
+        c = *known;
+        return;
+      }
     if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits)
       fail(a, i, part, {}, ir::convert(v, a.target, a.check).error);
+    if (cached) constants_->keep(v, a.target, a.check, c);
   }
 
   const program_state& p_;
@@ -184,6 +232,7 @@ private:
   const ir::layered_pool& pool_;
   const backend::graph_state* state_;
   node_values& out_;
+  constant_conversions* constants_;
 };
 
 // Numbers the conversions that dynamic parts make, one slot per (expression, target type,
@@ -222,8 +271,11 @@ bool templatable(const ir::node& n) {
 // dynamic, and reported by the build that converts it.)
 // `memo_slots` numbers the (expression, type, check) conversions of the graph's dynamic parts
 // (dynamic_part::memo).
+// `fixed` and `conversions` are the caller's, reused for every node of the graph: a node's
+// values were a vector made and freed per node.
 void add_template(const program_state& p, std::uint32_t index, const ir::node& n, const ir::layered_pool& constants,
-                  memo_numbering& memo_slots, graph_templates& out) {
+                  memo_numbering& memo_slots, node_values& fixed, constant_conversions& conversions,
+                  graph_templates& out) {
   value_template& t = out.steps.emplace_back();
   const auto count = static_cast<std::uint32_t>(n.args.size());
   t.arguments = {static_cast<std::uint32_t>(out.arguments.size()), count};
@@ -232,8 +284,7 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   if (!templatable(n)) return;
   const ir::graph& g = p.program.graphs[index];
   const graph_dependencies& deps = p.dependencies[index];
-  node_values fixed;
-  value_filler filler(p, g, n, constants, nullptr, fixed);
+  value_filler filler(p, g, n, constants, nullptr, fixed, &conversions);
   filler.reset();
   fixed.args.resize(count);
   try {
@@ -296,8 +347,10 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   const ir::layered_pool constants(t->constants, t->slot, t->param_exprs.size());
   t->steps.reserve(plans[index].steps.size());
   memo_numbering memo_slots;
+  node_values fixed;
+  auto conversions = std::make_unique<constant_conversions>();  // 3 KB: not on the stack
   for (const auto& s : plans[index].steps) {
-    add_template(*this, index, *s.node, constants, memo_slots, *t);
+    add_template(*this, index, *s.node, constants, memo_slots, fixed, *conversions, *t);
   }
   t->memo_slots = memo_slots.size();
   t->argument_pointers.reserve(t->arguments.size());
