@@ -7,7 +7,7 @@
 
 #include <cgraph/compiler/plan.hpp>
 
-#include <unordered_map>
+#include <span>
 
 namespace cgraph::plan {
 
@@ -17,8 +17,14 @@ class capture_planner {
 public:
   explicit capture_planner(const explicit_plan& steps)
       : steps_(steps), stream_of_(steps.steps.size(), ir::none), waited_(steps.steps.size(), false) {
-    // Steps grouped by the graph they go into, in plan order.
-    for (std::uint32_t i = 0; i < steps.steps.size(); ++i) members_[home_key(steps.steps[i].parent)].push_back(i);
+    // Steps grouped by the graph they go into, in plan order: one list for all the graphs (it
+    // was a map of one vector a body, a heap block for each conditional's body).
+    first_member_.assign(steps.body_graphs + 2, 0);
+    for (const auto& st : steps.steps) ++first_member_[home_of(st.parent) + 1];
+    for (std::size_t h = 1; h < first_member_.size(); ++h) first_member_[h] += first_member_[h - 1];
+    members_.resize(steps.steps.size());
+    std::vector<std::uint32_t> next(first_member_.begin(), first_member_.end() - 1);
+    for (std::uint32_t i = 0; i < steps.steps.size(); ++i) members_[next[home_of(steps.steps[i].parent)]++] = i;
   }
 
   capture_plan run() {
@@ -31,8 +37,11 @@ private:
 
   void fill(std::uint32_t body_index, location where) {
     // The explicit plan already orders each body topologically: its order is the capture order.
-    const auto& order = members_[home_key(where)];
+    const std::uint32_t home = home_of(where);
+    const std::span<const std::uint32_t> order(members_.data() + first_member_[home],
+                                               first_member_[home + 1] - first_member_[home]);
     capture_body body;
+    body.nodes.reserve(order.size());
     std::vector<std::uint32_t>& stream_of = stream_of_;
     std::vector<std::uint32_t> tail;  // last step on each stream, ir::none while unused
     tail.push_back(ir::none);
@@ -96,7 +105,11 @@ private:
   // more than the rest of lowering (docs/performance.md, run 36).
   std::vector<std::uint32_t> stream_of_;  // the stream a step was given
   std::vector<bool> waited_;              // whether a later step (or the body's end) waits for it
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> members_;
+  // The graph a step goes into: 0 for the root, 1 + its body index for a conditional's body.
+  std::uint32_t home_of(location l) const { return l.step == ir::none ? 0 : 1 + steps_.body_index(l); }
+  // By graph (home_of), its steps in plan order: members_[first_member_[h], first_member_[h + 1]).
+  std::vector<std::uint32_t> first_member_;
+  std::vector<std::uint32_t> members_;
   capture_plan out_;
 };
 
