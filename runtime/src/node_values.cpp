@@ -111,10 +111,9 @@ public:
 
   const ir::argument& argument(value_part part) const { return part_argument(g_, n_, part); }
 
-  // Whether a part is the same on every build: its expression reads no parameter and no handle
-  // made while the graph is built, and it evaluated without failing.
-  bool constant(value_part part, const graph_dependencies& deps) const {
-    const ir::argument& a = argument(part);
+  // Whether a part (its argument `a`) is the same on every build: its expression reads no
+  // parameter and no handle made while the graph is built, and it evaluated without failing.
+  bool constant(const ir::argument& a, const graph_dependencies& deps) const {
     if (a.expr >= g_.exprs.size() || !deps.exprs.expr_params[a.expr].empty()) return false;
     const ir::op op = g_.exprs[a.expr].op;
     return op != ir::op::cond_ref && op != ir::op::alloc_ref && !ir::is_failure(pool_[a.expr]);
@@ -132,7 +131,7 @@ public:
     if (memo && slot != ir::none && memo->known(slot)) {
       c = memo->bytes(slot);
     } else {
-      convert(a, part.index, part_name(part), c);
+      convert(a, part, c);
       if (memo && slot != ir::none) memo->keep(slot, c);
     }
     switch (part.k) {
@@ -202,8 +201,8 @@ private:
 
   // Converts a part into `c`. A struct's bytes go to struct_bytes (reserved first): its
   // converted value is their offset. Anything else converts without a message
-  // (ir::convert_to); ir::convert words a problem.
-  void convert(const ir::argument& a, std::size_t i, const char* part, ir::converted_bytes& c) {
+  // (ir::convert_to); ir::convert words a problem, and only then is the part named.
+  void convert(const ir::argument& a, value_part part, ir::converted_bytes& c) {
     if (a.target.is_struct()) {
       c.size = a.target.bytes();
       c.indirect = true;
@@ -211,7 +210,7 @@ private:
       std::memcpy(c.bytes.data(), &offset, sizeof offset);
       out_.struct_bytes.resize(offset + a.target.bytes());
       if (auto error = ir::store_struct(g_, pool_, value_of(a), a.target, out_.struct_bytes.data() + offset))
-        fail(a, i, part, error->range, error->message);
+        fail(a, part.index, part_name(part), error->range, error->message);
       return;
     }
     const ir::value& v = value_of(a);
@@ -222,7 +221,7 @@ private:
         return;
       }
     if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits)
-      fail(a, i, part, {}, ir::convert(v, a.target, a.check).error);
+      fail(a, part.index, part_name(part), {}, ir::convert(v, a.target, a.check).error);
     if (cached) constants_->keep(v, a.target, a.check, c);
   }
 
@@ -290,7 +289,7 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   try {
     for_each_part(g, n, [&](value_part part) {
       const ir::argument& a = filler.argument(part);
-      if (filler.constant(part, deps)) filler.fill(part, a);
+      if (filler.constant(a, deps)) filler.fill(part, a);
       else out.dynamic.push_back({part, memo_slots.slot_of(g, a), &a});
     });
   } catch (const build_error&) {
