@@ -336,7 +336,11 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   t->slot.assign(g.exprs.size(), ir::none);
   for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
     if (deps.exprs.expr_params[i].empty()) {
-      ir::evaluate_expression(g, i, t->constants);
+      // A literal is its own value (most of a graph's expressions: a launch's dimensions and
+      // constant arguments); evaluating it through the evaluator's call cost about 100
+      // instructions each.
+      if (g.exprs[i].is_constant()) t->constants[i] = g.exprs[i].constant;
+      else ir::evaluate_expression(g, i, t->constants);
     } else {
       t->slot[i] = static_cast<std::uint32_t>(t->param_exprs.size());
       t->param_exprs.push_back(i);
