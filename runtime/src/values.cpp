@@ -65,13 +65,14 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
     const ir::node& n = *plan.steps[step].node;
     reads.clear();
     ir::for_each_argument(g, n, [&](const ir::argument& a) {
-      if (a.expr < g.exprs.size()) {
-        const auto& p = out.exprs.expr_params[a.expr];
-        reads.insert(reads.end(), p.begin(), p.end());
-      }
+      if (a.expr >= g.exprs.size()) return;
+      const auto& p = out.exprs.expr_params[a.expr];
+      if (!p.empty()) reads.insert(reads.end(), p.begin(), p.end());  // most parts read none
     });
-    std::sort(reads.begin(), reads.end());
-    reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    if (reads.size() > 1) {
+      std::sort(reads.begin(), reads.end());
+      reads.erase(std::unique(reads.begin(), reads.end()), reads.end());
+    }
     for (auto p : reads) out.steps_by_param[p].push_back(step);
   }
   for (const auto& c : g.conds)
