@@ -101,8 +101,8 @@ private:
   // By step: one pair for the whole plan. A body reads and writes only its own steps' entries (a
   // step's dependencies lie in its body), and each step lies in one body, so no body sees
   // another's. A pair per body, each as long as the plan, made planning
-  // quadratic in the number of conditionals: at 1 000 nodes of `if`s, 3 600 instructions a node,
-  // more than the rest of lowering (docs/performance.md, run 36).
+  // quadratic in the number of conditionals: a 10 000-node graph of `if`s spent about 22 000
+  // instructions a node on text -> graph where a chain spends 14 000 (docs/performance.md, run 36).
   std::vector<std::uint32_t> stream_of_;  // the stream a step was given
   std::vector<bool> waited_;              // whether a later step (or the body's end) waits for it
   // The graph a step goes into: 0 for the root, 1 + its body index for a conditional's body.

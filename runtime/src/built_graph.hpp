@@ -53,7 +53,7 @@ struct program_state {
   const graph_templates& templates(std::uint32_t index) const;
   // Graph `index`'s capture plan (over its explicit plan's steps), made the first time it is
   // built with stream capture: a program built only with explicit nodes never plans a capture
-  // (it was a fifth of a 1 000-node text -> graph build).
+  // (it was a fifth of a 1 000-node text -> graph build of conditionals).
   const plan::capture_plan& capture_plan(std::uint32_t index) const;
 
   // By IR kernel index: the registered function last checked against the kernel's declaration
