@@ -36,6 +36,26 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
 struct graph_templates;
 struct resolved_symbols;
 
+// What a program makes for one of its graphs the first time it is needed and then keeps (its
+// templates, its capture plan): by graph index, made under a lock, so builds on several threads
+// make each once.
+template <typename T>
+class made_once_per_graph {
+public:
+  // Graph `index`'s (of `graphs`), from `make()` (a std::unique_ptr<T>) the first time.
+  template <typename Make>
+  const T& get(std::uint32_t index, std::size_t graphs, Make make) const {
+    std::lock_guard<std::mutex> guard(lock_);
+    if (made_.size() < graphs) made_.resize(graphs);
+    if (!made_[index]) made_[index] = make();
+    return *made_[index];
+  }
+
+private:
+  mutable std::mutex lock_;
+  mutable std::vector<std::unique_ptr<T>> made_;
+};
+
 struct program_state {
   program_state(source_file s, ir::program p)
       : source(std::move(s)), program(std::move(p)),
@@ -72,10 +92,9 @@ struct program_state {
   mutable resolved_for last_symbols;
 
 private:
-  mutable std::mutex templates_lock_;
-  mutable std::vector<std::unique_ptr<graph_templates>> templates_;  // by graph index
-  mutable std::mutex capture_plans_lock_;
-  mutable std::vector<std::unique_ptr<plan::capture_plan>> capture_plans_;  // by graph index
+  std::unique_ptr<graph_templates> make_templates(std::uint32_t index) const;  // node_values.cpp
+  made_once_per_graph<graph_templates> templates_;
+  made_once_per_graph<plan::capture_plan> capture_plans_;
 };
 
 // Where one graph's kernels and callbacks come from. The registry's entries are copied out at

@@ -35,10 +35,8 @@ program program::compile(std::string text, std::string file, std::optional<impor
 
 namespace detail {
 const plan::capture_plan& program_state::capture_plan(std::uint32_t index) const {
-  std::lock_guard<std::mutex> guard(capture_plans_lock_);
-  if (capture_plans_.size() < plans.size()) capture_plans_.resize(plans.size());
-  if (!capture_plans_[index]) capture_plans_[index] = std::make_unique<plan::capture_plan>(plan::lower_capture(plans[index]));
-  return *capture_plans_[index];
+  return capture_plans_.get(index, plans.size(),
+                            [&] { return std::make_unique<plan::capture_plan>(plan::lower_capture(plans[index])); });
 }
 }  // namespace detail
 

@@ -325,9 +325,10 @@ const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_p
 }
 
 const graph_templates& program_state::templates(std::uint32_t index) const {
-  std::lock_guard<std::mutex> guard(templates_lock_);
-  if (templates_.size() < plans.size()) templates_.resize(plans.size());
-  if (templates_[index]) return *templates_[index];
+  return templates_.get(index, plans.size(), [&] { return make_templates(index); });
+}
+
+std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t index) const {
   auto t = std::make_unique<graph_templates>();
   const ir::graph& g = program.graphs[index];
   const graph_dependencies& deps = dependencies[index];
@@ -351,7 +352,7 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
   t->steps.reserve(plans[index].steps.size());
   memo_numbering memo_slots;
   node_values fixed;
-  auto conversions = std::make_unique<constant_conversions>();  // 3 KB: not on the stack
+  auto conversions = std::make_unique<constant_conversions>();  // 4 KB: not on the stack
   for (const auto& s : plans[index].steps) {
     add_template(*this, index, *s.node, constants, memo_slots, fixed, *conversions, *t);
   }
@@ -382,8 +383,7 @@ const graph_templates& program_state::templates(std::uint32_t index) const {
     } catch (const build_error&) {
       // Left to every build, which reports it where it always did.
     }
-  templates_[index] = std::move(t);
-  return *templates_[index];
+  return t;
 }
 
 ir::layered_pool evaluate_pool(const built_graph& g) {
