@@ -74,12 +74,9 @@ cgraph::source_file read_source(const std::string& path) {
   }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw usage_error{"cannot read '" + path + "': it is a directory"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw usage_error{"cannot read '" + path + "': " + std::strerror(errno)};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw usage_error{"cannot read '" + path + "'"};
-  return cgraph::source_file(path, std::move(text).str());
+  std::optional<std::string> text = cgraph::read_file(path);
+  if (!text) throw usage_error{"cannot read '" + path + "': " + std::strerror(errno)};
+  return cgraph::source_file(path, std::move(*text));
 }
 
 // Imports start in the file's folder (the current one for standard input). cgraphc compiles

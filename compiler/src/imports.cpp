@@ -6,8 +6,6 @@
 #include <cgraph/dsl/parse.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -115,14 +113,12 @@ private:
       diags_.error(token, fmt::format("cannot import '{}': it is a directory", file.string()));
       return;
     }
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream text;
-    if (in) text << in.rdbuf();
-    if (!in || in.bad()) {
+    std::optional<std::string> text = read_file(file.string());
+    if (!text) {
       diags_.error(token, fmt::format("cannot read '{}', imported here", file.string()));
       return;
     }
-    std::string bytes = std::move(text).str();
+    std::string bytes = std::move(*text);
     if (source_.text().size() + bytes.size() >= max_total_bytes) {
       diags_.error(token, fmt::format("the imported files exceed {} bytes in all", max_total_bytes));
       return;

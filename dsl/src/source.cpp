@@ -1,7 +1,11 @@
 #include <cgraph/dsl/source.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -13,6 +17,29 @@ void drop_byte_order_mark(std::string& text) {
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
 }
 }  // namespace
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!in) return std::nullopt;
+  std::string text;
+  std::error_code ec;
+  // The size where the file has one (not a pipe): one allocation, read in one call.
+  const std::uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  text.resize(ec ? 0 : static_cast<std::size_t>(size));
+  std::size_t got = text.empty() ? 0 : std::fread(text.data(), 1, text.size(), in.get());
+  text.resize(got);
+  // Whatever is left: all of a pipe, or what a file gained since its size was read.
+  char chunk[65536];
+  while (!std::ferror(in.get()) && !std::feof(in.get())) {
+    const std::size_t n = std::fread(chunk, 1, sizeof chunk, in.get());
+    text.append(chunk, n);
+  }
+  if (std::ferror(in.get())) {
+    if (errno == 0) errno = EIO;
+    return std::nullopt;
+  }
+  return text;
+}
 
 source_file::source_file(std::string name, std::string text) : text_(std::move(text)) {
   drop_byte_order_mark(text_);

@@ -11,8 +11,6 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <unistd.h>
 
@@ -41,12 +39,10 @@ const plan::capture_plan& program_state::capture_plan(std::uint32_t index) const
 }  // namespace detail
 
 program program::load(const std::string& path, import_options imports) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw build_error("", "cannot read '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::optional<std::string> text = read_file(path);
+  if (!text) throw build_error("", "cannot read '" + path + "'");
   if (imports.directory.empty()) imports.directory = std::filesystem::path(path).parent_path().string();
-  program p = compile(std::move(text).str(), path, std::move(imports));
+  program p = compile(std::move(*text), path, std::move(imports));
   auto state = std::const_pointer_cast<detail::program_state>(p.state_);  // not shared yet
   state->directory = std::filesystem::absolute(path).parent_path().string();
   return p;
@@ -105,12 +101,10 @@ std::string graph::debug_dot(unsigned flags) const {
   auto path = std::filesystem::temp_directory_path() /
               fmt::format("cgraph-{}-{}.dot", static_cast<long>(getpid()), counter++);
   detail::check(cudaGraphDebugDotPrint(state_->graph, path.c_str(), flags), "cudaGraphDebugDotPrint");
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::optional<std::string> text = read_file(path);
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
-  return std::move(text).str();
+  return text ? std::move(*text) : std::string();
 }
 
 std::string graph::ir_dot() const {

@@ -7,8 +7,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 namespace fs = std::filesystem;
 using namespace cgraph;
@@ -108,4 +111,33 @@ TEST_CASE("fmt: a literal of an imported struct parses when the import's struct 
   auto out = dsl::format_source(src, ok, {"P"});
   REQUIRE(out);
   CHECK(out->find("P { x: 1 }") != std::string::npos);
+}
+
+TEST_CASE("read_file: a file's bytes at its size, a pipe's in full, nothing for a missing file") {
+  folder f("read_file");
+  // Bytes a text-mode read or a string stream could alter or stop at: NUL, CR LF, a BOM, 0xFF.
+  std::string bytes("\xEF\xBB\xBF" "kernel k();\r\n\0\xFF", 18);
+  for (int i = 0; i < 20000; ++i) bytes += "  k<<<1, 1>>>();\n";  // larger than one read chunk
+  f.write("a.cgraph", bytes);
+  auto read = read_file((f.root / "a.cgraph").string());
+  REQUIRE(read);
+  CHECK(*read == bytes);
+  CHECK(read->capacity() < bytes.size() + bytes.size() / 2);  // one allocation of the file's size, not a doubled buffer
+
+  f.write("empty.cgraph", "");
+  auto empty = read_file((f.root / "empty.cgraph").string());
+  REQUIRE(empty);
+  CHECK(empty->empty());
+
+  errno = 0;
+  CHECK_FALSE(read_file((f.root / "missing.cgraph").string()));
+  CHECK(errno == ENOENT);
+
+  // A file with no size of its own: read to its end.
+  std::FILE* pipe = ::popen("printf 'graph g() {}'", "r");
+  REQUIRE(pipe);
+  auto piped = read_file("/dev/fd/" + std::to_string(::fileno(pipe)));
+  ::pclose(pipe);
+  REQUIRE(piped);
+  CHECK(*piped == "graph g() {}");
 }

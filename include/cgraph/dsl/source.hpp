@@ -2,6 +2,7 @@
 // A source file and the map from byte offsets to lines and columns.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,13 @@ struct source_range {
 
   friend bool operator==(source_range, source_range) = default;
 };
+
+// The whole of file `path` as bytes, or nullopt (errno says why) when it cannot be opened or
+// read. A regular file is read into one string of its size: reading through a string stream
+// doubled the buffer as it grew, so a large file cost up to twice its size at the peak
+// (docs/performance.md, run 37). Every file cgraph reads whole (`cgraphc`'s, an import, a
+// `program::load`) is read here.
+std::optional<std::string> read_file(const std::string& path);
 
 // 1-based line and byte column, as compilers print them.
 struct line_column {
