@@ -94,13 +94,14 @@ std::optional<std::int64_t> expr_lowering::constant_integer(std::uint32_t e) con
 }
 
 std::uint32_t expr_lowering::lower(const ast::expression& e) {
-  if (e.rest.size() > limits_.max_operators_per_expression) {
-    diags_.error(range_of(e), fmt::format("expression has {} operators, more than the limit of {}", e.rest.size(),
+  // Most expressions are one operand (a name or a literal): no operator stacks for those.
+  if (!e.tail) return lower_unary(e.first);
+  const ast::list<ast::operation>& rest = e.tail->rest;
+  if (rest.size() > limits_.max_operators_per_expression) {
+    diags_.error(range_of(e), fmt::format("expression has {} operators, more than the limit of {}", rest.size(),
                                           limits_.max_operators_per_expression));
     return bad_expr;
   }
-  // Most expressions are one operand (a name or a literal): no operator stacks for those.
-  if (e.rest.empty() && !e.choice) return lower_unary(e.first);
   // Precedence climbing over the flat operator list (operators are left-associative).
   // Small inline buffers: most expressions have a handful of operands, and a heap allocation
   // per expression was a visible share of the whole front end's time.
@@ -123,15 +124,15 @@ std::uint32_t expr_lowering::lower(const ast::expression& e) {
     deferral defer(*this, logic_pending());
     operands.back() = binary(row.op, operands.back(), rhs, op_range);
   };
-  for (const auto& o : e.rest) {
+  for (const auto& o : rest) {
     while (!pending.empty() && dsl::info(pending.back()->op).precedence >= dsl::info(o.op).precedence) reduce();
     pending.push_back(&o);
     deferral defer(*this, logic_pending());
     operands.push_back(lower_unary(o.rhs));
   }
   while (!pending.empty()) reduce();
-  if (!e.choice) return operands.back();
-  return choose(operands.back(), *e.choice);
+  if (!e.tail->choice) return operands.back();
+  return choose(operands.back(), *e.tail->choice);
 }
 
 std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {

@@ -564,7 +564,7 @@ private:
 
   // The reduction argument: one of the words of dsl::reductions, written bare.
   dsl::reduction lower_reduction(const ast::expression& x, const dsl::collective_info& info) {
-    const auto* id = x.rest.empty() && !x.choice && !x.first.prefix
+    const auto* id = !x.tail && !x.first.prefix
                          ? boost::get<ast::identifier>(&x.first.value)
                          : nullptr;
     if (auto r = id ? dsl::reduction_from_name(id->name) : std::nullopt) return *r;

@@ -102,7 +102,7 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
       It q = next;
       ast::binary_op op{};
       if (q == last || !dsl::may_start_infix(*q) || !binary_op_parser{}.parse(q, last, ctx, rctx, op)) break;
-      ast::operation& o = e.rest.emplace_back();
+      ast::operation& o = e.add_tail().rest.emplace_back();
       o.op = op;
       if (!unary(q, last, ctx, rctx, o.rhs)) detail::expected(q, x3::what(expression));
       detail::tag(o, next, q);
@@ -112,7 +112,7 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
     // The `? :` after a condition: at most one, since the expression after ':' takes any more.
     if (It q = next; q != last && *q == '?') {
       const It question = q++;
-      ast::choice& c = e.choice.emplace();
+      ast::choice& c = e.add_tail().choice.emplace();
       if (!expression.parse(q, last, ctx, rctx, c.then)) detail::expected(q, x3::what(expression));
       if (!x3::lit(':').parse(q, last, ctx, rctx, x3::unused)) detail::expected(q, x3::what(x3::lit(':')));
       if (!expression.parse(q, last, ctx, rctx, c.otherwise)) detail::expected(q, x3::what(expression));

@@ -203,7 +203,7 @@ private:
 
   void expression(const ast::expression& e) {
     unary(e.first);
-    for (const auto& o : e.rest) {
+    for (const auto& o : e.rest()) {
       inline_comments(o.begin);
       if (out_.back() != ' ') out_ += ' ';
       out_ += dsl::info(o.op).spelling;
@@ -211,8 +211,8 @@ private:
       inline_comments(o.rhs.begin);
       unary(o.rhs);
     }
-    if (e.choice) {
-      const ast::choice& c = *e.choice;
+    if (const ast::choice* ternary = e.ternary()) {
+      const ast::choice& c = *ternary;
       inline_comments(c.begin);
       out_ += " ? ";
       inline_comments(c.then.begin);

@@ -40,7 +40,7 @@ ast::expression expression_of(const std::string& expr) {
 
 ast::int_literal int_of(const std::string& text) {
   auto e = expression_of(text);
-  REQUIRE(e.rest.empty());
+  REQUIRE(e.rest().empty());
   return boost::get<ast::int_literal>(e.first.value);
 }
 
@@ -91,12 +91,12 @@ TEST_CASE("parser.type_names_are_not_keywords") {
 
 TEST_CASE("parser.flat_operator_list_keeps_source_order") {
   auto e = expression_of("a + b * -c << 2");
-  REQUIRE(e.rest.size() == 3);
-  CHECK(e.rest[0].op == ast::binary_op::add);
-  CHECK(e.rest[1].op == ast::binary_op::mul);
-  REQUIRE(e.rest[1].rhs.prefix);
-  CHECK(std::string(e.rest[1].rhs.prefix->begin(), e.rest[1].rhs.prefix->end()) == "-");
-  CHECK(e.rest[2].op == ast::binary_op::shl);
+  REQUIRE(e.rest().size() == 3);
+  CHECK(e.rest()[0].op == ast::binary_op::add);
+  CHECK(e.rest()[1].op == ast::binary_op::mul);
+  REQUIRE(e.rest()[1].rhs.prefix);
+  CHECK(std::string(e.rest()[1].rhs.prefix->begin(), e.rest()[1].rhs.prefix->end()) == "-");
+  CHECK(e.rest()[2].op == ast::binary_op::shl);
 }
 
 TEST_CASE("parser.launch_config_ends_at_triple_angle_even_after_shift") {
@@ -104,7 +104,7 @@ TEST_CASE("parser.launch_config_ends_at_triple_angle_even_after_shift") {
   REQUIRE(p->result.ok);
   const auto& launch = boost::get<ast::launch_stmt>(body_of(*p).at(0));
   CHECK(launch.grid.size() == 1);
-  CHECK(launch.grid[0].rest.size() == 1);
+  CHECK(launch.grid[0].rest().size() == 1);
   CHECK(launch.block.size() == 2);
   CHECK(launch.shared_bytes.has_value());
 }
@@ -140,7 +140,7 @@ TEST_CASE("parser.parenthesized_grid_is_an_expression_not_a_tuple") {
   REQUIRE(p->result.ok);
   const auto& launch = boost::get<ast::launch_stmt>(body_of(*p).at(0));
   CHECK(launch.grid.size() == 1);
-  CHECK(launch.grid[0].rest.size() == 1);
+  CHECK(launch.grid[0].rest().size() == 1);
 }
 
 TEST_CASE("parser.labels_and_after_before_or_after_the_statement") {

@@ -128,11 +128,21 @@ struct operation : tagged {
 // A flat "a op b op c …" list; precedence is applied by the checker (one X3 rule instead of
 // one per precedence level keeps every operand from being wrapped seven times).
 struct choice;
+struct expression_tail;
 
 struct expression : tagged {
   unary first;
-  list<operation> rest;
-  box<ast::choice> choice;  // `… ? A : B`, or none
+  // The operators and the `? :` after the first operand, made only for an expression that has
+  // any: most (a name, a literal) are one operand, and the list and the box inline made every
+  // expression 88 bytes where it is now 64, six or more to a launch (docs/performance.md, run 37).
+  box<expression_tail> tail;
+
+  // `op b op c …` after the first operand, in order; empty for most expressions.
+  const list<operation>& rest() const;
+  // `… ? A : B`, or null.
+  const ast::choice* ternary() const;
+  // The tail, made when the parser finds an operator or a `?`.
+  expression_tail& add_tail() { return tail ? *tail : tail.emplace(); }
 };
 
 // `? A : B` after a condition; B holds any further `? :` (they group to the right).
@@ -140,6 +150,17 @@ struct choice : tagged {
   expression then;
   expression otherwise;
 };
+
+struct expression_tail {
+  list<operation> rest;
+  box<ast::choice> choice;  // `… ? A : B`, or none
+};
+
+inline const list<operation>& expression::rest() const {
+  static const list<operation> none;
+  return tail ? tail->rest : none;
+}
+inline const ast::choice* expression::ternary() const { return tail && tail->choice ? &*tail->choice : nullptr; }
 
 // FIELD: EXPR in a struct literal.
 struct field_init : tagged {
