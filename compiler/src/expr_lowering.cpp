@@ -558,12 +558,11 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
   }
   if (target.is_integer() && from.is_bool()) arg.expr = e = to_integer(e);
   const ir::expr& x = graph_.exprs[e];
-  if (x.is_constant()) {
-    auto r = ir::convert(x.constant, target, c);
-    if (!r.error.empty()) {
-      diags_.error(range, fmt::format("{}: {}", what.str(), r.error));
-      arg.expr = bad_expr;
-    }
+  // Checked without a message (ir::convert_to); ir::convert words the problem when there is one.
+  ir::converted_bytes bytes;
+  if (x.is_constant() && ir::convert_to(x.constant, target, c, bytes) != ir::convert_problem::fits) {
+    diags_.error(range, fmt::format("{}: {}", what.str(), ir::convert(x.constant, target, c).error));
+    arg.expr = bad_expr;
   }
   return arg;
 }
