@@ -99,6 +99,22 @@ TEST_CASE("parser.flat_operator_list_keeps_source_order") {
   CHECK(e.rest()[2].op == ast::binary_op::shl);
 }
 
+TEST_CASE("parser.an_expression_makes_its_tail_only_for_operators_or_a_choice") {
+  // The tail is what keeps a lone operand at 64 bytes (docs/performance.md, run 37): a name or a
+  // literal, most of a launch's expressions, has none.
+  CHECK(sizeof(ast::expression) <= 64);
+  CHECK_FALSE(expression_of("n").tail);
+  CHECK_FALSE(expression_of("-x.f").tail);
+  CHECK(expression_of("(a + b)").rest().empty());  // the operators are the inner expression's
+  const auto e = expression_of("a < b ? 1 : c + 2");
+  REQUIRE(e.tail);
+  REQUIRE(e.rest().size() == 1);
+  CHECK(e.rest()[0].op == ast::binary_op::lt);
+  REQUIRE(e.ternary());
+  CHECK_FALSE(e.ternary()->then.tail);
+  CHECK(e.ternary()->otherwise.rest().size() == 1);
+}
+
 TEST_CASE("parser.launch_config_ends_at_triple_angle_even_after_shift") {
   auto p = parse_text("kernel k(n: i32);\ngraph g(n: i32) { k<<<n >> 1, (16, 16), n * 4>>>(n); }");
   REQUIRE(p->result.ok);

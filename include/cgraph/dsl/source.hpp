@@ -18,10 +18,10 @@ struct source_range {
 };
 
 // The whole of file `path` as bytes, or nullopt (errno says why) when it cannot be opened or
-// read. A regular file is read into one string of its size: reading through a string stream
-// doubled the buffer as it grew, so a large file cost up to twice its size at the peak
-// (docs/performance.md, run 37). Every file cgraph reads whole (`cgraphc`'s, an import, a
-// `program::load`) is read here.
+// read. A regular file is read into one string of its size, a pipe to its end: a string
+// stream doubles its buffer as it grows, and copies the text at each step (docs/performance.md,
+// run 37). Every file cgraph reads whole (`cgraphc`'s, an import, a `program::load`) is read
+// here.
 std::optional<std::string> read_file(const std::string& path);
 
 // 1-based line and byte column, as compilers print them.
