@@ -35,6 +35,14 @@ long peak_resident_bytes() {
   return usage.ru_maxrss * 1024L;
 }
 
+// Whether the benchmark's text compiled to its `nodes` nodes; says why not on stderr.
+bool compiled_as_expected(const cgraph::source_file& src, const cgraph::compile_result& result, std::size_t nodes) {
+  if (result.program && result.program->graphs[0].node_count == nodes) return true;
+  fmt::print(stderr, "generated file did not compile as expected:\n{}\n",
+             cgraph::format_diagnostics(src, result.diags).substr(0, 2000));
+  return false;
+}
+
 // One compile of `nodes` nodes; prints the resident memory it added at its peak, a node.
 int measure_memory(std::size_t nodes_wanted) {
   auto [text, nodes] = bench::frontend_text(nodes_wanted);
@@ -42,7 +50,7 @@ int measure_memory(std::size_t nodes_wanted) {
   const long before = peak_resident_bytes();
   auto result = cgraph::compile(src);
   const long after = peak_resident_bytes();
-  if (!result.program || result.program->graphs[0].node_count != nodes) return 1;
+  if (!compiled_as_expected(src, result, nodes)) return 1;
   fmt::print("{:>8} {:>10} {:>16} {:>16}\n", "nodes", "bytes", "peak added, KB", "bytes a node");
   fmt::print("{:>8} {:>10} {:>16} {:>16.0f}\n", nodes, src.text().size(), (after - before) / 1024,
              static_cast<double>(after - before) / static_cast<double>(nodes));
@@ -80,11 +88,7 @@ int main(int argc, char** argv) {
       auto start = std::chrono::steady_clock::now();
       auto result = cgraph::compile(src);
       auto stop = std::chrono::steady_clock::now();
-      if (!result.program || result.program->graphs[0].node_count != nodes) {
-        fmt::print(stderr, "generated file did not compile as expected:\n{}\n",
-                   cgraph::format_diagnostics(src, result.diags).substr(0, 2000));
-        return 1;
-      }
+      if (!compiled_as_expected(src, result, nodes)) return 1;
       if (r > 0) times.push_back(std::chrono::duration<double>(stop - start).count());
     }
     double t = bench::median(times);
