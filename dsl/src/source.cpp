@@ -4,8 +4,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <memory>
+
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 
@@ -22,10 +23,11 @@ std::optional<std::string> read_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!in) return std::nullopt;
   std::string text;
-  std::error_code ec;
-  // The size where the file has one (not a pipe): one allocation, read in one call.
-  const std::uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
-  text.resize(ec ? 0 : static_cast<std::size_t>(size));
+  // The size where the file has one (not a pipe): one allocation, read in one call. Asked of the
+  // file opened (one fstat), so it is the size of the file that is read.
+  struct stat opened {};
+  if (::fstat(::fileno(in.get()), &opened) == 0 && S_ISREG(opened.st_mode))
+    text.resize(static_cast<std::size_t>(opened.st_size));
   std::size_t got = text.empty() ? 0 : std::fread(text.data(), 1, text.size(), in.get());
   text.resize(got);
   // Whatever is left: all of a pipe, or what a file gained since its size was read.
