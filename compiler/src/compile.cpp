@@ -21,16 +21,22 @@ using namespace compiler::detail;
 
 class program_lowering {
 public:
+  // `bodies`: where the tree's graph bodies were deferred (dsl::graph_bodies::defer), else null.
   program_lowering(const dsl::ast::file& file, ir::program& program, diagnostics& diags, const compile_limits& limits,
-                   std::uint32_t first_file_end)
-      : file_(file), program_(program), diags_(diags), limits_(limits), first_file_end_(first_file_end) {}
+                   std::uint32_t first_file_end, const deferred_bodies* bodies)
+      : file_(file), program_(program), diags_(diags), limits_(limits), first_file_end_(first_file_end), bodies_(bodies) {}
 
-  void run() {
+  // False where a deferred body had a syntax error: the caller then drops what was made.
+  bool run() {
     register_names();
     lower_structs(struct_decls_, globals_, program_, diags_);
     for (const auto& d : file_.declarations) boost::apply_visitor([&](const auto& x) { lower(x); }, d);
-    program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_, constants_};
-    for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) lower_graph(ctx, i);
+    program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_, constants_, bodies_};
+    for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) {
+      lower_graph(ctx, i);
+      if (bodies_ && bodies_->syntax_errors.has_errors()) return false;
+    }
+    if (bodies_ && !parse_unlowered_bodies()) return false;
     check_call_graph(program_, calls_, diags_, limits_);
     constants_.finish(false);  // each constant's errors, also of one no graph uses
     if (!diags_.has_errors()) {
@@ -41,6 +47,17 @@ public:
       constants_.finish(!library, first_file_end_);
       if (!library) warn_unused_declarations();
     }
+    return true;
+  }
+
+  // A graph not lowered (a redefinition) has its deferred body parsed for its syntax alone.
+  bool parse_unlowered_bodies() {
+    for (const auto& d : file_.declarations)
+      if (const auto* g = boost::get<dsl::ast::graph_decl>(&d); g && is_duplicate(g->name))
+        if (!dsl::parse_body(bodies_->source, g->body, bodies_->struct_names, bodies_->syntax_errors,
+                             [](const dsl::ast::statement&) {}))
+          return false;
+    return true;
   }
 
   // LANGUAGE.md §13 rule 10: a kernel never launched, a host callback never called, a struct
@@ -200,6 +217,7 @@ private:
   std::vector<const dsl::ast::graph_decl*> graph_decls_;
   std::vector<call_site> calls_;
   std::unordered_set<const dsl::ast::identifier*> duplicates_;
+  const deferred_bodies* bodies_;
 };
 
 }  // namespace
@@ -213,13 +231,27 @@ compile_result compile_files(const source_file& source, source_file* growable, c
   // go back to the heap with it; `parsed`, made after it, is destroyed before it.
   dsl::ast::arena tree_memory;
   const dsl::ast::arena::use tree_lists(tree_memory);
-  auto parsed = read_and_parse(source, growable, limits, imports, result.diags);
   ir::program program;
   program.file = source.name();
-  // Semantic checks on a tree with syntax errors would mostly report their echoes. Unused
-  // declarations of imported files are not warned about: a library of kernels is used in part.
-  auto first_file_end = source.segment_range(0).end;
-  if (parsed.ok) program_lowering(parsed.file, program, result.diags, limits, first_file_end).run();
+  // Unused declarations of imported files are not warned about: a library of kernels is used
+  // in part.
+  const auto first_file_end = source.segment_range(0).end;
+  // Lowering as the graph bodies are parsed (docs/architecture.md, "Lowering as the body is
+  // parsed"): into a program and diagnostics of its own, kept only where no body had a syntax
+  // error. Semantic checks on a tree with syntax errors would mostly report their echoes.
+  const auto lower_deferred = [&](const parsed_files& files) {
+    diagnostics lowering, syntax_errors;
+    ir::program streamed;
+    streamed.file = program.file;
+    const deferred_bodies bodies{source, files.struct_names, syntax_errors};
+    if (!program_lowering(files.file, streamed, lowering, limits, first_file_end, &bodies).run()) return false;
+    result.diags.append(lowering);
+    program = std::move(streamed);
+    return true;
+  };
+  auto parsed = read_and_parse(source, growable, limits, imports, result.diags, lower_deferred);
+  if (parsed && parsed->ok)
+    program_lowering(parsed->file, program, result.diags, limits, first_file_end, nullptr).run();
   result.diags.sort_by_position();
   if (!result.diags.has_errors()) result.program = std::move(program);
   return result;

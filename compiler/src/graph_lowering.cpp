@@ -6,6 +6,7 @@
 #include <cgraph/compiler/launch_limits.hpp>
 
 
+#include <cgraph/dsl/parse.hpp>
 #include <cgraph/dsl/suggest.hpp>
 
 #include <algorithm>
@@ -61,7 +62,7 @@ public:
     graph_.range = range_of(decl_);
     scope_.push();
     lower_parameters();
-    graph_.root = lower_body(decl_.body, false);
+    graph_.root = ctx_.bodies ? lower_deferred_body() : lower_body(decl_.body, false);
     pop_scope();
     report_unresolved_afters();
     for (std::size_t i = 0; i < conds_.size(); ++i)
@@ -111,9 +112,11 @@ private:
     std::uint32_t node;
     source_range range;
   };
+  // An `after` waiting for its body's end. The label by value: in compile's streaming mode its
+  // statement's tree is gone by then.
   struct pending_after {
     std::uint32_t node;
-    const ast::after_label* name;
+    ast::after_label name;
   };
   struct body_context {
     ir::body* body;
@@ -182,15 +185,35 @@ private:
   // ---- bodies and blocks -----------------------------------------------------------------
 
   ir::body lower_body(const ast::block& block, bool conditional) {
+    return in_new_body(nodes_made(block), conditional, [&] { lower_block(block, {}); });
+  }
+
+  // The root body of a graph whose body parse() deferred (program_context::bodies): the
+  // statements come from dsl::parse_body one at a time, each lowered and dropped before the next
+  // is parsed. Its size is known only roughly, from the ';' and '}' in it.
+  ir::body lower_deferred_body() {
+    return in_new_body(decl_.body.deferred_ends, false, [&] {
+      const deferred_bodies& bodies = *ctx_.bodies;
+      frontier in;
+      scope_.push();
+      dsl::parse_body(bodies.source, decl_.body, bodies.struct_names, bodies.syntax_errors,
+                      [&](const ast::statement& s) { in = lower_statement(s, in); });
+      pop_scope();
+    });
+  }
+
+  // A new body made current while `lower_statements` fills it, then its `after` edges.
+  template <typename F>
+  ir::body in_new_body(std::size_t nodes, bool conditional, F&& lower_statements) {
     ir::body body;
     // Room for the body's nodes up front: the vector's regrowth copied every node made so far
     // and held up to twice the memory (a `parallel` block makes more nodes than its body has
     // statements, and reserving one per statement then doubled the vector).
-    body.nodes.reserve(nodes_made(block));
+    body.nodes.reserve(nodes);
     body_context ctx{&body, next_body_id_++, conditional, {}, {}};
     body_context* outer = current_;
     current_ = &ctx;
-    lower_block(block, {});
+    lower_statements();
     resolve_afters(ctx);
     if (!conditional) free_at_end(body);
     current_ = outer;
@@ -299,7 +322,7 @@ private:
       }
     }
     for (const auto* list : afters)
-      for (const auto& name : *list) current_->afters.push_back({index, &name});
+      for (const auto& name : *list) current_->afters.push_back({index, name});
     body.nodes.push_back(std::move(n));
     ++graph_.node_count;
     return {index};
@@ -626,7 +649,7 @@ private:
     // `after` naming a later label can close a cycle; without one the walk is skipped.
     bool forward = false;
     for (const auto& p : ctx.afters) {
-      auto it = ctx.labels.find(p.name->name);
+      auto it = ctx.labels.find(p.name.name);
       if (it == ctx.labels.end()) {
         if (ctx.enclosing) ctx.enclosing->afters.push_back(p);  // a label outside the iteration
         else unresolved_.push_back(p.name);
@@ -634,13 +657,13 @@ private:
       }
       ir::node& n = ctx.body->nodes[p.node];
       if (it->second == p.node) {
-        diags_.error(range_of(*p.name), fmt::format("node '{}' cannot run after itself", p.name->name));
+        diags_.error(range_of(p.name), fmt::format("node '{}' cannot run after itself", p.name.name));
         continue;
       }
       const auto deps = graph_.deps(n);
       if (std::find(deps.begin(), deps.end(), it->second) == deps.end()) add_dep(n, it->second);
-      if (p.name->port != ast::edge_port::full) add_port_edge(ctx, p, it->second);
-      edges.push_back({p.node, it->second, p.name});
+      if (p.name.port != ast::edge_port::full) add_port_edge(ctx, p, it->second);
+      edges.push_back({p.node, it->second, &p.name});
       forward = forward || it->second > p.node;
     }
     if (forward) check_cycles(*ctx.body, edges);
@@ -650,11 +673,11 @@ private:
   void add_port_edge(body_context& ctx, const pending_after& p, std::uint32_t from) {
     ir::node& n = ctx.body->nodes[p.node];
     const ir::node& source = ctx.body->nodes[from];
-    const char* what = p.name->port == ast::edge_port::programmatic ? "programmatic" : "launched";
+    const char* what = p.name.port == ast::edge_port::programmatic ? "programmatic" : "launched";
     for (const ir::node* end : {&source, static_cast<const ir::node*>(&n)})
       if (end->kind != ir::node_kind::kernel) {
-        diags_.error(range_of(*p.name), fmt::format("'{}({})' joins kernel nodes only; {} is a {} node", what,
-                                                    p.name->name, end == &n ? "this statement" : fmt::format("'{}'", p.name->name),
+        diags_.error(range_of(p.name), fmt::format("'{}({})' joins kernel nodes only; {} is a {} node", what,
+                                                    p.name.name, end == &n ? "this statement" : fmt::format("'{}'", p.name.name),
                                                     ir::to_string(end->kind)));
         return;
       }
@@ -663,7 +686,7 @@ private:
       graph_.port_edges.emplace_back();
     }
     graph_.port_edges[n.ports].push_back(
-        {from, p.name->port == ast::edge_port::programmatic ? ir::edge_port::programmatic : ir::edge_port::launched});
+        {from, p.name.port == ast::edge_port::programmatic ? ir::edge_port::programmatic : ir::edge_port::launched});
   }
 
   // §13 rule 10: an `after` naming the statement this one follows anyway adds nothing. Checked
@@ -671,13 +694,13 @@ private:
   // direct ones (a transitive check would cost a graph walk per `after`).
   void warn_implied_afters(const body_context& ctx) {
     for (const auto& p : ctx.afters) {
-      auto it = ctx.labels.find(p.name->name);
-      if (it == ctx.labels.end() || p.name->port != ast::edge_port::full) continue;  // a port edge is not implied
+      auto it = ctx.labels.find(p.name.name);
+      if (it == ctx.labels.end() || p.name.port != ast::edge_port::full) continue;  // a port edge is not implied
       const auto deps = graph_.deps(ctx.body->nodes[p.node]);
       if (std::find(deps.begin(), deps.end(), it->second) != deps.end())
         if (!repeated_iteration_)
-          diags_.warning(range_of(*p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
-                                                      p.name->name, p.name->name));
+          diags_.warning(range_of(p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
+                                                      p.name.name, p.name.name));
     }
   }
 
@@ -710,19 +733,21 @@ private:
 
   void report_unresolved_afters() {
     // A `for` body's `after` is unresolved once per iteration: reported once.
-    std::sort(unresolved_.begin(), unresolved_.end());
-    unresolved_.erase(std::unique(unresolved_.begin(), unresolved_.end()), unresolved_.end());
-    for (const auto* name : unresolved_) {
-      if (labels_.count(name->name))
-        diags_.error(range_of(*name), fmt::format("label '{}' is in another graph body; 'after' cannot cross into or "
+    std::sort(unresolved_.begin(), unresolved_.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+    unresolved_.erase(std::unique(unresolved_.begin(), unresolved_.end(),
+                                  [](const auto& x, const auto& y) { return x.begin == y.begin; }),
+                      unresolved_.end());
+    for (const ast::after_label& name : unresolved_) {
+      if (labels_.count(name.name))
+        diags_.error(range_of(name), fmt::format("label '{}' is in another graph body; 'after' cannot cross into or "
                                                   "out of a conditional body",
-                                                  name->name));
+                                                  name.name));
       else
       {
         std::vector<std::string_view> labels;
         for (const auto& [label, info] : labels_) labels.push_back(label);
-        diags_.error(range_of(*name), fmt::format("no label '{}' in graph '{}'{}", name->name, graph_.name,
-                                                  dsl::did_you_mean(name->name, labels)));
+        diags_.error(range_of(name), fmt::format("no label '{}' in graph '{}'{}", name.name, graph_.name,
+                                                  dsl::did_you_mean(name.name, labels)));
       }
     }
   }
@@ -1334,7 +1359,7 @@ private:
   std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
   bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
   std::unordered_map<std::string_view, label_info> labels_;
-  std::vector<const ast::identifier*> unresolved_;
+  std::vector<ast::after_label> unresolved_;  // by value, as pending_after holds them
   std::vector<cond_info> conds_;
   ir::argument device_block_;            // the device of the innermost `on device` block, or none
   source_range device_block_range_;

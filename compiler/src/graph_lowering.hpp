@@ -16,6 +16,14 @@ struct call_site {
   bool in_conditional_body = false;
 };
 
+// compile's streaming mode: parse() deferred the graph bodies, and each is parsed as its graph
+// is lowered, one statement at a time (dsl::parse_body), so that no body's tree exists whole.
+struct deferred_bodies {
+  const source_file& source;
+  const std::vector<std::string>& struct_names;
+  diagnostics& syntax_errors;  // parse_body's: any means the text is parsed again in full
+};
+
 // What every graph's lowering shares.
 struct program_context {
   ir::program& program;
@@ -25,6 +33,7 @@ struct program_context {
   const compile_limits& limits;
   std::vector<call_site>& calls;  // appended to
   constant_table& constants;
+  const deferred_bodies* bodies = nullptr;  // null where the tree holds the bodies
 };
 
 // Lowers graph `index` (program.graphs[index] exists and is empty).

@@ -71,22 +71,42 @@ public:
     return out;
   }
 
-  parsed_files run() {
+  std::optional<parsed_files> run(const deferred_lowering& lower) {
     std::size_t errors_before = diags_.error_count();
     read_all();
-    std::vector<dsl::scan_result>& scans = scans_;
-    std::vector<std::string>& struct_names = struct_names_;
-    parsed_files out;
-    for (std::uint32_t k = 0; k < source_.segment_count(); ++k) {
-      auto parsed = dsl::parse(source_, k, std::move(scans[k]), struct_names, diags_);
-      for (auto& d : parsed.file.declarations) out.file.declarations.push_back(std::move(d));
-      if (k == 0) out.file.begin = parsed.file.begin, out.file.end = parsed.file.end;
+    // The deferred parse reports into a sink of its own: its errors are reported again, the
+    // same, by the full parse that follows them.
+    if (lower && !diags_.has_errors()) {
+      diagnostics deferred_errors;
+      parsed_files deferred = parse(dsl::graph_bodies::defer, deferred_errors, true);
+      if (!deferred_errors.has_errors() && lower(deferred)) return std::nullopt;
     }
+    parsed_files out = parse(dsl::graph_bodies::parse, diags_, false);
     out.ok = diags_.error_count() == errors_before;
     return out;
   }
 
 private:
+  // Every file read, parsed with the struct names of all; `keep_scans` for a parse that may be
+  // followed by another (the scans' comments are moved into the result otherwise).
+  parsed_files parse(dsl::graph_bodies bodies, diagnostics& sink, bool keep_scans) {
+    parsed_files out;
+    for (std::uint32_t k = 0; k < source_.segment_count(); ++k) {
+      dsl::scan_result scanned;
+      if (keep_scans) {
+        scanned.fatal = scans_[k].fatal;
+        scanned.top_braces = scans_[k].top_braces;
+      } else {
+        scanned = std::move(scans_[k]);
+      }
+      auto parsed = dsl::parse(source_, k, std::move(scanned), struct_names_, sink, bodies);
+      for (auto& d : parsed.file.declarations) out.file.declarations.push_back(std::move(d));
+      if (k == 0) out.file.begin = parsed.file.begin, out.file.end = parsed.file.end;
+    }
+    out.struct_names = struct_names_;
+    return out;
+  }
+
   // The file an import names, appended as a segment unless it was read already.
   void read(std::uint32_t importer, source_range token) {
     std::string path = string_value(source_.text().substr(token.begin, token.end - token.begin));
@@ -144,9 +164,10 @@ private:
 
 }  // namespace
 
-parsed_files read_and_parse(const source_file& source, source_file* growable, const compile_limits& limits,
-                            const import_options* imports, diagnostics& diags) {
-  return loader(source, growable, limits, imports, diags).run();
+std::optional<parsed_files> read_and_parse(const source_file& source, source_file* growable, const compile_limits& limits,
+                                           const import_options* imports, diagnostics& diags,
+                                           const deferred_lowering& lower) {
+  return loader(source, growable, limits, imports, diags).run(lower);
 }
 
 std::vector<std::string> read_imported_structs(const source_file& source, source_file& growable,

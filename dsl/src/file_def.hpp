@@ -43,6 +43,36 @@ struct library_kinds : x3::symbols<ast::library_kind> {
 };
 const library_kinds library_kind;
 
+// A graph's body: parsed as a block, or in parse()'s deferred mode skipped to the matching '}'
+// the pre-scan found (parser_state::top_braces), leaving the block its range and deferred_ends for
+// parse_body. A body that cannot be skipped so (no matching '}') fails here: compile then
+// parses the whole text again without deferring, for the same errors as always.
+struct graph_body_parser : x3::parser<graph_body_parser> {
+  using attribute_type = ast::block;
+  static bool const has_attribute = true;
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    parser_state& state = *parser_state::current();
+    if (!state.defer_graph_bodies) return block().parse(first, last, ctx, rctx, attr);
+    It p = first;
+    x3::skip_over(p, last, ctx);
+    if (p == last || *p != '{') return false;
+    const brace_span* span = state.top_brace_at(state.offset(p));
+    if (!span) return false;  // not outside all brackets: the text has an error
+    ast::block& body = attr;
+    body.begin = span->begin;
+    body.end = span->end;
+    body.deferred_ends = span->ends;
+    first = p + (span->end - span->begin);
+    return true;
+  }
+};
+struct graph_body_class;
+// Named as the block is, so "expected '{'" reads the same in either mode.
+const x3::rule<graph_body_class, ast::block> graph_body = "'{'";
+const auto graph_body_def = graph_body_parser{};
+
 const auto set_include_path = [](auto& ctx) { x3::_val(ctx).path = std::move(x3::_attr(ctx)); };
 const auto push_declaration = [](auto& ctx) { x3::_val(ctx).declarations.push_back(std::move(x3::_attr(ctx))); };
 
@@ -55,7 +85,7 @@ const auto kernel_decl_def = kw("kernel") > identifier > parameters > -(kw("as")
 const auto host_decl_def = kw("host") > identifier > parameters > ';';
 const auto library_decl_def = x3::lexeme[library_kind >> word_end_parser{}] > identifier > '=' >
                               string_literal > ';';
-const auto graph_decl_def = kw("graph") > identifier > parameters > block();
+const auto graph_decl_def = kw("graph") > identifier > parameters > graph_body;
 const auto const_decl_def = kw("const") > identifier > '=' > expression() > ';';
 
 // A ';' after the '}' is accepted (and dropped by fmt): C++ writes one there.
@@ -67,7 +97,7 @@ const auto declaration_def = include_decl | import_decl | kernel_decl | host_dec
 const auto file_def = *(x3::omit[x3::eps >> declaration[push_declaration]] | recover_parser(true)) > x3::eoi;
 
 BOOST_SPIRIT_DEFINE(file, declaration, parameter, parameters, include_decl, import_decl, kernel_decl, host_decl,
-                    library_decl, graph_decl, const_decl, struct_decl, field_decl)
+                    library_decl, graph_decl, const_decl, struct_decl, field_decl, graph_body)
 
 }  // namespace cgraph::dsl::parser
 

@@ -4,6 +4,7 @@
 #include "file.hpp"
 #include "parser_state.hpp"
 #include "prescan.hpp"
+#include "statement.hpp"
 
 #include <fmt/format.h>
 
@@ -23,12 +24,13 @@ scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& 
   result.comments = std::move(scanned.comments);
   result.struct_names.assign(scanned.struct_names.begin(), scanned.struct_names.end());
   result.imports = std::move(scanned.imports);
+  result.top_braces = std::move(scanned.top_braces);
   result.fatal = scanned.fatal;
   return result;
 }
 
 parse_result parse(const source_file& source, std::uint32_t segment, scan_result scanned,
-                   const std::vector<std::string>& struct_names, diagnostics& sink) {
+                   const std::vector<std::string>& struct_names, diagnostics& sink, graph_bodies bodies) {
   parse_result result;
   result.comments = std::move(scanned.comments);
   if (scanned.fatal) return result;
@@ -36,11 +38,11 @@ parse_result parse(const source_file& source, std::uint32_t segment, scan_result
   source_range range = source.segment_range(segment);
 
   parser::parser_state state;
-  state.begin = source.text().data() + range.begin;
-  state.end = source.text().data() + range.end;
-  state.base = range.begin;
-  state.sink = &sink;
-  state.struct_names.assign(struct_names.begin(), struct_names.end());
+  state.start(source, range, range.end, struct_names, sink);
+  if (bodies == graph_bodies::defer) {
+    state.defer_graph_bodies = true;
+    state.top_braces = std::move(scanned.top_braces);
+  }
   // The pre-scan's errors in this segment (stray bytes): recovery adds none on their lines.
   for (const auto& d : sink.all())
     if (d.range.begin >= range.begin && d.range.begin <= range.end) state.prescan_errors.push_back(d.range.begin);
@@ -51,6 +53,27 @@ parse_result parse(const source_file& source, std::uint32_t segment, scan_result
     sink.error({state.offset(first), state.offset(first)}, "expected a declaration");
   result.ok = sink.error_count() == errors_before;
   return result;
+}
+
+bool parse_body(const source_file& source, const ast::block& body, const std::vector<std::string>& struct_names,
+                diagnostics& sink, const std::function<void(const ast::statement&)>& each) {
+  std::size_t errors_before = sink.error_count();
+  std::uint32_t segment = 0;
+  while (segment + 1 < source.segment_count() && source.segment_range(segment).end < body.begin) ++segment;
+  source_range range = source.segment_range(segment);
+
+  parser::parser_state state;
+  state.start(source, range, body.end, struct_names, sink);
+  state.on_statement = &each;
+  parser::parser_state_scope scope(state);
+  const char* first = source.text().data() + body.begin;
+  try {
+    if (!parser::parse_body_statements(first, state.end) || first != state.end)
+      state.error(first, first, "expected a statement");
+  } catch (const boost::spirit::x3::expectation_failure<const char*>& failure) {
+    state.error(failure.where(), failure.where(), "expected " + failure.which());
+  }
+  return sink.error_count() == errors_before;
 }
 
 parse_result parse(const source_file& source, diagnostics& sink, const parse_limits& limits) {

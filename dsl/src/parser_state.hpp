@@ -4,9 +4,11 @@
 
 #include <cgraph/dsl/ast.hpp>
 #include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/dsl/parse.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <string>
 #include <vector>
@@ -20,6 +22,16 @@ struct parser_state {
   diagnostics* sink = nullptr;
 
   std::uint32_t offset(const char* p) const { return base + static_cast<std::uint32_t>(p - begin); }
+
+  // Set up for a parse of `segment` up to the offset `parse_end`.
+  void start(const source_file& source, source_range segment, std::uint32_t parse_end,
+             const std::vector<std::string>& names, diagnostics& diags) {
+    begin = source.text().data() + segment.begin;
+    end = source.text().data() + parse_end;
+    base = segment.begin;
+    sink = &diags;
+    struct_names.assign(names.begin(), names.end());
+  }
   std::vector<std::uint32_t> syntax_errors;  // offsets of the errors this parse reported
   // Set when a statement or declaration reported its own failure; the recovery that follows
   // then adds no second message. (Where the iterator stands after a failed rule differs
@@ -54,6 +66,19 @@ struct parser_state {
     const char* end = nullptr;
     ast::prefix_parts value;
   } prefix;
+
+  // parse()'s deferred mode (graph_bodies::defer): a graph's body is skipped to its matching
+  // '}', which the pre-scan found (top_braces; file_def.hpp, graph_body_parser).
+  bool defer_graph_bodies = false;
+  std::vector<brace_span> top_braces;
+  // The pre-scan's span that begins at `offset`, or null.
+  const brace_span* top_brace_at(std::uint32_t offset) const {
+    auto it = std::lower_bound(top_braces.begin(), top_braces.end(), offset,
+                               [](const brace_span& b, std::uint32_t at) { return b.begin < at; });
+    return it != top_braces.end() && it->begin == offset && it->end != 0 ? &*it : nullptr;
+  }
+  // parse_body(): each statement of the body, as it is parsed, until the first syntax error.
+  const std::function<void(const ast::statement&)>* on_statement = nullptr;
 
   static parser_state*& current();  // thread-local
 };

@@ -29,7 +29,7 @@ std::size_t utf8_length(const unsigned char* p, const unsigned char* end, char32
 // What the pre-scan does at a byte outside strings and comments, looked up once per byte: it
 // reads every byte of every file, and a chain of comparisons per byte cost it 25 instructions
 // a byte.
-enum byte_class : std::uint8_t { plain, slash, quote, open, close, word, stray };
+enum byte_class : std::uint8_t { plain, slash, quote, open, close, semicolon, word, stray };
 constexpr std::array<byte_class, 256> byte_classes = [] {
   std::array<byte_class, 256> out{};
   for (int i = 0; i < 256; ++i) {
@@ -38,6 +38,7 @@ constexpr std::array<byte_class, 256> byte_classes = [] {
              : c == '"'              ? quote
              : c == '(' || c == '{'  ? open
              : c == ')' || c == '}'  ? close
+             : c == ';'              ? semicolon
              : lexical::is_alpha(c)  ? word
              : lexical::is_space(c) || lexical::starts_token(c) ? plain
                                                                 : stray;
@@ -92,6 +93,7 @@ public:
   prescan_result run(std::size_t max_nesting) {
     prescan_result result;
     std::size_t depth = 0;
+    bool in_top_brace = false;  // inside the last of result.top_braces
     const char* p = begin_;
     while (p < end_) {
       switch (byte_classes[static_cast<unsigned char>(*p)]) {
@@ -129,6 +131,10 @@ public:
           break;
         }
         case open:
+          if (depth == 0 && *p == '{') {
+            result.top_braces.push_back({offset(p), 0, 0});
+            in_top_brace = true;
+          }
           if (++depth > max_nesting) {
             sink_.error({offset(p), offset(p) + 1},
                         fmt::format("nesting is deeper than the limit of {} levels", max_nesting));
@@ -139,6 +145,15 @@ public:
           break;
         case close:
           if (depth > 0) --depth;
+          if (in_top_brace && *p == '}') {
+            if (depth == 0) result.top_braces.back().end = offset(p) + 1;
+            else ++result.top_braces.back().ends;
+          }
+          in_top_brace = in_top_brace && depth > 0;  // a ')' closing it leaves its end 0: no span
+          ++p;
+          break;
+        case semicolon:
+          if (in_top_brace) ++result.top_braces.back().ends;
           ++p;
           break;
         case word: {

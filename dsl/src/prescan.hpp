@@ -3,6 +3,7 @@
 // UTF-8, unterminated comments and strings, and nesting beyond the limit; collects comments.
 
 #include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/dsl/parse.hpp>
 #include <cgraph/dsl/source.hpp>
 
 #include <cstddef>
@@ -19,6 +20,9 @@ struct prescan_result {
   // The string token of every top-level `import "…"`, quotes included: a file's imports are
   // read before it is parsed, since their struct names shape its grammar.
   std::vector<source_range> imports;
+  // Every '{' outside all brackets (a graph's or a struct's body) with its matching '}', and
+  // the ';' and '}' between: parse()'s deferred graph bodies are skipped with them.
+  std::vector<brace_span> top_braces;
   bool fatal = false;  // parsing would not be meaningful (unterminated text, nesting too deep)
 };
 

@@ -9,6 +9,10 @@ struct block_class;
 using block_type = x3::rule<block_class, ast::block>;
 BOOST_SPIRIT_DECLARE(block_type)
 
+// `{ statement… }` from `first`, each statement handed to parser_state::on_statement (the
+// current state's) as it is parsed. Throws x3::expectation_failure where the block cannot go on.
+bool parse_body_statements(const char*& first, const char* last);
+
 }  // namespace cgraph::dsl::parser
 
 namespace cgraph::dsl {

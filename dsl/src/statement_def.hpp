@@ -128,6 +128,15 @@ const auto push_statement = [](auto& ctx) { x3::_val(ctx).statements.push_back(s
 // statement's closing brace for its block's.
 const auto block_def = mark_begin >> '{' > *(x3::omit[x3::eps >> statement[push_statement]] | recover_parser(false)) > '}' > mark_end;
 
+// parse_body(): a graph body parse() deferred, as block_def parses a block, but each statement
+// goes to parser_state::on_statement as soon as it is parsed, and is dropped after; none once a
+// syntax error was reported (compile then parses the text again to report it).
+const auto hand_over_statement = [](auto& ctx) {
+  parser_state& state = *parser_state::current();
+  if (state.syntax_errors.empty()) (*state.on_statement)(x3::_attr(ctx));
+};
+const auto body_statements = x3::lit('{') > *(x3::omit[x3::eps >> statement[hand_over_statement]] | recover_parser(false)) > '}';
+
 const auto node_prefix_def = -attributes >> -label_parser{} >> after_clause;
 const auto attribute_def = identifier > -arguments;
 const auto attributes_def = punct("[[") > (attribute % ',') > punct("]]");

@@ -218,3 +218,20 @@ TEST_CASE("checker.names_are_declared_once") {
   CHECK(compile_text(in_graph("{ let a = 1; } { let a = 2; }")).ok());
   CHECK(compile_text("kernel a(); host a();").first_error() == "redefinition of 'a'");
 }
+
+TEST_CASE("checker.a_syntax_error_in_any_body_keeps_every_semantic_diagnostic_out") {
+  // Graph bodies are lowered as they are parsed; a body's syntax error, in a later graph or in
+  // a redefined one no lowering reads, still leaves only the syntax errors, as a whole parse.
+  const std::string bad_first = "kernel k(n: i32);\ngraph a() { nope<<<1, 1>>>(1); }\n";
+  for (const std::string& later : {std::string("graph b() { k<<<1, 1>>>(1) }\n"),
+                                   std::string("graph a() { k<<<1, 1>>>(1) }\n")}) {
+    auto c = compile_text(bad_first + later);
+    CHECK_FALSE(c.ok());
+    CHECK(c.result.diags.all().size() == 1);
+    CHECK(c.first_error() == "expected ';', found '}'");
+  }
+  // Without it, the semantic errors are all there, the redefinition's too.
+  auto c = compile_text(bad_first + "graph a() { k<<<1, 1>>>(1); }\n");
+  CHECK(c.has_error("unknown kernel 'nope'"));
+  CHECK(c.has_error("redefinition of 'a'"));
+}

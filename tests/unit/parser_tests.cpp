@@ -212,3 +212,42 @@ TEST_CASE("parser.every_node_carries_its_source_range") {
   const auto& arg = launch.args.at(0);
   CHECK(text.substr(arg.begin, arg.end - arg.begin) == "n");
 }
+
+TEST_CASE("parser.a_deferred_body_is_handed_over_one_statement_at_a_time") {
+  // compile's streaming mode: parse() skips a graph's body to its matching '}' (braces in
+  // comments do not count), and parse_body hands its statements over in order.
+  source_file source("t.cgraph", "kernel k(n: i32);\n"
+                                 "graph g(n: i32) { k<<<1, 1>>>(n); /* } */ if c { k<<<1, 1>>>(n); } // }\n"
+                                 "  let s = n; /* { */ }\n"
+                                 "graph h() { k<<<1, 1>>>(1) k<<<1, 1>>>(2); k<<<1, 1>>>(3); }\n");
+  diagnostics diags;
+  auto scanned = dsl::scan(source, 0, diags);
+  const std::vector<std::string> structs;
+  auto result = dsl::parse(source, 0, std::move(scanned), structs, diags, dsl::graph_bodies::defer);
+  REQUIRE(diags.all().empty());
+  std::vector<const ast::graph_decl*> graphs;
+  for (const auto& d : result.file.declarations)
+    if (const auto* g = boost::get<ast::graph_decl>(&d)) graphs.push_back(g);
+  REQUIRE(graphs.size() == 2);
+  const ast::block& g = graphs[0]->body;
+  CHECK(g.statements.empty());
+  CHECK(source.text().substr(g.begin, 1) == "{");
+  CHECK(source.text().substr(g.end - 4, 4) == "*/ }");
+  CHECK(g.deferred_ends == 4);  // three ';' and the if body's '}'
+
+  std::vector<std::string> kinds;
+  CHECK(dsl::parse_body(source, g, structs, diags, [&](const ast::statement& s) {
+    kinds.push_back(boost::get<ast::launch_stmt>(&s) ? "launch"
+                    : boost::get<ast::let_stmt>(&s) ? "let"
+                    : boost::get<ast::x3::forward_ast<ast::if_stmt>>(&s) ? "if" : "other");
+  }));
+  CHECK(diags.all().empty());
+  CHECK(kinds == std::vector<std::string>{"launch", "if", "let"});
+
+  // After the first syntax error (the ';' missing after the first launch) nothing more is
+  // handed over, though recovery parses the third launch.
+  std::size_t handed = 0;
+  CHECK_FALSE(dsl::parse_body(source, graphs[1]->body, structs, diags, [&](const ast::statement&) { ++handed; }));
+  CHECK(handed == 0);
+  CHECK(diags.error_count() == 1);
+}
