@@ -281,8 +281,9 @@ private:
       case ir::node_kind::kernel: {
         const ir::kernel& k = prog_.kernels[n.callee];
         result = fmt::format("cg::kernel_call<{}>", type_list(prog_, k.params));
-        body = fmt::format("{{{}, {}, {}, {{{}}}}}", dims(n.grid, "grid", n), dims(n.block, "block", n),
-                           values_.argument(n.shared_bytes, "dynamic shared memory bytes", n.range), args_of(n));
+        const ir::launch_config& launch = g_.launch_of(n);
+        body = fmt::format("{{{}, {}, {}, {{{}}}}}", dims(launch.grid, "grid", n), dims(launch.block, "block", n),
+                           values_.argument(launch.shared_bytes, "dynamic shared memory bytes", n.range), args_of(n));
         break;
       }
       case ir::node_kind::repeat_init:
@@ -681,9 +682,10 @@ private:
       std::uint32_t config = 0, function = 0;
       if (n.kind == ir::node_kind::kernel) {
         std::vector<std::uint32_t> c;
-        for (const auto& a : n.grid) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
-        for (const auto& a : n.block) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
-        c.push_back(slot(n.shared_bytes, table_launch_type, table_launch_check(c.size())));
+        const ir::launch_config& launch = g_.launch_of(n);
+        for (const auto& a : launch.grid) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
+        for (const auto& a : launch.block) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
+        c.push_back(slot(launch.shared_bytes, table_launch_type, table_launch_check(c.size())));
         config = list_of(std::move(c));
         auto f = std::find(functions.begin(), functions.end(), n.callee);
         function = static_cast<std::uint32_t>(f - functions.begin());

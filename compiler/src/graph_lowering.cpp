@@ -317,7 +317,8 @@ private:
         auto& d = diags_.error(range_of(*label), fmt::format("duplicate label '{}'", label->name));
         d.notes.push_back({*previous, "previous label is here"});
       } else {
-        n.label = label->name;
+        n.label = static_cast<std::uint32_t>(graph_.labels.size());
+        graph_.labels.emplace_back(label->name);
         current_->labels.emplace(label->name, index);
       }
     }
@@ -617,9 +618,10 @@ private:
 
   // Each grid dimension known when compiling must be a multiple of the cluster's.
   void check_cluster(const ir::node& n, const ir::node_attributes& at, const ast::attribute& a) {
+    if (n.launch == ir::none) return;  // not a launch: reported as such where the attribute is applied
     for (std::size_t k = 0; k < 3; ++k) {
       if (at.cluster[k].expr == ir::none || at.cluster[k].expr == bad_expr) return;
-      auto grid = exprs_.constant_integer(n.grid[k].expr);
+      auto grid = exprs_.constant_integer(graph_.launch_of(n).grid[k].expr);
       auto cluster = exprs_.constant_integer(at.cluster[k].expr);
       if (grid && cluster && *cluster > 0 && *grid % *cluster != 0)
         diags_.error(range_of(a), fmt::format("grid dimension {} ({}) is not a multiple of the cluster's ({})", "xyz"[k],
@@ -816,16 +818,19 @@ private:
 
   frontier lower_launch(const ast::launch_stmt& s, const frontier& in) {
     ir::node n = make_node(ir::node_kind::kernel, s);
-    lower_dims(n.grid, s.grid, "grid");
-    lower_dims(n.block, s.block, "block");
+    ir::launch_config launch;
+    lower_dims(launch.grid, s.grid, "grid");
+    lower_dims(launch.block, s.block, "block");
     if (s.shared_bytes) {
       const ast::expression& bytes = s.shared_bytes->get();
       std::uint32_t e = exprs_.lower(bytes);
-      n.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes");
+      launch.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes");
     } else {
-      n.shared_bytes = {implicit_constant(0), u32_type, ir::check::any, {}, {}};
+      launch.shared_bytes = {implicit_constant(0), u32_type, ir::check::any, {}, {}};
     }
-    check_launch_limits(n, s);
+    check_launch_limits(launch, s);
+    n.launch = static_cast<std::uint32_t>(graph_.launches.size());
+    graph_.launches.push_back(launch);
     if (auto k = find_global(s.kernel, global_symbol::kind::kernel)) {
       n.callee = *k;
       const auto& params = program_.kernels[*k].params;
@@ -835,7 +840,7 @@ private:
   }
 
   // Rule 7 where the values are constants; the others are checked at build and update.
-  void check_launch_limits(const ir::node& n, const ast::launch_stmt& s) {
+  void check_launch_limits(const ir::launch_config& n, const ast::launch_stmt& s) {
     using ir::launch_limit;
     using ir::launch_limits;
     auto value = [&](const ir::argument& a) { return exprs_.constant_integer(a.expr); };

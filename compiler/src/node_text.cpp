@@ -59,9 +59,10 @@ std::string attributes_text(const ir::program& p, const ir::graph& g, const ir::
 std::string describe_kind(const ir::program& p, const ir::graph& g, const ir::node& n) {
   switch (n.kind) {
     case ir::node_kind::kernel: {
-      std::string config = dims(p, g, n.grid) + ", " + dims(p, g, n.block);
-      const auto& shmem = g.exprs[n.shared_bytes.expr];
-      if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, n.shared_bytes.expr, p.structs);
+      const ir::launch_config& launch = g.launch_of(n);
+      std::string config = dims(p, g, launch.grid) + ", " + dims(p, g, launch.block);
+      const auto& shmem = g.exprs[launch.shared_bytes.expr];
+      if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, launch.shared_bytes.expr, p.structs);
       return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(p, g, n.args));
     }
     case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(p, g, n.args));

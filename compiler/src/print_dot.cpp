@@ -79,7 +79,7 @@ private:
         it->second.push_back(id);
       }
       std::string text = detail::describe_node(p_, g, n);
-      if (!n.label.empty()) text = n.label + ": " + text;
+      if (n.label != ir::none) text = fmt::format("{}: {}", g.label_of(n), text);
       std::string kind = n.kind == ir::node_kind::conditional ? std::string(ir::to_string(n.cond_kind))
                                                                : std::string(ir::to_string(n.kind));
       std::string_view shape = detail::info(n.kind).dot_style;

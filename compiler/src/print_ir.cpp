@@ -66,7 +66,7 @@ private:
   void body(const ir::graph& g, const ir::body& b, int depth) {
     std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
     for (const auto& [i, n] : detail::views::enumerate(b.nodes)) {
-      out_ += fmt::format("{}{}{}: {}", indent, i, n.label.empty() ? "" : " [" + n.label + "]",
+      out_ += fmt::format("{}{}{}: {}", indent, i, n.label == ir::none ? "" : fmt::format(" [{}]", g.label_of(n)),
                           detail::describe_node(p_, g, n));
       if (n.deps_count != 0) {
         const ir::node& node = n;  // clang 14 cannot capture a structured binding

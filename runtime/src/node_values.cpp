@@ -314,9 +314,9 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
 const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part) {
   using k = value_part::kind;
   switch (part.k) {
-    case k::grid: return n.grid[part.index];
-    case k::block: return n.block[part.index];
-    case k::shared: return n.shared_bytes;
+    case k::grid: return g.launch_of(n).grid[part.index];
+    case k::block: return g.launch_of(n).block[part.index];
+    case k::shared: return g.launch_of(n).shared_bytes;
     case k::enabled: return g.attributes[n.attributes].enabled;
     case k::device: return g.attributes[n.attributes].device;
     case k::argument: break;

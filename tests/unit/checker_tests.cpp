@@ -45,7 +45,9 @@ TEST_CASE("checker.after_adds_edges_including_forward_references") {
   REQUIRE_MESSAGE(c.ok(), c.errors());
   const auto& root = c.graph().root;
   CHECK(deps(c.graph(), 1) == edges{2});
-  CHECK(root.nodes[0].label == "a");
+  CHECK(c.graph().label_of(root.nodes[0]) == "a");
+  CHECK(c.graph().label_of(root.nodes[2]) == "c");
+  CHECK(c.graph().labels.size() == 3);  // one entry a labeled node
 }
 
 TEST_CASE("checker.after_cycle_is_an_error") {
@@ -57,7 +59,7 @@ TEST_CASE("checker.constants_fold_and_parameters_stay_symbolic") {
   auto c = compile_text(in_graph("let blocks = ceil_div(n, 256); let four = 2 * 2; k<<<blocks, 64 * four>>>(x, n);"));
   REQUIRE_MESSAGE(c.ok(), c.errors());
   const auto& g = c.graph();
-  const auto& launch = g.root.nodes.at(0);
+  const auto& launch = g.launch_of(g.root.nodes.at(0));
   CHECK(g.exprs[launch.block[0].expr].is_constant());
   CHECK(g.exprs[launch.block[0].expr].constant.i == 256);
   CHECK_FALSE(g.exprs[launch.grid[0].expr].is_constant());
@@ -77,7 +79,7 @@ TEST_CASE("checker.parameter_defaults_apply_when_no_value_is_given") {
   std::vector<std::optional<ir::value>> params{ir::value::pointer(0), std::nullopt};
   auto r = ir::evaluate(g, params);
   REQUIRE_FALSE(r.error);
-  CHECK(r.values[g.root.nodes[0].grid[0].expr].i == 256);
+  CHECK(r.values[g.launch_of(g.root.nodes[0]).grid[0].expr].i == 256);
 }
 
 TEST_CASE("checker.build_time_errors_name_the_expression") {
@@ -86,7 +88,7 @@ TEST_CASE("checker.build_time_errors_name_the_expression") {
   std::vector<std::optional<ir::value>> params{ir::value::pointer(0), ir::value::integer(4)};
   auto r = ir::evaluate(c.graph(), params);
   REQUIRE_FALSE(r.error);  // a failure is an error where it is used (here: the grid)
-  const ir::value& grid = r.values[c.graph().root.nodes[0].grid[0].expr];
+  const ir::value& grid = r.values[c.graph().launch_of(c.graph().root.nodes[0]).grid[0].expr];
   REQUIRE(ir::is_failure(grid));
   auto error = ir::failure_of(c.graph(), r.values, grid);
   CHECK(error.message == "division by zero in /");

@@ -176,12 +176,12 @@ TEST_CASE("eval.logic_and_choice_evaluate_only_what_they_need") {
     return r.values;
   };
   auto zero = values_for(0);
-  CHECK(zero[node.grid[0].expr].i == 1);
-  CHECK(zero[node.block[0].expr].i == 32);
+  CHECK(zero[g.launch_of(node).grid[0].expr].i == 1);
+  CHECK(zero[g.launch_of(node).block[0].expr].i == 32);
   CHECK(zero[node.args[1].expr].i == -1);
   auto eight = values_for(8);
-  CHECK(eight[node.grid[0].expr].i == 2);
-  CHECK(eight[node.block[0].expr].i == 32);
+  CHECK(eight[g.launch_of(node).grid[0].expr].i == 2);
+  CHECK(eight[g.launch_of(node).block[0].expr].i == 32);
   CHECK(eight[node.args[1].expr].i == 1);
 }
 

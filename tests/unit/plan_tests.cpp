@@ -86,12 +86,12 @@ TEST_CASE("plan.capture_orders_forward_after_edges_topologically") {
   auto steps = plan::lower_explicit(c.graph());
   // CUDA needs a node's dependencies to exist when it is added: b is created first.
   REQUIRE(steps.steps.size() == 2);
-  CHECK(steps.steps[0].node->label == "b");
+  CHECK(c.graph().label_of(*steps.steps[0].node) == "b");
   CHECK(deps_of(steps.steps[1]) == std::vector<std::uint32_t>{0});
   auto cap = plan::lower_capture(steps);
   const auto& nodes = cap.bodies[0].nodes;
   REQUIRE(nodes.size() == 2);
-  CHECK(steps.steps[nodes[0].step].node->label == "b");
+  CHECK(c.graph().label_of(*steps.steps[nodes[0].step].node) == "b");
   CHECK(cap.bodies[0].streams == 1);  // a continues b's stream: that edge is real
 }
 
@@ -103,7 +103,7 @@ TEST_CASE("plan.forward_after_edges_order_the_steps_lowest_index_first") {
   auto steps = plan::lower_explicit(c.graph());
   REQUIRE(steps.steps.size() == 4);
   std::string order;
-  for (const auto& s : steps.steps) order += s.node->label;
+  for (const auto& s : steps.steps) order += c.graph().label_of(*s.node);
   CHECK(order == "bdac");
   CHECK(deps_of(steps.steps[2]) == std::vector<std::uint32_t>{1});  // a after d, d is step 1
   CHECK(deps_of(steps.steps[3]) == std::vector<std::uint32_t>{2});  // c after a
@@ -183,6 +183,7 @@ TEST_CASE("lowering.a_body_reserves_exactly_the_nodes_its_block_makes") {
   const ir::body& root = c.graph().root;
   CHECK(root.nodes.size() == 9);  // k, 4 in the parallel block, while, repeat's start and loop, k
   CHECK(root.nodes.capacity() == 15);
+  CHECK(c.graph().label_of(root.nodes[0]).empty());  // no label
   const ir::body& loop = root.nodes[5].bodies.at(0);
   CHECK(loop.nodes.size() == 2);
   CHECK(loop.nodes.capacity() == loop.nodes.size());

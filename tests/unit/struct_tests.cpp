@@ -75,7 +75,7 @@ graph g(o: Outer, f: f32*) {
   auto r = ir::evaluate(g, params);
   REQUIRE_FALSE(r.error);
   const ir::node& n = g.root.nodes[0];
-  CHECK(r.values[n.grid[0].expr].i == 7);  // o.in.tag, read from the parameter's bytes
+  CHECK(r.values[g.launch_of(n).grid[0].expr].i == 7);  // o.in.tag, read from the parameter's bytes
 
   std::vector<std::byte> bytes(sizeof(outer));
   auto error = ir::store_struct(g, r.values, r.values[n.args[0].expr], n.args[0].target, bytes.data());
@@ -125,8 +125,8 @@ graph g(o: Outer = Outer { a: T, in: I, ptr: null, flag: false, b: 1 }) {
   ir::for_each_node(g.root, [&](const ir::node& n) {
     if (n.kind != ir::node_kind::kernel) return;
     found = true;
-    CHECK(g.exprs[n.grid[0].expr].is_constant());
-    CHECK(g.exprs[n.block[0].expr].constant.i == 10);
+    CHECK(g.exprs[g.launch_of(n).grid[0].expr].is_constant());
+    CHECK(g.exprs[g.launch_of(n).block[0].expr].constant.i == 10);
   });
   CHECK(found);
 }

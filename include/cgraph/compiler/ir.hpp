@@ -222,6 +222,15 @@ enum root_only_kinds : std::uint8_t {
 
 struct node;
 
+// A kernel node's launch configuration, each a u32 argument (graph::launches, by
+// node::launch). Held beside the node, not in it: inline, these seven arguments made every
+// node 168 bytes larger, memsets, copies and conditionals included (issue 17).
+struct launch_config {
+  std::array<argument, 3> grid{};
+  std::array<argument, 3> block{};
+  argument shared_bytes{};
+};
+
 // A graph body: the root of a graph, or one body of a conditional node.
 struct body {
   std::vector<node> nodes;  // in creation order; CUDA's update rules need the same order each time
@@ -241,20 +250,17 @@ struct node {
   std::uint32_t attributes = none;  // `[[…]]`: index into graph::attributes
   std::uint32_t ports = none;       // programmatic edges among deps: index into graph::port_edges
   std::uint32_t element_size = 0;  // memset: 1, 2 or 4
-
-  std::string label;           // user label, or empty
+  std::uint32_t launch = none;     // kernel: index into graph::launches (graph::launch_of)
+  std::uint32_t label = none;      // the user's label: index into graph::labels (graph::label_of)
   // The nodes of the same body this one waits for: graph::deps(node), deps_count indices from
   // graph::dep_pool[deps_first]. One list for the whole graph, not a vector per node: that was
   // a heap block per node (issue 17).
   std::uint32_t deps_first = 0;
   std::uint32_t deps_count = 0;
 
-  // kernel: launch configuration (each a u32 argument) and arguments in parameter order;
+  // kernel: arguments in parameter order (its launch configuration is graph::launch_of);
   // host and child_graph: arguments; memcpy: dst, src, bytes; memset: dst, value, count;
   // repeat_counter: the count.
-  std::array<argument, 3> grid{};
-  std::array<argument, 3> block{};
-  argument shared_bytes{};
   std::vector<argument> args;
 
   std::vector<body> bodies;    // conditional: if: 1, if/else: 2, while: 1, switch: highest case + 1
@@ -342,6 +348,8 @@ struct graph {
   std::vector<std::vector<port_edge>> port_edges;  // by node::ports
   std::vector<collective_call> collectives;        // by collective nodes' callee
   std::vector<std::uint32_t> dep_pool;  // every node's dependencies (node::deps_first)
+  std::vector<launch_config> launches;  // by node::launch
+  std::vector<std::string> labels;      // by node::label
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;
@@ -349,6 +357,10 @@ struct graph {
 
   // The indices of the nodes (of its own body) that `n`, a node of this graph, waits for.
   std::span<const std::uint32_t> deps(const node& n) const { return {dep_pool.data() + n.deps_first, n.deps_count}; }
+  // The launch configuration of `n`, a kernel node of this graph.
+  const launch_config& launch_of(const node& n) const { return launches[n.launch]; }
+  // The label of `n`, a node of this graph, or "" when it has none.
+  std::string_view label_of(const node& n) const { return n.label == none ? std::string_view() : labels[n.label]; }
 };
 
 // Calls f(argument) for every value node `n` of `g` reads: a kernel's launch configuration, its
@@ -356,9 +368,10 @@ struct graph {
 template <typename Graph, typename Node, typename F>
 void for_each_argument(const Graph& g, const Node& n, F&& f) {
   if (n.kind == node_kind::kernel) {
-    for (const auto& a : n.grid) f(a);
-    for (const auto& a : n.block) f(a);
-    f(n.shared_bytes);
+    const launch_config& l = g.launches[n.launch];
+    for (const auto& a : l.grid) f(a);
+    for (const auto& a : l.block) f(a);
+    f(l.shared_bytes);
   }
   for (const auto& a : n.args) f(a);
   if (n.attributes != none) {
