@@ -6,6 +6,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -48,13 +49,67 @@ std::uint32_t expr_lowering::push(const ir::expr& e) {
   return static_cast<std::uint32_t>(graph_.exprs.size() - 1);
 }
 
+namespace {
+
+// What tells equal constants of one type apart, for those shared in the pool (integers up to
+// INT64_MAX, floats by their bits, bools, pointers); nullopt for the others.
+[[gnu::always_inline]] inline std::optional<std::uint64_t> shared_payload(const ir::value& v) {
+  using kind = ir::value::kind;
+  if (v.k == kind::integer) return v.big_unsigned() ? std::nullopt : std::optional<std::uint64_t>(v.i);
+  if (v.k == kind::floating) return std::bit_cast<std::uint64_t>(v.f);
+  if (v.k == kind::boolean || v.k == kind::pointer) return v.bits;
+  return std::nullopt;
+}
+
+[[gnu::always_inline]] inline std::size_t constant_hash(ir::type t, ir::value::kind k, std::uint64_t payload) {
+  std::uint64_t h = (payload ^ (static_cast<std::uint64_t>(t.shape) << 32) ^ (static_cast<std::uint64_t>(t.k) << 16) ^
+                     (static_cast<std::uint64_t>(t.s) << 8) ^ static_cast<std::uint64_t>(k)) *
+                    0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(h >> 32);
+}
+
+}  // namespace
+
 std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range range) {
-  ir::expr e;
+  if (auto payload = shared_payload(v)) return shared_constant(v, t, *payload, range);
+  ir::expr e;  // a struct, a failure, an integer above INT64_MAX: each its own
   e.op = op::constant;
   e.result = t;
   e.constant = v;
   e.range = range;
   return push(e);
+}
+
+std::uint32_t expr_lowering::shared_constant(ir::value v, ir::type t, std::uint64_t payload, source_range range) {
+  if (constant_slots_.empty()) constant_slots_.assign(64, ir::none);
+  const std::size_t mask = constant_slots_.size() - 1;
+  std::size_t at = constant_hash(t, v.k, payload) & mask;
+  for (; constant_slots_[at] != ir::none; at = (at + 1) & mask) {
+    const ir::expr& x = graph_.exprs[constant_slots_[at]];
+    if (x.result == t && x.constant.k == v.k && shared_payload(x.constant) == payload) return constant_slots_[at];
+  }
+  ir::expr e;
+  e.op = op::constant;
+  e.result = t;
+  e.constant = v;
+  e.range = range;
+  const std::uint32_t index = push(e);
+  constant_slots_[at] = index;
+  if (++constants_shared_ * 2 > constant_slots_.size()) grow_constant_slots();
+  return index;
+}
+
+void expr_lowering::grow_constant_slots() {
+  std::vector<std::uint32_t> old(constant_slots_.size() * 2, ir::none);
+  old.swap(constant_slots_);
+  const std::size_t mask = constant_slots_.size() - 1;
+  for (std::uint32_t index : old) {
+    if (index == ir::none) continue;
+    const ir::expr& x = graph_.exprs[index];
+    std::size_t at = constant_hash(x.result, x.constant.k, *shared_payload(x.constant)) & mask;
+    while (constant_slots_[at] != ir::none) at = (at + 1) & mask;
+    constant_slots_[at] = index;
+  }
 }
 
 std::uint32_t expr_lowering::add(ir::expr e) {

@@ -795,19 +795,11 @@ private:
     return it->second.index;
   }
 
-  // The 1 of a launch dimension left out and the 0 of absent shared bytes: one expression each
-  // per graph, not one per launch (`k<<<g, b>>>(…)` made five of them).
-  std::uint32_t implicit_constant(std::int64_t v) {
-    std::uint32_t& e = v == 0 ? implicit_zero_ : implicit_one_;
-    if (e == ir::none) e = exprs_.constant(ir::value::integer(v), ir::type::of(ir::scalar::i64), {});
-    return e;
-  }
-
   void lower_dims(std::array<ir::argument, 3>& out, const ast::list<ast::expression>& dims, std::string_view what) {
     static constexpr const char* axis[] = {"x", "y", "z"};
     for (std::size_t i = 0; i < 3; ++i) {
       if (i >= dims.size()) {
-        out[i] = {implicit_constant(1), u32_type, ir::check::positive, {}, {}};
+        out[i] = {exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {}), u32_type, ir::check::positive, {}, {}};
         continue;
       }
       std::uint32_t e = exprs_.lower(dims[i]);
@@ -826,7 +818,7 @@ private:
       std::uint32_t e = exprs_.lower(bytes);
       launch.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes");
     } else {
-      launch.shared_bytes = {implicit_constant(0), u32_type, ir::check::any, {}, {}};
+      launch.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), u32_type, ir::check::any, {}, {}};
     }
     check_launch_limits(launch, s);
     n.launch = static_cast<std::uint32_t>(graph_.launches.size());
@@ -1360,7 +1352,6 @@ private:
   std::uint32_t repeat_count_ = 0;
   std::uint32_t else_if_home_ = ir::none;
   std::vector<std::uint32_t> allocation_nodes_;  // by allocation: its node's index in the root body  // set while the else body of an `else if` is lowered
-  std::uint32_t implicit_zero_ = ir::none, implicit_one_ = ir::none;  // implicit_constant's
   std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
   bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
   std::unordered_map<std::string_view, label_info> labels_;

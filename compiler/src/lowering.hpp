@@ -132,6 +132,17 @@ private:
   std::span<const ir::structure> structs_;
   const compile_limits& limits_;
   constant_table* constants_;
+
+  // Each constant once in the pool (constant()): `256`, `1` and `0.5` are written at every
+  // launch, and were two thirds of a large graph's expressions (issue 17). A constant's own
+  // range is read by nothing (an argument keeps its own), except by converted(), whose fold
+  // fails only for an integer above INT64_MAX: those are not shared. An open-addressing table
+  // of pool indices, compared against the pool: std::unordered_map cost 100 instructions more a
+  // constant.
+  std::uint32_t shared_constant(ir::value v, ir::type t, std::uint64_t payload, source_range range);
+  void grow_constant_slots();
+  std::vector<std::uint32_t> constant_slots_;  // pool indices, ir::none where empty
+  std::size_t constants_shared_ = 0;
 };
 
 // The top-level `const NAME = EXPR;` declarations (LANGUAGE.md §10): each evaluated once, on

@@ -237,3 +237,22 @@ TEST_CASE("checker.a_syntax_error_in_any_body_keeps_every_semantic_diagnostic_ou
   CHECK(c.has_error("unknown kernel 'nope'"));
   CHECK(c.has_error("redefinition of 'a'"));
 }
+
+TEST_CASE("checker.equal_constants_share_one_expression") {
+  // `256` at every launch is one expression of the pool, and so is a folded `256 / 2` and the
+  // literal `128`; another value is another. Each argument keeps its own range for its messages.
+  auto c = compile_text(in_graph("k<<<1, 256>>>(x, 256); k<<<2, 256>>>(x, 256); k<<<1, 128>>>(x, 256 / 2);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const ir::graph& g = c.graph();
+  const auto& first = g.root.nodes.at(0);
+  const auto& second = g.root.nodes.at(1);
+  CHECK(g.launch_of(first).block[0].expr == g.launch_of(second).block[0].expr);
+  CHECK(first.args[1].expr == second.args[1].expr);
+  CHECK(first.args[1].range.begin != second.args[1].range.begin);
+  CHECK(g.launch_of(first).grid[0].expr != g.launch_of(second).grid[0].expr);  // 1 and 2
+  std::size_t constants = 0;
+  for (const auto& e : g.exprs) constants += e.is_constant() ? 1 : 0;
+  CHECK(constants == 5);  // 1 (the implicit ones too), 256, 2, 128, and the implicit 0 shared bytes
+  const auto& third = g.root.nodes.at(2);
+  CHECK(third.args[1].expr == g.launch_of(third).block[0].expr);
+}
