@@ -248,11 +248,12 @@ private:
     });
   }
 
-  std::string dims(const std::array<ir::argument, 3>& d, std::string_view what, const ir::node& n) const {
+  // The grid (first 0) or the block (first 3) of a launch configuration.
+  std::string dims(const ir::launch_config& launch, std::size_t first, std::string_view what, const ir::node& n) const {
     static constexpr std::string_view axes[] = {"x", "y", "z"};
-    return "dim3(" + detail::join(detail::views::zip(d, axes), ", ", [&](const auto& axis) {
-      const auto& [a, name] = axis;
-      return values_.argument(a, fmt::format("{} dimension {}", what, name), n.range);
+    return "dim3(" + detail::join(detail::views::enumerate(axes), ", ", [&](const auto& axis) {
+      const auto& [i, name] = axis;
+      return values_.argument(launch.argument_at(first + i), fmt::format("{} dimension {}", what, name), n.range);
     }) + ")";
   }
 
@@ -282,8 +283,8 @@ private:
         const ir::kernel& k = prog_.kernels[n.callee];
         result = fmt::format("cg::kernel_call<{}>", type_list(prog_, k.params));
         const ir::launch_config& launch = g_.launch_of(n);
-        body = fmt::format("{{{}, {}, {}, {{{}}}}}", dims(launch.grid, "grid", n), dims(launch.block, "block", n),
-                           values_.argument(launch.shared_bytes, "dynamic shared memory bytes", n.range), args_of(n));
+        body = fmt::format("{{{}, {}, {}, {{{}}}}}", dims(launch, 0, "grid", n), dims(launch, 3, "block", n),
+                           values_.argument(launch.argument_at(6), "dynamic shared memory bytes", n.range), args_of(n));
         break;
       }
       case ir::node_kind::repeat_init:
@@ -683,9 +684,10 @@ private:
       if (n.kind == ir::node_kind::kernel) {
         std::vector<std::uint32_t> c;
         const ir::launch_config& launch = g_.launch_of(n);
-        for (const auto& a : launch.grid) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
-        for (const auto& a : launch.block) c.push_back(slot(a, table_launch_type, table_launch_check(c.size())));
-        c.push_back(slot(launch.shared_bytes, table_launch_type, table_launch_check(c.size())));
+        for (std::size_t k = 0; k < ir::launch_config::slots; ++k) {
+          const ir::argument a = launch.argument_at(k);
+          c.push_back(slot(a, a.target, a.check));
+        }
         config = list_of(std::move(c));
         auto f = std::find(functions.begin(), functions.end(), n.callee);
         function = static_cast<std::uint32_t>(f - functions.begin());

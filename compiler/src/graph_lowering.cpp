@@ -795,18 +795,21 @@ private:
     return it->second.index;
   }
 
-  void lower_dims(std::array<ir::argument, 3>& out, const ast::list<ast::expression>& dims, std::string_view what) {
+  void lower_dims(std::array<ir::launch_value, 3>& out, const ast::list<ast::expression>& dims, std::string_view what) {
     static constexpr const char* axis[] = {"x", "y", "z"};
     for (std::size_t i = 0; i < 3; ++i) {
       if (i >= dims.size()) {
-        out[i] = {exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {}), u32_type, ir::check::positive, {}, {}};
+        out[i] = {exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {}), {}};
         continue;
       }
       std::uint32_t e = exprs_.lower(dims[i]);
-      out[i] = exprs_.convert(e, u32_type, ir::check::positive, range_of(dims[i]),
-                              [&] { return fmt::format("{} dimension {}", what, axis[i]); });
+      out[i] = launch_value(exprs_.convert(e, ir::launch_config::value_type, ir::launch_config::dimension_check,
+                                           range_of(dims[i]), [&] { return fmt::format("{} dimension {}", what, axis[i]); }));
     }
   }
+
+  // What a launch configuration keeps of a converted argument: its type and check are the slot's.
+  static ir::launch_value launch_value(const ir::argument& a) { return {a.expr, a.range}; }
 
   frontier lower_launch(const ast::launch_stmt& s, const frontier& in) {
     ir::node n = make_node(ir::node_kind::kernel, s);
@@ -816,9 +819,10 @@ private:
     if (s.shared_bytes) {
       const ast::expression& bytes = s.shared_bytes->get();
       std::uint32_t e = exprs_.lower(bytes);
-      launch.shared_bytes = exprs_.convert(e, u32_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes");
+      launch.shared_bytes = launch_value(
+          exprs_.convert(e, ir::launch_config::value_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes"));
     } else {
-      launch.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), u32_type, ir::check::any, {}, {}};
+      launch.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), {}};
     }
     check_launch_limits(launch, s);
     n.launch = static_cast<std::uint32_t>(graph_.launches.size());
@@ -835,7 +839,7 @@ private:
   void check_launch_limits(const ir::launch_config& n, const ast::launch_stmt& s) {
     using ir::launch_limit;
     using ir::launch_limits;
-    auto value = [&](const ir::argument& a) { return exprs_.constant_integer(a.expr); };
+    auto value = [&](const ir::launch_value& v) { return exprs_.constant_integer(v.expr); };
     auto where = [&](const ast::list<ast::expression>& dims, std::size_t i) {
       return i < dims.size() ? range_of(dims[i]) : range_of(s.kernel);
     };

@@ -17,15 +17,15 @@ std::string join_args(const ir::program& p, const ir::graph& g, Arguments&& args
 }
 
 // "(a, b, c)" trimmed of trailing 1s: a 1D launch reads "blocks", a 2D one "(16, 16)".
-std::string dims(const ir::program& p, const ir::graph& g, const std::array<ir::argument, 3>& d) {
+std::string dims(const ir::program& p, const ir::graph& g, const std::array<ir::launch_value, 3>& d) {
   std::size_t used = 3;
-  auto is_one = [&](const ir::argument& a) {
-    const auto& e = g.exprs[a.expr];
+  auto is_one = [&](const ir::launch_value& v) {
+    const auto& e = g.exprs[v.expr];
     return e.is_constant() && e.constant.k == ir::value::kind::integer && e.constant.i == 1;
   };
   while (used > 1 && is_one(d[used - 1])) --used;
   if (used == 1) return print_expr(g, d[0].expr, p.structs);
-  return "(" + join_args(p, g, d | views::take(used)) + ")";
+  return "(" + join(d | views::take(used), ", ", [&](const ir::launch_value& v) { return print_expr(g, v.expr, p.structs); }) + ")";
 }
 
 }  // namespace

@@ -258,7 +258,7 @@ struct dynamic_part {
   // graph that converts the same expression to the same type with the same check; ir::none for
   // a struct argument and for a handle made while the graph is built.
   std::uint32_t memo = ir::none;
-  const ir::argument* argument;  // part_argument's answer, found once
+  ir::argument argument;  // part_argument's answer, found once
 };
 
 // One build's (or one update's) conversions of dynamic parts that several nodes share: a
@@ -436,7 +436,7 @@ inline void compute_values(const built_graph& g, std::uint32_t step, const ir::l
   }
 }
 // The expression, target type and check of one part of node `n`'s values.
-const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part);
+ir::argument part_argument(const ir::graph& g, const ir::node& n, value_part part);
 
 // The default launch value of every cond (0 where none).
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const ir::layered_pool& pool);

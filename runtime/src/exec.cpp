@@ -169,7 +169,7 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
                        n.kind == ir::node_kind::kernel ? kernel_function(*cur.program, *cur.symbols, n.callee, cur.at(n.range))
                                                        : nullptr});
     for (const dynamic_part& part : cur.templates->dynamic_parts(t)) {
-      const ir::argument& a = *part.argument;
+      const ir::argument& a = part.argument;
       if (a.expr >= g.exprs.size()) continue;
       const auto& reads = deps.exprs.expr_params[a.expr];
       if (!std::binary_search(reads.begin(), reads.end(), p)) continue;

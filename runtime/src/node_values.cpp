@@ -109,7 +109,7 @@ public:
     out_.device = -1;
   }
 
-  const ir::argument& argument(value_part part) const { return part_argument(g_, n_, part); }
+  ir::argument argument(value_part part) const { return part_argument(g_, n_, part); }
 
   // Whether a part (its argument `a`) is the same on every build: its expression reads no
   // parameter and no handle made while the graph is built, and it evaluated without failing.
@@ -288,9 +288,9 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   fixed.args.resize(count);
   try {
     for_each_part(g, n, [&](value_part part) {
-      const ir::argument& a = filler.argument(part);
+      const ir::argument a = filler.argument(part);
       if (filler.constant(a, deps)) filler.fill(part, a);
-      else out.dynamic.push_back({part, memo_slots.slot_of(g, a), &a});
+      else out.dynamic.push_back({part, memo_slots.slot_of(g, a), a});
     });
   } catch (const build_error&) {
     out.dynamic.resize(t.dynamic.first);
@@ -311,12 +311,12 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
 
 }  // namespace
 
-const ir::argument& part_argument(const ir::graph& g, const ir::node& n, value_part part) {
+ir::argument part_argument(const ir::graph& g, const ir::node& n, value_part part) {
   using k = value_part::kind;
   switch (part.k) {
-    case k::grid: return g.launch_of(n).grid[part.index];
-    case k::block: return g.launch_of(n).block[part.index];
-    case k::shared: return g.launch_of(n).shared_bytes;
+    case k::grid: return g.launch_of(n).argument_at(part.index);
+    case k::block: return g.launch_of(n).argument_at(3 + part.index);
+    case k::shared: return g.launch_of(n).argument_at(6);
     case k::enabled: return g.attributes[n.attributes].enabled;
     case k::device: return g.attributes[n.attributes].device;
     case k::argument: break;
@@ -401,7 +401,7 @@ ir::layered_pool evaluate_pool(const built_graph& g) {
 
 void convert_part(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
                   const dynamic_part& d, conversion_memo& memo) {
-  value_filler(*g.program, g.ir(), *g.plan().steps[step].node, pool, &g, out).fill(d.part, *d.argument, &memo, d.memo);
+  value_filler(*g.program, g.ir(), *g.plan().steps[step].node, pool, &g, out).fill(d.part, d.argument, &memo, d.memo);
 }
 
 void compute_values_in_full(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,

@@ -43,8 +43,8 @@ constexpr bool table_entry_is_converted(std::uint32_t entry) { return (entry & 1
 constexpr std::uint32_t table_entry_index(std::uint32_t entry) { return entry >> 1; }
 // A kernel's launch list holds seven entries (grid x, y, z, block x, y, z, dynamic shared
 // memory bytes), each converted to a u32; the six dimensions must be positive.
-inline constexpr ir::type table_launch_type = ir::type::of(ir::scalar::u32);
-inline constexpr ir::check table_launch_check(std::size_t k) { return k < 6 ? ir::check::positive : ir::check::any; }
+inline constexpr ir::type table_launch_type = ir::launch_config::value_type;
+inline constexpr ir::check table_launch_check(std::size_t k) { return ir::launch_config::check_of(k); }
 
 // Deterministic: the same program and mode always give the same text. `table_threshold` 0:
 // never the table form.

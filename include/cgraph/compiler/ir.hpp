@@ -222,13 +222,34 @@ enum root_only_kinds : std::uint8_t {
 
 struct node;
 
-// A kernel node's launch configuration, each a u32 argument (graph::launches, by
-// node::launch). Held beside the node, not in it: inline, these seven arguments made every
-// node 168 bytes larger, memsets, copies and conditionals included (issue 17).
+// One value of a launch configuration: its expression and where it was written. Every such
+// value converts to u32, a grid or block dimension checked positive and the dynamic shared
+// memory bytes not, so the argument's type, check and offset are not kept: 12 bytes where an
+// argument is 24 (issue 17). launch_config::argument_at gives it back as an argument.
+struct launch_value {
+  std::uint32_t expr = none;
+  source_range range;
+};
+
+// A kernel node's launch configuration (graph::launches, by node::launch). Held beside the
+// node, not in it: inline, it made every node larger, memsets, copies and conditionals
+// included (issue 17).
 struct launch_config {
-  std::array<argument, 3> grid{};
-  std::array<argument, 3> block{};
-  argument shared_bytes{};
+  std::array<launch_value, 3> grid{};
+  std::array<launch_value, 3> block{};
+  launch_value shared_bytes{};
+
+  // Slot `i`: 0-2 the grid, 3-5 the block, 6 the shared bytes.
+  static constexpr std::size_t slots = 7;
+  static constexpr type value_type = type::of(scalar::u32);
+  static constexpr check dimension_check = check::positive;
+  static constexpr check check_of(std::size_t i) { return i < 6 ? dimension_check : check::any; }
+
+  // Slot `i` as the argument it converts as.
+  argument argument_at(std::size_t i) const {
+    const launch_value& v = i < 3 ? grid[i] : i < 6 ? block[i - 3] : shared_bytes;
+    return {v.expr, value_type, check_of(i), 0, v.range};
+  }
 };
 
 // A graph body: the root of a graph, or one body of a conditional node.
@@ -369,9 +390,7 @@ template <typename Graph, typename Node, typename F>
 void for_each_argument(const Graph& g, const Node& n, F&& f) {
   if (n.kind == node_kind::kernel) {
     const launch_config& l = g.launches[n.launch];
-    for (const auto& a : l.grid) f(a);
-    for (const auto& a : l.block) f(a);
-    f(l.shared_bytes);
+    for (std::size_t i = 0; i < launch_config::slots; ++i) f(l.argument_at(i));
   }
   for (const auto& a : n.args) f(a);
   if (n.attributes != none) {
