@@ -242,7 +242,7 @@ private:
   // ---- node values ----------------------------------------------------------------------------
 
   std::string args_of(const ir::node& n) const {
-    return detail::join(detail::views::enumerate(n.args), ", ", [&](const auto& indexed) {
+    return detail::join(detail::views::enumerate(g_.args(n)), ", ", [&](const auto& indexed) {
       const auto& [i, a] = indexed;
       return values_.argument(a, describe_argument(prog_, n, i), n.range);
     });
@@ -294,7 +294,7 @@ private:
       case ir::node_kind::repeat_counter:
         result = "cg::repeat_call";
         body = fmt::format("{{g.repeat_counts[{0}], {1}, g.conds[{0}], false}}", n.cond,
-                           values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range));
+                           values_.argument(g_.args(n)[0], describe_argument(prog_, n, 0), n.range));
         break;
       case ir::node_kind::memcpy:
         result = "cg::memcpy_call";
@@ -303,9 +303,9 @@ private:
       case ir::node_kind::memset:
         result = "cudaMemsetParams";
         body = fmt::format("cg::memset_call({}, cg::memset_bits({}), {}, {})",
-                           values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range),
-                           values_.argument(n.args[1], describe_argument(prog_, n, 1), n.range), n.element_size,
-                           values_.argument(n.args[2], describe_argument(prog_, n, 2), n.range));
+                           values_.argument(g_.args(n)[0], describe_argument(prog_, n, 0), n.range),
+                           values_.argument(g_.args(n)[1], describe_argument(prog_, n, 1), n.range), n.element_size,
+                           values_.argument(g_.args(n)[2], describe_argument(prog_, n, 2), n.range));
         break;
       case ir::node_kind::host:
         result = fmt::format("std::tuple<{}>", type_list(prog_, prog_.hosts[n.callee].params));
@@ -318,19 +318,19 @@ private:
       case ir::node_kind::event_record:
       case ir::node_kind::event_wait:
         result = "cudaEvent_t";
-        body = values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range);
+        body = values_.argument(g_.args(n)[0], describe_argument(prog_, n, 0), n.range);
         break;
       case ir::node_kind::mem_alloc:
         result = "std::uint64_t";
-        body = values_.argument(n.args[0], describe_argument(prog_, n, 0), n.range);
+        body = values_.argument(g_.args(n)[0], describe_argument(prog_, n, 0), n.range);
         break;
       case ir::node_kind::collective: {
         std::string calls;
-        for (std::size_t k = 0; (k + 1) * ir::collective_slots <= n.args.size(); ++k) {
+        for (std::size_t k = 0; (k + 1) * ir::collective_slots <= g_.args(n).size(); ++k) {
           const ir::collective_call& c = g_.collectives[n.callee + k];
           auto slot = [&](ir::collective_slot s) {
             std::size_t a = k * ir::collective_slots + s;
-            return values_.argument(n.args[a], describe_argument(prog_, n, a), n.range);
+            return values_.argument(g_.args(n)[a], describe_argument(prog_, n, a), n.range);
           };
           calls += fmt::format("{}cg::collective_call{{cgraph::dsl::collective_op::{}, cgraph::dsl::reduction::{}, "
                                "cgraph::ir::scalar::{}, {}, {}, {}, {}, {}, {}, {}}}",
@@ -338,7 +338,7 @@ private:
                                ir::to_string(c.element), slot(ir::slot_send), slot(ir::slot_recv), slot(ir::slot_count),
                                slot(ir::slot_peer), slot(ir::slot_comm), device_of(n), site(c.range));
         }
-        result = fmt::format("cg::collective_list<{}>", n.args.size() / ir::collective_slots);
+        result = fmt::format("cg::collective_list<{}>", g_.args(n).size() / ir::collective_slots);
         body = fmt::format("{{{{{}}}}}", calls);
         break;
       }
@@ -669,16 +669,16 @@ private:
       const ir::node& n = *plan_.steps[i].node;
       std::string shape;
       std::vector<std::uint32_t> args;
-      for (const auto& [k, a] : detail::views::enumerate(n.args)) {
+      for (const auto& [k, a] : detail::views::enumerate(g_.args(n))) {
         shape += fmt::format("{{{}, cgraph::ir::check::{}, {}}}, ", type_constant(a.target),
                              a.check == ir::check::positive ? "positive" : "any", quoted(describe_argument(prog_, n, k)));
         args.push_back(slot(a, a.target, a.check));
       }
       auto [it, added] = shape_index.try_emplace(shape, static_cast<std::uint32_t>(shapes.size()));
       if (added) {
-        shapes.push_back(fmt::format("{{{}, {}}}", argument_entries, n.args.size()));
+        shapes.push_back(fmt::format("{{{}, {}}}", argument_entries, g_.args(n).size()));
         arguments.push_back(shape);
-        argument_entries += n.args.size();
+        argument_entries += g_.args(n).size();
       }
       std::uint32_t config = 0, function = 0;
       if (n.kind == ir::node_kind::kernel) {

@@ -61,54 +61,69 @@ namespace {
   return std::nullopt;
 }
 
-[[gnu::always_inline]] inline std::size_t constant_hash(ir::type t, ir::value::kind k, std::uint64_t payload) {
-  std::uint64_t h = (payload ^ (static_cast<std::uint64_t>(t.shape) << 32) ^ (static_cast<std::uint64_t>(t.k) << 16) ^
-                     (static_cast<std::uint64_t>(t.s) << 8) ^ static_cast<std::uint64_t>(k)) *
-                    0x9E3779B97F4A7C15ull;
-  return static_cast<std::size_t>(h >> 32);
+// Whether expr_lowering::shared may give e an equal expression's index (see lowering.hpp).
+[[gnu::always_inline]] inline bool shareable(const ir::expr& e) {
+  switch (e.op) {
+    case op::constant: return shared_payload(e.constant).has_value();
+    case op::param:
+    case op::let_ref:
+    case op::make_struct: return false;
+    default: return true;
+  }
+}
+
+[[gnu::always_inline]] inline std::size_t shared_hash(const ir::expr& e) {
+  const ir::type t = e.result;
+  std::uint64_t h = (static_cast<std::uint64_t>(t.shape) << 32) ^ (static_cast<std::uint64_t>(t.k) << 16) ^
+                    (static_cast<std::uint64_t>(t.s) << 8) ^ static_cast<std::uint64_t>(e.op);
+  if (e.is_constant()) h ^= *shared_payload(e.constant) ^ (static_cast<std::uint64_t>(e.constant.k) << 24);
+  else h ^= (static_cast<std::uint64_t>(e.a) << 40) ^ (static_cast<std::uint64_t>(e.b) << 20) ^ e.index ^
+            (static_cast<std::uint64_t>(e.element_size) << 8);
+  return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+[[gnu::always_inline]] inline bool same_shared(const ir::expr& x, const ir::expr& e) {
+  if (x.op != e.op || !(x.result == e.result)) return false;
+  if (e.is_constant()) return x.constant.k == e.constant.k && shared_payload(x.constant) == shared_payload(e.constant);
+  return x.a == e.a && x.b == e.b && x.index == e.index && x.element_size == e.element_size;
 }
 
 }  // namespace
 
 std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range range) {
-  if (auto payload = shared_payload(v)) return shared_constant(v, t, *payload, range);
-  ir::expr e;  // a struct, a failure, an integer above INT64_MAX: each its own
-  e.op = op::constant;
-  e.result = t;
-  e.constant = v;
-  e.range = range;
-  return push(e);
-}
-
-std::uint32_t expr_lowering::shared_constant(ir::value v, ir::type t, std::uint64_t payload, source_range range) {
-  if (constant_slots_.empty()) constant_slots_.assign(64, ir::none);
-  const std::size_t mask = constant_slots_.size() - 1;
-  std::size_t at = constant_hash(t, v.k, payload) & mask;
-  for (; constant_slots_[at] != ir::none; at = (at + 1) & mask) {
-    const ir::expr& x = graph_.exprs[constant_slots_[at]];
-    if (x.result == t && x.constant.k == v.k && shared_payload(x.constant) == payload) return constant_slots_[at];
-  }
   ir::expr e;
   e.op = op::constant;
   e.result = t;
   e.constant = v;
   e.range = range;
+  return shareable(e) ? shared(e) : push(e);  // a constant never fails: shared even while deferring
+}
+
+std::uint32_t expr_lowering::intern(const ir::expr& e) {
+  return deferring_ == 0 && unshared_ == 0 && shareable(e) ? shared(e) : push(e);
+}
+
+std::uint32_t expr_lowering::shared(const ir::expr& e) {
+  if (shared_slots_.empty()) shared_slots_.assign(64, ir::none);
+  const std::size_t mask = shared_slots_.size() - 1;
+  std::size_t at = shared_hash(e) & mask;
+  for (; shared_slots_[at] != ir::none; at = (at + 1) & mask)
+    if (same_shared(graph_.exprs[shared_slots_[at]], e)) return shared_slots_[at];
   const std::uint32_t index = push(e);
-  constant_slots_[at] = index;
-  if (++constants_shared_ * 2 > constant_slots_.size()) grow_constant_slots();
+  shared_slots_[at] = index;
+  if (++shared_count_ * 2 > shared_slots_.size()) grow_shared_slots();
   return index;
 }
 
-void expr_lowering::grow_constant_slots() {
-  std::vector<std::uint32_t> old(constant_slots_.size() * 2, ir::none);
-  old.swap(constant_slots_);
-  const std::size_t mask = constant_slots_.size() - 1;
+void expr_lowering::grow_shared_slots() {
+  std::vector<std::uint32_t> old(shared_slots_.size() * 2, ir::none);
+  old.swap(shared_slots_);
+  const std::size_t mask = shared_slots_.size() - 1;
   for (std::uint32_t index : old) {
     if (index == ir::none) continue;
-    const ir::expr& x = graph_.exprs[index];
-    std::size_t at = constant_hash(x.result, x.constant.k, *shared_payload(x.constant)) & mask;
-    while (constant_slots_[at] != ir::none) at = (at + 1) & mask;
-    constant_slots_[at] = index;
+    std::size_t at = shared_hash(graph_.exprs[index]) & mask;
+    while (shared_slots_[at] != ir::none) at = (at + 1) & mask;
+    shared_slots_[at] = index;
   }
 }
 
@@ -140,7 +155,7 @@ std::uint32_t expr_lowering::add(ir::expr e) {
     }
     // An operand that may never be evaluated (`n > 0 && 1 / n > 4`): it fails when it is.
   }
-  return push(e);
+  return intern(e);
 }
 
 std::optional<std::int64_t> expr_lowering::constant_integer(std::uint32_t e) const {
@@ -231,7 +246,7 @@ std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {
   e.b = then;
   e.index = otherwise;
   e.range = at;
-  return push(e);
+  return intern(e);
 }
 
 // The conversion `o` (to_float, to_int) of expression x, folded when x is a constant.
@@ -344,7 +359,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
         e.result = ir::type::cond();
         e.index = s->index;
         e.range = range_of(id);
-        return push(e);
+        return intern(e);
       }
       case symbol::kind::alloc: {
         const ir::allocation& a = graph_.allocations[s->index];
@@ -358,7 +373,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
         e.result = ir::type::pointer_to(a.element.s);
         e.index = s->index;
         e.range = range_of(id);
-        return push(e);
+        return intern(e);
       }
     }
   }
@@ -570,7 +585,7 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
   out.index = f;
   out.set_element_size(field.offset);
   out.range = {s.range.begin, range_of(name).end};
-  return push(out);
+  return intern(out);
 }
 
 ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check c, source_range range,

@@ -85,7 +85,7 @@ public:
     ir::for_each_node(graph_.root, [&](const ir::node& n) {
       // A `call` passing the cond counts: the called graph's kernels may clear it.
       if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::child_graph) return;
-      for (const auto& a : n.args)
+      for (const auto& a : args_of(n))
         if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref &&
             graph_.exprs[a.expr].index < received.size())
           received[graph_.exprs[a.expr].index] = true;
@@ -148,6 +148,7 @@ private:
         diags_.error(range_of(*p.default_value), fmt::format("cond parameter '{}' cannot have a default; its handle "
                                                              "comes from the graph that calls this one", p.name.name));
       else if (p.default_value) {
+        expr_lowering::unshared own(exprs_);
         std::uint32_t e = exprs_.lower(*p.default_value);
         if (t) param.default_expr =
             exprs_.convert(e, *t, ir::check::any, range_of(*p.default_value),
@@ -190,8 +191,14 @@ private:
 
   // The root body of a graph whose body parse() deferred (program_context::bodies): the
   // statements come from dsl::parse_body one at a time, each lowered and dropped before the next
-  // is parsed. Its size is known only roughly, from the ';' and '}' in it.
+  // is parsed. Its size is known only roughly, from the ';' and '}' in it; its arguments are
+  // at most one a ',' and one a statement (launch dimensions are commas too), and its launches
+  // one a statement. The pools are reserved as much: the regrowth of a vector copied it and held
+  // the old copy beside the new at the front end's peak (issue 17), and the places never
+  // written are never touched, so they take no memory.
   ir::body lower_deferred_body() {
+    graph_.arg_pool.reserve(graph_.arg_pool.size() + decl_.body.deferred_commas + decl_.body.deferred_ends);
+    graph_.launches.reserve(graph_.launches.size() + decl_.body.deferred_ends);
     return in_new_body(decl_.body.deferred_ends, false, [&] {
       const deferred_bodies& bodies = *ctx_.bodies;
       frontier in;
@@ -278,24 +285,30 @@ private:
     graph_.dep_pool.insert(graph_.dep_pool.end(), deps.begin(), deps.end());
   }
 
-  // Adds `d` to n's dependencies: in place while n's list ends the pool (a node being made),
-  // else after moving the list to the end (an `after` resolved when its body ends; the few
-  // indices left behind are read by nothing). The pool grows as a vector does: an exact
-  // reserve here reallocated the whole pool for every such `after`, quadratic in the graph
-  // (7.1 G instructions for a 200 000-node check, 2.6 G before the pool).
-  void add_dep(ir::node& n, std::uint32_t d) {
-    auto& pool = graph_.dep_pool;
-    if (n.deps_first + n.deps_count != pool.size()) {
-      const auto first = static_cast<std::uint32_t>(pool.size());
-      for (std::uint32_t k = 0; k < n.deps_count; ++k) {
-        const std::uint32_t dep = pool[n.deps_first + k];  // a copy: push_back may reallocate
-        pool.push_back(dep);
+  // Appends `value` to a node's list [first, first + count) of `pool` (a graph's dep_pool or
+  // arg_pool): in place while the list ends the pool (a node being made), else after moving the
+  // list to the end (an `after` resolved when its body ends, a conditional whose body was
+  // lowered between its arguments; the few entries left behind are read by nothing). The pool
+  // grows as a vector does: an exact reserve here reallocated the whole pool for every such
+  // `after`, quadratic in the graph (7.1 G instructions for a 200 000-node check, 2.6 G before
+  // the pool).
+  template <typename T>
+  static void append_to_list(std::vector<T>& pool, std::uint32_t& first, std::uint32_t& count, const T& value) {
+    if (first + count != pool.size()) {
+      const auto moved = static_cast<std::uint32_t>(pool.size());
+      for (std::uint32_t k = 0; k < count; ++k) {
+        const T entry = pool[first + k];  // a copy: push_back may reallocate
+        pool.push_back(entry);
       }
-      n.deps_first = first;
+      first = moved;
     }
-    pool.push_back(d);
-    ++n.deps_count;
+    pool.push_back(value);
+    ++count;
   }
+
+  void add_dep(ir::node& n, std::uint32_t d) { append_to_list(graph_.dep_pool, n.deps_first, n.deps_count, d); }
+  void add_arg(ir::node& n, const ir::argument& a) { append_to_list(graph_.arg_pool, n.args_first, n.args_count, a); }
+  std::span<const ir::argument> args_of(const ir::node& n) const { return graph_.args(n); }
 
   frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
                     std::initializer_list<const ast::after_list*> afters) {
@@ -484,7 +497,7 @@ private:
                                               "them to the group");
       lower_collective_call(*call, n);
     }
-    if (n.args.empty()) {
+    if (n.args_count == 0) {
       diags_.error(range_of(s), "an empty 'group'; it needs at least one collective");
       return in;
     }
@@ -572,7 +585,7 @@ private:
         call.element = *element;
       }
     }
-    n.args.insert(n.args.end(), slots.begin(), slots.end());
+    for (const ir::argument& a : slots) add_arg(n, a);
     graph_.collectives.push_back(call);
   }
 
@@ -767,10 +780,9 @@ private:
                                                params.size() == 1 && required == 1 ? "" : "s", args.size()));
       return;
     }
-    n.args.reserve(n.args.size() + args.size());  // one allocation per node, not one per doubling
     for (std::size_t i = 0; i < args.size(); ++i) {
       std::uint32_t e = exprs_.lower(args[i]);
-      n.args.push_back(exprs_.convert(e, params[i].t, ir::check::any, range_of(args[i]),
+      add_arg(n, exprs_.convert(e, params[i].t, ir::check::any, range_of(args[i]),
                                       [&] {
                                         return fmt::format("argument {} ('{}') of {} '{}'", i + 1, params[i].name,
                                                            what, name.name);
@@ -886,11 +898,10 @@ private:
       return exprs_.convert(e, ir::type::void_pointer(to_const), ir::check::any, range_of(x),
                             [&] { return fmt::format("the {} of {}", role, name); });
     };
-    n.args.reserve(3);  // one allocation, not three
-    n.args.push_back(pointer_arg(dst, s.args[0], "destination", false));
+    add_arg(n, pointer_arg(dst, s.args[0], "destination", false));
     if (is_memcpy) {
-      n.args.push_back(pointer_arg(second, s.args[1], "source", true));
-      n.args.push_back(exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the byte count of memcpy"));
+      add_arg(n, pointer_arg(second, s.args[1], "source", true));
+      add_arg(n, exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the byte count of memcpy"));
     } else {
       // The element type comes from the destination: 1, 2 or 4 bytes; void* means bytes.
       ir::type element = ir::type::of(ir::scalar::u8);
@@ -903,8 +914,8 @@ private:
       // From the destination as written: its converted argument is bad where it is refused (a
       // pointer to const), and the element size still needs its check.
       if (n.element_size == 8 && dst != bad_expr) split_wide_memset(n, exprs_.at(dst).result, value, count, s);
-      n.args.push_back(value);
-      n.args.push_back(count);
+      add_arg(n, value);
+      add_arg(n, count);
     }
     return add_node(std::move(n), in, s.prefix, s.after);
   }
@@ -963,7 +974,7 @@ private:
                                             "nodes there)", what));
     std::uint32_t e = exprs_.lower_identifier(s.event);
     if (e != bad_expr)
-      n.args.push_back(exprs_.convert(e, ir::type::event(), ir::check::any, range_of(s.event),
+      add_arg(n, exprs_.convert(e, ir::type::event(), ir::check::any, range_of(s.event),
                                       [&] { return fmt::format("the event of '{}'", what); }));
     graph_.root_only |= ir::root_only_event;
     return add_node(std::move(n), in, s.prefix, s.after);
@@ -989,7 +1000,7 @@ private:
       std::uint32_t size = exprs_.constant(ir::value::integer(ir::size_of(*t)), ir::type::of(ir::scalar::i64), range_of(s.count));
       std::uint32_t bytes = exprs_.binary(dsl::binary_op::mul, count, size, range_of(s.count));
       if (bytes != bad_expr)
-        n.args.push_back(exprs_.convert(bytes, ir::type::of(ir::scalar::u64), ir::check::positive, range_of(s.count),
+        add_arg(n, exprs_.convert(bytes, ir::type::of(ir::scalar::u64), ir::check::positive, range_of(s.count),
                                         [&] { return fmt::format("the byte count of alloc '{}'", s.name.name); }));
     }
     const auto index = static_cast<std::uint32_t>(graph_.allocations.size());
@@ -1069,7 +1080,7 @@ private:
         if (!p.default_value) required = params.size();
       }
       lower_arguments(n, s.args, params, required, s.graph, "graph");
-      for (const auto& a : n.args)
+      for (const auto& a : args_of(n))
         if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref)
           conds_[graph_.exprs[a.expr].index].passed.push_back(a.range);
     }
@@ -1085,6 +1096,7 @@ private:
   // ---- names -------------------------------------------------------------------------------
 
   frontier lower_let(const ast::let_stmt& s, const frontier& in) {
+    expr_lowering::unshared own(exprs_);
     std::uint32_t e = exprs_.lower(s.value);
     if (e != bad_expr && exprs_.at(e).result.k == ir::type::kind::cond) {
       diags_.error(range_of(s.value), "a cond cannot be bound with 'let'; use the cond's own name");
@@ -1116,6 +1128,7 @@ private:
   frontier lower_cond(const ast::cond_stmt& s, const frontier& in) {
     ir::cond_handle c{std::string(s.name.name), ir::none, false, range_of(s.name)};
     if (s.init) {
+      expr_lowering::unshared own(exprs_);
       std::uint32_t e = exprs_.lower(*s.init);
       c.default_expr = exprs_.convert(e, u32_type, ir::check::any, range_of(*s.init),
                                       [&] { return fmt::format("the initial value of cond '{}'", s.name.name); }).expr;
@@ -1237,7 +1250,7 @@ private:
     n.from_repeat = true;
     std::uint32_t count = exprs_.lower(s.count);
     ir::argument count_arg = exprs_.convert(count, u32_type, ir::check::positive, range_of(s.count), "the repeat count");
-    n.args.push_back(count_arg);
+    add_arg(n, count_arg);
     // A hidden cond, opened by an init node before the loop (a launch-time default would not
     // reopen a repeat nested in another loop) and closed by the counter node at the end of the
     // body after the last iteration.
@@ -1247,7 +1260,7 @@ private:
     ir::body body = lower_body(s.body, true);
     ir::node counter = make_node(ir::node_kind::repeat_counter, s);
     counter.cond = n.cond;
-    counter.args.push_back(count_arg);
+    add_arg(counter, count_arg);
     set_deps(counter, sinks_after(body, 0));  // every sink of the body
     body.nodes.push_back(std::move(counter));
     ++graph_.node_count;

@@ -87,6 +87,23 @@ public:
   std::uint32_t add(ir::expr e);
   // Appends e as it is; returns its index.
   std::uint32_t push(const ir::expr& e);
+  // e's index: an equal expression's already in the pool where sharing one is sound (see
+  // shared), else e appended.
+  std::uint32_t intern(const ir::expr& e);
+
+  // While one lives, the expressions lowered share nothing with others but constants: a
+  // parameter's default, a let's or a cond's value may be evaluated where no node reads it, so
+  // a node's equal expression must not take its source range (see shared).
+  class unshared {
+  public:
+    explicit unshared(expr_lowering& x) : x_(x) { ++x_.unshared_; }
+    ~unshared() { --x_.unshared_; }
+    unshared(const unshared&) = delete;
+    unshared& operator=(const unshared&) = delete;
+
+  private:
+    expr_lowering& x_;
+  };
 
   // Converts expression `e` for a use of type `target` ("argument 2 ('x') of kernel 'k'"):
   // a type that can never convert is an error now; a constant is range-checked now; anything
@@ -121,6 +138,7 @@ private:
     int depth_;
   };
   int deferring_ = 0;
+  int unshared_ = 0;
   std::uint32_t lower_field(std::uint32_t e, const ast::identifier& name);
   // Field `f` of struct literal `literal`: the expression written for it.
   std::uint32_t literal_field(const ir::expr& literal, std::uint32_t f) const { return graph_.struct_fields[literal.a + f].expr; }
@@ -133,16 +151,25 @@ private:
   const compile_limits& limits_;
   constant_table* constants_;
 
-  // Each constant once in the pool (constant()): `256`, `1` and `0.5` are written at every
-  // launch, and were two thirds of a large graph's expressions (issue 17). A constant's own
-  // range is read by nothing (an argument keeps its own), except by converted(), whose fold
-  // fails only for an integer above INT64_MAX: those are not shared. An open-addressing table
-  // of pool indices, compared against the pool: std::unordered_map cost 100 instructions more a
-  // constant.
-  std::uint32_t shared_constant(ir::value v, ir::type t, std::uint64_t payload, source_range range);
-  void grow_constant_slots();
-  std::vector<std::uint32_t> constant_slots_;  // pool indices, ir::none where empty
-  std::size_t constants_shared_ = 0;
+  // Each expression once in the pool: `256`, `1` and `0.5` are written at every launch, and
+  // `ceil_div(n, 256)` or `x + 16` at many; before, they were nine tenths of a large graph's
+  // expressions (issue 17), each evaluated on every build. An expression's range names its
+  // first occurrence, which is also the first a build reads, so what an evaluation failure
+  // reports does not change:
+  // - a constant never fails, and its range is read by nothing (an argument keeps its own)
+  //   except by converted(), whose fold fails only for an integer above INT64_MAX: those, a
+  //   struct and a failure are not shared;
+  // - an expression is not shared while folding errors are deferred (intern), so one that may
+  //   never be evaluated (a branch of `?:`, an operand right of `&&`) is not the one a later
+  //   occurrence reads; nor in a parameter's default, a let's or a cond's value (unshared),
+  //   which no node may read;
+  // - a parameter, a let and a struct literal are made once, or each their own.
+  // An open-addressing table of pool indices, compared against the pool: std::unordered_map
+  // cost 100 instructions more a constant.
+  std::uint32_t shared(const ir::expr& e);
+  void grow_shared_slots();
+  std::vector<std::uint32_t> shared_slots_;  // pool indices, ir::none where empty
+  std::size_t shared_count_ = 0;
 };
 
 // The top-level `const NAME = EXPR;` declarations (LANGUAGE.md §10): each evaluated once, on

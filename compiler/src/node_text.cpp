@@ -63,42 +63,42 @@ std::string describe_kind(const ir::program& p, const ir::graph& g, const ir::no
       std::string config = dims(p, g, launch.grid) + ", " + dims(p, g, launch.block);
       const auto& shmem = g.exprs[launch.shared_bytes.expr];
       if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, launch.shared_bytes.expr, p.structs);
-      return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(p, g, n.args));
+      return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(p, g, g.args(n)));
     }
-    case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(p, g, n.args));
-    case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(p, g, n.args), n.element_size);
+    case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(p, g, g.args(n)));
+    case ir::node_kind::memset: return fmt::format("memset({}) [{}-byte elements]", join_args(p, g, g.args(n)), n.element_size);
     case ir::node_kind::host:
     case ir::node_kind::child_graph:
-      return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(p, g, n.args));
+      return fmt::format("{} {}({})", info(n.kind).name, callee_of(p, n).name, join_args(p, g, g.args(n)));
     case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
     case ir::node_kind::mem_alloc: {
       const ir::allocation& a = g.allocations[n.callee];
       return fmt::format("alloc {}: {} [{} bytes]", a.name, ir::to_string(a.element),
-                         n.args.empty() ? std::string("?") : print_expr(g, n.args[0].expr, p.structs));
+                         g.args(n).empty() ? std::string("?") : print_expr(g, g.args(n)[0].expr, p.structs));
     }
     case ir::node_kind::mem_free: return fmt::format("free {}", g.allocations[n.callee].name);
     case ir::node_kind::event_record:
     case ir::node_kind::event_wait:
-      return fmt::format("{} {}", info(n.kind).name, print_expr(g, n.args[0].expr, p.structs));
+      return fmt::format("{} {}", info(n.kind).name, print_expr(g, g.args(n)[0].expr, p.structs));
     case ir::node_kind::repeat_counter:
-      return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, n.args[0].expr, p.structs));
+      return fmt::format("repeat_counter({}, {})", g.conds[n.cond].name, print_expr(g, g.args(n)[0].expr, p.structs));
     case ir::node_kind::collective: {
       // One call per collective_slots arguments, all five shown: "all_reduce<f32, sum>(x, x, n, 0, c)";
       // a group lists its calls in braces.
-      const bool group = n.args.size() > ir::collective_slots;
+      const bool group = g.args(n).size() > ir::collective_slots;
       std::string text = group ? "group {" : "";
-      for (std::size_t k = 0; k * ir::collective_slots < n.args.size(); ++k) {
+      for (std::size_t k = 0; k * ir::collective_slots < g.args(n).size(); ++k) {
         const ir::collective_call& c = g.collectives[n.callee + k];
         const bool reduces = dsl::info(c.op).roles.find('o') != std::string_view::npos;
         text += fmt::format("{}{}<{}{}>({}){}", group ? " " : "", dsl::info(c.op).name, ir::to_string(c.element),
                             reduces ? ", " + std::string(dsl::reductions[static_cast<std::size_t>(c.reduction)]) : "",
-                            join_args(p, g, std::span(n.args).subspan(k * ir::collective_slots, ir::collective_slots)),
+                            join_args(p, g, g.args(n).subspan(k * ir::collective_slots, ir::collective_slots)),
                             group ? ";" : "");
       }
       return group ? text + " }" : text;
     }
     case ir::node_kind::conditional: {
-      if (n.from_repeat) return fmt::format("repeat {} [cond {}]", print_expr(g, n.args[0].expr, p.structs), g.conds[n.cond].name);
+      if (n.from_repeat) return fmt::format("repeat {} [cond {}]", print_expr(g, g.args(n)[0].expr, p.structs), g.conds[n.cond].name);
       std::string_view kind = n.cond_kind == ir::cond_kind::while_loop     ? "while"
                               : n.cond_kind == ir::cond_kind::switch_cases ? "switch"
                                                                            : "if";

@@ -61,7 +61,7 @@ private:
     for (std::uint32_t s = 0; s < plan_.steps.size(); ++s) {
       const ir::node& n = *plan_.steps[s].node;
       if (n.kind != ir::node_kind::kernel) continue;
-      for (const auto& a : n.args) {
+      for (const auto& a : g.args(n)) {
         if (a.expr >= g.exprs.size() || g.exprs[a.expr].op != ir::op::cond_ref) continue;
         std::uint32_t made_after = plan_.cond_homes[g.exprs[a.expr].index].step;  // the handle is made after this step
         if (made_after != ir::none && s < made_after) {

@@ -64,6 +64,7 @@ struct graph_body_parser : x3::parser<graph_body_parser> {
     body.begin = span->begin;
     body.end = span->end;
     body.deferred_ends = span->ends;
+    body.deferred_commas = span->commas;
     first = p + (span->end - span->begin);
     return true;
   }

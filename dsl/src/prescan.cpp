@@ -29,7 +29,7 @@ std::size_t utf8_length(const unsigned char* p, const unsigned char* end, char32
 // What the pre-scan does at a byte outside strings and comments, looked up once per byte: it
 // reads every byte of every file, and a chain of comparisons per byte cost it 25 instructions
 // a byte.
-enum byte_class : std::uint8_t { plain, slash, quote, open, close, semicolon, word, stray };
+enum byte_class : std::uint8_t { plain, slash, quote, open, close, semicolon, comma, word, stray };
 constexpr std::array<byte_class, 256> byte_classes = [] {
   std::array<byte_class, 256> out{};
   for (int i = 0; i < 256; ++i) {
@@ -39,6 +39,7 @@ constexpr std::array<byte_class, 256> byte_classes = [] {
              : c == '(' || c == '{'  ? open
              : c == ')' || c == '}'  ? close
              : c == ';'              ? semicolon
+             : c == ','              ? comma
              : lexical::is_alpha(c)  ? word
              : lexical::is_space(c) || lexical::starts_token(c) ? plain
                                                                 : stray;
@@ -132,7 +133,7 @@ public:
         }
         case open:
           if (depth == 0 && *p == '{') {
-            result.top_braces.push_back({offset(p), 0, 0});
+            result.top_braces.push_back({offset(p), 0, 0, 0});
             in_top_brace = true;
           }
           if (++depth > max_nesting) {
@@ -154,6 +155,10 @@ public:
           break;
         case semicolon:
           if (in_top_brace) ++result.top_braces.back().ends;
+          ++p;
+          break;
+        case comma:
+          if (in_top_brace) ++result.top_braces.back().commas;
           ++p;
           break;
         case word: {

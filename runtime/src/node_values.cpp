@@ -37,13 +37,13 @@ void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
     if (at.enabled.expr != ir::none) f(value_part{k::enabled, 0});
     if (at.device.expr != ir::none) f(value_part{k::device, 0});
   }
-  for (std::uint32_t i = 0; i < n.args.size(); ++i) f(value_part{k::argument, i});
+  for (std::uint32_t i = 0; i < n.args_count; ++i) f(value_part{k::argument, i});
 }
 
 // The bytes of a node's struct arguments, which node_values keeps in struct_bytes.
-std::size_t struct_argument_bytes(const ir::node& n) {
+std::size_t struct_argument_bytes(const ir::graph& g, const ir::node& n) {
   std::size_t size = 0;
-  for (const auto& a : n.args) size += a.target.is_struct() ? a.target.bytes() : 0;
+  for (const auto& a : g.args(n)) size += a.target.is_struct() ? a.target.bytes() : 0;
   return size;
 }
 
@@ -153,8 +153,9 @@ public:
   // A host or child-graph node's (or a captured routine's) arguments as values of their types,
   // after every argument was converted.
   void fill_values() {
-    for (std::size_t i = 0; i < n_.args.size(); ++i) {
-      const ir::argument& a = n_.args[i];
+    const std::span<const ir::argument> args = g_.args(n_);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const ir::argument& a = args[i];
       ir::value v = value_of(a);
       if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
       if (a.target.is_struct()) v = ir::value::structure(out_.struct_bytes.data() + out_.args[i].as_u64(), a.target.bytes());
@@ -163,7 +164,7 @@ public:
   }
 
   // Reserves the struct arguments' bytes: the values point into them.
-  void reserve_struct_bytes() { out_.struct_bytes.reserve(struct_argument_bytes(n_)); }
+  void reserve_struct_bytes() { out_.struct_bytes.reserve(struct_argument_bytes(g_, n_)); }
 
 private:
   static void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
@@ -256,9 +257,9 @@ private:
 
 // Whether a node's values can come from a template: not when they are also kept as values (host
 // and child-graph nodes), nor with struct arguments, whose bytes are kept beside them.
-bool templatable(const ir::node& n) {
+bool templatable(const ir::graph& g, const ir::node& n) {
   if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph) return false;
-  for (const auto& a : n.args)
+  for (const auto& a : g.args(n))
     if (a.target.is_struct()) return false;
   return true;
 }
@@ -276,12 +277,12 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
                   memo_numbering& memo_slots, node_values& fixed, constant_conversions& conversions,
                   graph_templates& out) {
   value_template& t = out.steps.emplace_back();
-  const auto count = static_cast<std::uint32_t>(n.args.size());
+  const std::uint32_t count = n.args_count;
   t.arguments = {static_cast<std::uint32_t>(out.arguments.size()), count};
   t.dynamic.first = static_cast<std::uint32_t>(out.dynamic.size());
   out.arguments.resize(out.arguments.size() + count);  // zero until a usable template fills them
-  if (!templatable(n)) return;
   const ir::graph& g = p.program.graphs[index];
+  if (!templatable(g, n)) return;
   const graph_dependencies& deps = p.dependencies[index];
   value_filler filler(p, g, n, constants, nullptr, fixed, &conversions);
   filler.reset();
@@ -321,7 +322,7 @@ ir::argument part_argument(const ir::graph& g, const ir::node& n, value_part par
     case k::device: return g.attributes[n.attributes].device;
     case k::argument: break;
   }
-  return n.args[part.index];
+  return g.args(n)[part.index];
 }
 
 const graph_templates& program_state::templates(std::uint32_t index) const {
@@ -410,7 +411,7 @@ void compute_values_in_full(const built_graph& g, std::uint32_t step, const ir::
   value_filler filler(*g.program, g.ir(), n, pool, &g, out);
   filler.reset();
   filler.reserve_struct_bytes();
-  out.args.resize(n.args.size());
+  out.args.resize(n.args_count);
   for_each_part(g.ir(), n, [&](value_part part) { filler.fill(part); });
   if (n.kind == ir::node_kind::host || n.kind == ir::node_kind::child_graph ||
       (kernel_values && n.kind == ir::node_kind::kernel))

@@ -135,8 +135,8 @@ TEST_CASE("checker.memset_element_size_comes_from_the_destination") {
   auto wide = compile_text("graph g(a: f64*, u: u64*) { memset(a, 0, 4); memset(u, 0x1234_5678_1234_5678, 3); }");
   REQUIRE_MESSAGE(wide.ok(), wide.errors());
   for (const auto& node : wide.graph().root.nodes) CHECK(node.element_size == 4);
-  CHECK(wide.graph().exprs[wide.graph().root.nodes[1].args[1].expr].constant.i == 0x12345678);
-  CHECK(wide.graph().exprs[wide.graph().root.nodes[1].args[2].expr].constant.i == 6);
+  CHECK(wide.graph().exprs[wide.graph().args(wide.graph().root.nodes[1])[1].expr].constant.i == 0x12345678);
+  CHECK(wide.graph().exprs[wide.graph().args(wide.graph().root.nodes[1])[2].expr].constant.i == 6);
   CHECK(compile_text("graph g(a: f64*) { memset(a, 1.0, 4); }").first_error() ==
         "memset of 8-byte elements ('f64*'): the value's bytes 0x3ff0000000000000 are not two equal 4-byte halves, "
         "and CUDA writes elements of at most 4 bytes (0 works; otherwise use a kernel)");
@@ -180,7 +180,7 @@ TEST_CASE("checker.precedence_follows_c") {
   REQUIRE_MESSAGE(c.ok(), c.errors());
   const auto& g = c.graph();
   // ((1 + 6) << 1) | (1 ^ (3 & 2)) = 14 | 3 = 15
-  CHECK(g.exprs[g.root.nodes[0].args[0].expr].constant.i == 15);
+  CHECK(g.exprs[g.args(g.root.nodes[0])[0].expr].constant.i == 15);
 }
 
 TEST_CASE("checker.host_nodes_are_refused_in_conditional_bodies_even_through_call") {
@@ -247,12 +247,41 @@ TEST_CASE("checker.equal_constants_share_one_expression") {
   const auto& first = g.root.nodes.at(0);
   const auto& second = g.root.nodes.at(1);
   CHECK(g.launch_of(first).block[0].expr == g.launch_of(second).block[0].expr);
-  CHECK(first.args[1].expr == second.args[1].expr);
-  CHECK(first.args[1].range.begin != second.args[1].range.begin);
+  CHECK(g.args(first)[1].expr == g.args(second)[1].expr);
+  CHECK(g.args(first)[1].range.begin != g.args(second)[1].range.begin);
   CHECK(g.launch_of(first).grid[0].expr != g.launch_of(second).grid[0].expr);  // 1 and 2
   std::size_t constants = 0;
   for (const auto& e : g.exprs) constants += e.is_constant() ? 1 : 0;
   CHECK(constants == 5);  // 1 (the implicit ones too), 256, 2, 128, and the implicit 0 shared bytes
   const auto& third = g.root.nodes.at(2);
-  CHECK(third.args[1].expr == g.launch_of(third).block[0].expr);
+  CHECK(g.args(third)[1].expr == g.launch_of(third).block[0].expr);
+}
+
+TEST_CASE("checker.equal_expressions_share_one_expression_where_every_occurrence_is_read") {
+  // `ceil_div(n, 256)` and `n * 4` at every launch are one expression each, evaluated once a
+  // build, with the first occurrence's range: the first a build reads. An expression that may
+  // never be evaluated (a branch of `?:`) or that no node may read (a let's value) is its own,
+  // so a failure of one is never reported at the other.
+  auto c = compile_text(in_graph("let m = n * 4;\n"
+                                 "k<<<ceil_div(n, 256), 256>>>(x + 1, n * 4);\n"
+                                 "k<<<ceil_div(n, 256), 256>>>(x + 1, n * 4);\n"
+                                 "k<<<1, 32>>>(x, n > 0 ? n * 4 : 1);\n"
+                                 "k<<<1, 32>>>(x, m);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const ir::graph& g = c.graph();
+  const auto& first = g.root.nodes.at(0);
+  const auto& second = g.root.nodes.at(1);
+  CHECK(g.launch_of(first).grid[0].expr == g.launch_of(second).grid[0].expr);
+  CHECK(g.args(first)[0].expr == g.args(second)[0].expr);
+  CHECK(g.args(first)[1].expr == g.args(second)[1].expr);
+  CHECK(g.args(first)[1].range.begin != g.args(second)[1].range.begin);  // each argument keeps its own
+  const source_range product = g.exprs[g.args(first)[1].expr].range;  // its `*`, in the first launch
+  CHECK((product.begin >= g.args(first)[1].range.begin && product.end <= g.args(first)[1].range.end));
+  const ir::expr& choice = g.exprs[g.args(g.root.nodes.at(2))[1].expr];
+  REQUIRE(choice.op == ir::op::select);
+  CHECK(choice.b != g.args(first)[1].expr);
+  CHECK(g.lets.at(0).expr != g.args(first)[1].expr);
+  std::size_t products = 0;
+  for (const auto& e : g.exprs) products += e.op == ir::to_op(dsl::binary_op::mul) ? 1 : 0;
+  CHECK(products == 3);  // the let's, the launches', the branch's
 }

@@ -178,11 +178,11 @@ TEST_CASE("eval.logic_and_choice_evaluate_only_what_they_need") {
   auto zero = values_for(0);
   CHECK(zero[g.launch_of(node).grid[0].expr].i == 1);
   CHECK(zero[g.launch_of(node).block[0].expr].i == 32);
-  CHECK(zero[node.args[1].expr].i == -1);
+  CHECK(zero[g.args(node)[1].expr].i == -1);
   auto eight = values_for(8);
   CHECK(eight[g.launch_of(node).grid[0].expr].i == 2);
   CHECK(eight[g.launch_of(node).block[0].expr].i == 32);
-  CHECK(eight[node.args[1].expr].i == 1);
+  CHECK(eight[g.args(node)[1].expr].i == 1);
 }
 
 TEST_CASE("eval.a_failed_value_is_an_error_where_it_is_used") {

@@ -78,7 +78,7 @@ graph g(o: Outer, f: f32*) {
   CHECK(r.values[g.launch_of(n).grid[0].expr].i == 7);  // o.in.tag, read from the parameter's bytes
 
   std::vector<std::byte> bytes(sizeof(outer));
-  auto error = ir::store_struct(g, r.values, r.values[n.args[0].expr], n.args[0].target, bytes.data());
+  auto error = ir::store_struct(g, r.values, r.values[g.args(n)[0].expr], g.args(n)[0].target, bytes.data());
   REQUIRE_FALSE(error);
   outer made;
   std::memcpy(&made, bytes.data(), sizeof made);
@@ -103,7 +103,7 @@ graph g(o: Outer, big: i64) {
   std::vector<std::optional<ir::value>> params{ir::value::structure(&given, sizeof given), ir::value::integer(70000)};
   auto r = ir::evaluate(c.graph(), params);
   REQUIRE_FALSE(r.error);
-  const ir::value& literal = r.values[c.graph().root.nodes[0].args[0].expr];
+  const ir::value& literal = r.values[c.graph().args(c.graph().root.nodes[0])[0].expr];
   REQUIRE(ir::is_failure(literal));
   auto error = ir::failure_of(c.graph(), r.values, literal);
   CHECK(error.message == "value 70000 does not fit u16");

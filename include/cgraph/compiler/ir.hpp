@@ -278,11 +278,14 @@ struct node {
   // a heap block per node (issue 17).
   std::uint32_t deps_first = 0;
   std::uint32_t deps_count = 0;
-
-  // kernel: arguments in parameter order (its launch configuration is graph::launch_of);
-  // host and child_graph: arguments; memcpy: dst, src, bytes; memset: dst, value, count;
-  // repeat_counter: the count.
-  std::vector<argument> args;
+  // The node's arguments, graph::args(node): args_count from graph::arg_pool[args_first], in
+  // one list for the whole graph as the dependencies are (a heap block a node, issue 17).
+  // kernel: in parameter order (its launch configuration is graph::launch_of); host and
+  // child_graph: in parameter order; memcpy: dst, src, bytes; memset: dst, value, count;
+  // repeat_counter: the count; event nodes: the event; mem_alloc: the byte count; collective:
+  // collective_slots a call.
+  std::uint32_t args_first = 0;
+  std::uint32_t args_count = 0;
 
   std::vector<body> bodies;    // conditional: if: 1, if/else: 2, while: 1, switch: highest case + 1
 };
@@ -369,6 +372,7 @@ struct graph {
   std::vector<std::vector<port_edge>> port_edges;  // by node::ports
   std::vector<collective_call> collectives;        // by collective nodes' callee
   std::vector<std::uint32_t> dep_pool;  // every node's dependencies (node::deps_first)
+  std::vector<argument> arg_pool;       // every node's arguments (node::args_first)
   std::vector<launch_config> launches;  // by node::launch
   std::vector<std::string> labels;      // by node::label
   body root;
@@ -378,6 +382,8 @@ struct graph {
 
   // The indices of the nodes (of its own body) that `n`, a node of this graph, waits for.
   std::span<const std::uint32_t> deps(const node& n) const { return {dep_pool.data() + n.deps_first, n.deps_count}; }
+  // The arguments of `n`, a node of this graph.
+  std::span<const argument> args(const node& n) const { return {arg_pool.data() + n.args_first, n.args_count}; }
   // The launch configuration of `n`, a kernel node of this graph.
   const launch_config& launch_of(const node& n) const { return launches[n.launch]; }
   // The label of `n`, a node of this graph, or "" when it has none.
@@ -392,7 +398,7 @@ void for_each_argument(const Graph& g, const Node& n, F&& f) {
     const launch_config& l = g.launches[n.launch];
     for (std::size_t i = 0; i < launch_config::slots; ++i) f(l.argument_at(i));
   }
-  for (const auto& a : n.args) f(a);
+  for (const auto& a : g.args(n)) f(a);
   if (n.attributes != none) {
     const auto& at = g.attributes[n.attributes];
     for (const argument* a : {&at.priority, &at.cluster[0], &at.cluster[1], &at.cluster[2], &at.enabled, &at.device})

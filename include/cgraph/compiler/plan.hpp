@@ -79,7 +79,7 @@ explicit_plan lower_explicit(const ir::graph& g);
 // before the capture begins as other child graphs.
 inline bool passes_own_cond(const ir::graph& g, const ir::node& n) {
   if (n.kind != ir::node_kind::child_graph) return false;
-  for (const auto& a : n.args)
+  for (const auto& a : g.args(n))
     if (a.expr < g.exprs.size() && g.exprs[a.expr].op == ir::op::cond_ref) return true;
   return false;
 }

@@ -176,9 +176,10 @@ struct block : tagged {
   list<statement> statements;
   bool else_if = false;  // `else if …`: an else body holding that one `if` (LANGUAGE.md §11)
   // A graph's body that parse() left unparsed (dsl::graph_bodies::defer): the ';' and
-  // '}' inside it, about one per statement, so its lowering can size the body's nodes before
-  // parse_body hands them over. 0 for a parsed block.
+  // '}' inside it, about one per statement, and its ',', so its lowering can size the body's
+  // nodes and the graph's arguments before parse_body hands them over. 0 for a parsed block.
   std::uint32_t deferred_ends = 0;
+  std::uint32_t deferred_commas = 0;
 };
 
 // Shared by all statements that make a node: an optional label and the `after` clause, which

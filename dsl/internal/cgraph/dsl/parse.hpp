@@ -31,6 +31,7 @@ struct brace_span {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
   std::uint32_t ends = 0;
+  std::uint32_t commas = 0;
 };
 
 // One segment of `source` (a file; source_file::add_segment) before it is parsed: its comments,
