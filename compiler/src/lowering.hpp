@@ -152,8 +152,9 @@ private:
   constant_table* constants_;
 
   // Each expression once in the pool: `256`, `1` and `0.5` are written at every launch, and
-  // `ceil_div(n, 256)` or `x + 16` at many; before, they were nine tenths of a large graph's
-  // expressions (issue 17), each evaluated on every build. An expression's range names its
+  // `ceil_div(n, 256)` or `x + 16` at many. frontend_bench's 200 000-node graph held 475 013
+  // expressions, 150 016 with constants shared and 25 021 now (issue 17), and a build evaluates
+  // every one. An expression's range names its
   // first occurrence, which is also the first a build reads, so what an evaluation failure
   // reports does not change:
   // - a constant never fails, and its range is read by nothing (an argument keeps its own)
