@@ -195,6 +195,32 @@ TEST_CASE("eval.a_failed_value_is_an_error_where_it_is_used") {
   CHECK(c.source.location(r.error->range.begin).column == 11);  // the let's division
 }
 
+TEST_CASE("eval.an_expression_written_twice_fails_at_its_first_occurrence_a_build_reads") {
+  // `n * BIG` three times: in a branch of `?:` that is not taken (its own expression: it may
+  // never be evaluated), then in two launches, which share one expression (value numbering,
+  // lowering.hpp). The failure both launches read names the first launch, the first node a
+  // build reads it for; the branch's is never reported.
+  auto c = cgraph::test::compile_text(cgraph::test::in_graph("k<<<1, 32>>>(x, n > 100 ? n * 4611686018427387904 : 1);\n"
+                                                             "k<<<1, 32>>>(x, n * 4611686018427387904);\n"
+                                                             "k<<<1, 32>>>(x, n * 4611686018427387904);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const graph& g = c.graph();
+  std::vector<std::optional<value>> params{value::pointer(0), value::integer(4)};
+  auto r = evaluate(g, params);
+  REQUIRE_FALSE(r.error);  // failures are errors where they are used
+  const argument& chosen = g.args(g.root.nodes[0])[1];
+  const argument& first = g.args(g.root.nodes[1])[1];
+  const argument& second = g.args(g.root.nodes[2])[1];
+  CHECK_FALSE(is_failure(r.values[chosen.expr]));
+  CHECK(first.expr == second.expr);
+  REQUIRE(is_failure(r.values[second.expr]));
+  const eval_error e = failure_of(g, r.values, r.values[second.expr]);
+  CHECK(e.message == "integer overflow in 4 * 4611686018427387904");
+  CHECK(c.source.location(e.range.begin).line == c.source.location(first.range.begin).line);
+  CHECK(c.source.location(e.range.begin).line != c.source.location(second.range.begin).line);
+  CHECK(g.exprs[g.exprs[chosen.expr].b].range.begin < first.range.begin);  // the branch's own `*`
+}
+
 TEST_CASE("eval.a_layered_pool_evaluates_and_fails_as_a_whole_one") {
   // The runtime's form (built_graph.hpp): constants evaluated once, with no parameters, and a
   // pool of its own for what reads a parameter, re-evaluated per build.
