@@ -1,13 +1,15 @@
 // Front-end throughput: parse + check + lower, in nodes per second on one core, for generated
 // files of 1k, 10k and 100k nodes. A program, not a test: run it from a Release build.
 //
-//   frontend_bench [--repeats N] [--nodes N] [--write FILE] [--memory]
+//   frontend_bench [--repeats N] [--nodes N] [--write FILE] [--memory] [--unique]
 //     --nodes: one size alone, for a profiler
 //     --write: write the generated file of the (last) size to FILE and stop, for `cgraphc check`
 //     --memory: compile the (last) size once and print the peak resident memory it added, in
 //               bytes a node beyond the text (issue 17's target: 300), then stop. One size a
 //               process: a high-water mark says nothing of a second compile whose memory the
 //               allocator kept from the first.
+//     --unique: no two units of the text write an equal expression (bench::expressions), so
+//               the compiler shares nothing among them but constants
 
 #include <cgraph/compiler/compile.hpp>
 
@@ -44,8 +46,8 @@ bool compiled_as_expected(const cgraph::source_file& src, const cgraph::compile_
 }
 
 // One compile of `nodes` nodes; prints the resident memory it added at its peak, a node.
-int measure_memory(std::size_t nodes_wanted) {
-  auto [text, nodes] = bench::frontend_text(nodes_wanted);
+int measure_memory(std::size_t nodes_wanted, bench::expressions kind) {
+  auto [text, nodes] = bench::frontend_text(nodes_wanted, kind);
   cgraph::source_file src("bench.cgraph", std::move(text));  // the text, counted before
   const long before = peak_resident_bytes();
   auto result = cgraph::compile(src);
@@ -64,8 +66,10 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> sizes{1'000u, 10'000u, 100'000u};
   const char* write_to = nullptr;
   bool memory = false;
+  auto kind = bench::expressions::repeating;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--memory") == 0) memory = true;
+    if (std::strcmp(argv[i], "--unique") == 0) kind = bench::expressions::unique;
     if (i + 1 == argc) break;
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
     // One size alone, for a profiler (callgrind over all three takes minutes).
@@ -74,14 +78,14 @@ int main(int argc, char** argv) {
   }
   if (write_to) {
     std::ofstream out(write_to, std::ios::binary);
-    out << bench::frontend_text(sizes.back()).first;
+    out << bench::frontend_text(sizes.back(), kind).first;
     return out ? 0 : 1;
   }
-  if (memory) return measure_memory(sizes.back());
+  if (memory) return measure_memory(sizes.back(), kind);
 
   fmt::print("{:>8} {:>10} {:>12} {:>14} {:>12}\n", "nodes", "bytes", "median ms", "nodes/s", "MB/s");
   for (std::size_t size : sizes) {
-    auto [text, nodes] = bench::frontend_text(size);
+    auto [text, nodes] = bench::frontend_text(size, kind);
     cgraph::source_file src("bench.cgraph", text);
     std::vector<double> times;
     for (int r = 0; r < repeats + 1; ++r) {  // the first run warms caches and the allocator
