@@ -85,7 +85,7 @@ public:
     ir::for_each_node(graph_.root, [&](const ir::node& n) {
       // A `call` passing the cond counts: the called graph's kernels may clear it.
       if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::child_graph) return;
-      for (const auto& a : args_of(n))
+      for (const auto& a : graph_.args(n))
         if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref &&
             graph_.exprs[a.expr].index < received.size())
           received[graph_.exprs[a.expr].index] = true;
@@ -308,7 +308,6 @@ private:
 
   void add_dep(ir::node& n, std::uint32_t d) { append_to_list(graph_.dep_pool, n.deps_first, n.deps_count, d); }
   void add_arg(ir::node& n, const ir::argument& a) { append_to_list(graph_.arg_pool, n.args_first, n.args_count, a); }
-  std::span<const ir::argument> args_of(const ir::node& n) const { return graph_.args(n); }
 
   frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
                     std::initializer_list<const ast::after_list*> afters) {
@@ -1080,7 +1079,7 @@ private:
         if (!p.default_value) required = params.size();
       }
       lower_arguments(n, s.args, params, required, s.graph, "graph");
-      for (const auto& a : args_of(n))
+      for (const auto& a : graph_.args(n))
         if (a.expr < graph_.exprs.size() && graph_.exprs[a.expr].op == ir::op::cond_ref)
           conds_[graph_.exprs[a.expr].index].passed.push_back(a.range);
     }
