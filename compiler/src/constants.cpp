@@ -45,7 +45,7 @@ std::optional<std::pair<ir::value, ir::type>> constant_table::resolve(std::uint3
     after.s = entry::state::failed;
     return std::nullopt;
   }
-  after.value = value.constant;
+  after.value = value.constant();
   after.type = value.result;
   after.s = entry::state::done;
   return std::pair{after.value, after.type};

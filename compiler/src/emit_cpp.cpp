@@ -515,7 +515,7 @@ private:
       const ir::node_attributes& at = g_.attributes[n.attributes];
       if (std::string on = enabled_value(n); !on.empty()) line("  cg::set_enabled(g, {}, {});", i, on);
       if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;
-      auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : g_.exprs[a.expr].constant.i; };
+      auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : g_.exprs[a.expr].constant().i; };
       line("  cg::set_kernel_attributes(g, {}, {}, {}, dim3({}, {}, {}), {});", i, at.priority.expr != ir::none,
            constant(at.priority), constant(at.cluster[0]), constant(at.cluster[1]), constant(at.cluster[2]),
            site(n.range));
@@ -631,22 +631,23 @@ private:
     constexpr std::uint32_t converted_bit = 1u << 31, computed_bit = 1u << 30;
     auto slot = [&](const ir::argument& a, ir::type target, ir::check check) -> std::uint32_t {
       const ir::expr& e = g_.exprs[a.expr];
-      if (e.is_constant() && !e.constant.big_unsigned()) {
-        if (ir::converted_bytes c; ir::convert_to(e.constant, target, check, c) == ir::convert_problem::fits) {
-          auto [it, added] = converted_index.try_emplace(c.as_u64(), static_cast<std::uint32_t>(converted.size()));
-          if (added) converted.push_back(c.as_u64());
+      const ir::value c = e.is_constant() ? e.constant() : ir::value{};
+      if (e.is_constant() && !c.big_unsigned()) {
+        if (ir::converted_bytes bytes; ir::convert_to(c, target, check, bytes) == ir::convert_problem::fits) {
+          auto [it, added] = converted_index.try_emplace(bytes.as_u64(), static_cast<std::uint32_t>(converted.size()));
+          if (added) converted.push_back(bytes.as_u64());
           return converted_bit | it->second;
         }
-        std::uint64_t bits = e.constant.k == ir::value::kind::integer ? static_cast<std::uint64_t>(e.constant.i)
-                             : e.constant.k == ir::value::kind::floating ? std::bit_cast<std::uint64_t>(e.constant.f)
-                                                                         : e.constant.bits;
-        auto key = std::pair{e.constant.k, bits};
+        std::uint64_t bits = c.k == ir::value::kind::integer ? static_cast<std::uint64_t>(c.i)
+                             : c.k == ir::value::kind::floating ? std::bit_cast<std::uint64_t>(c.f)
+                                                                : c.bits;
+        auto key = std::pair{c.k, bits};
         auto [it, added] = constant_index.try_emplace(key, static_cast<std::uint32_t>(constants.size()));
         if (added) constants.push_back(key);
         return it->second;
       }
       const ir::type t = e.result;
-      std::string text = e.is_constant() ? fmt::format("cgraph::value::unsigned_integer({}u)", static_cast<std::uint64_t>(e.constant.i))
+      std::string text = e.is_constant() ? fmt::format("cgraph::value::unsigned_integer({}u)", static_cast<std::uint64_t>(c.i))
                                          : fmt::format("cgraph::value::{}({})", t.is_pointer() ? "pointer" : t.is_float() ? "floating" : t.is_bool() ? "boolean" : "integer",
                                      values_.expr(a.expr));
       auto [it, added] = computed_index.try_emplace(text, static_cast<std::uint32_t>(computed.size()));

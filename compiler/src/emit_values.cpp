@@ -121,11 +121,11 @@ std::string value_printer::expr(std::uint32_t index) const {
   const ir::expr& e = g_.exprs[index];
   switch (e.op) {
     case ir::op::constant:
-      switch (e.constant.k) {
-        case ir::value::kind::integer: return integer_literal(e.constant.i);
-        case ir::value::kind::floating: return float_literal(e.constant.f, false);
-        case ir::value::kind::boolean: return e.constant.bits ? "true" : "false";
-        case ir::value::kind::pointer: return fmt::format("std::uint64_t{{0x{:x}}}", e.constant.bits);
+      switch (const ir::value c = e.constant(); c.k) {
+        case ir::value::kind::integer: return integer_literal(c.i);
+        case ir::value::kind::floating: return float_literal(c.f, false);
+        case ir::value::kind::boolean: return c.bits ? "true" : "false";
+        case ir::value::kind::pointer: return fmt::format("std::uint64_t{{0x{:x}}}", c.bits);
         case ir::value::kind::cond: return "cudaGraphConditionalHandle{0}";
         case ir::value::kind::structure:  // a struct literal is make_struct, never a constant
         case ir::value::kind::failed: break;  // a failed constant is reported before emitting
@@ -200,7 +200,7 @@ std::string value_printer::literal(const ir::value& v, ir::type target) const {
 
 std::string value_printer::argument(const ir::argument& a, std::string_view what, source_range fallback) const {
   const ir::expr& e = g_.exprs[a.expr];
-  if (e.is_constant() && a.target.k != ir::type::kind::cond) return literal(e.constant, a.target);  // checked when compiled
+  if (e.is_constant() && a.target.k != ir::type::kind::cond) return literal(e.constant(), a.target);  // checked when compiled
   if (e.op == ir::op::param && g_.params[e.index].t == a.target && a.check == ir::check::any)
     return params_ + cpp_name(g_.params[e.index].name);
   if (a.target.k == ir::type::kind::cond || a.target.is_handle() || a.target.is_bool() ||

@@ -332,7 +332,7 @@ std::optional<eval_error> compute(const graph& g, std::size_t i, const Pool& val
                                   value& out) {
   const expr& e = g.exprs[i];
   switch (e.op) {
-    case op::constant: out = e.constant; return std::nullopt;
+    case op::constant: out = e.constant(); return std::nullopt;
     case op::param:
       if (e.index < params.size() && params[e.index]) out = *params[e.index];
       else if (e.a != none) out = values[e.a];

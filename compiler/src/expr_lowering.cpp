@@ -51,20 +51,16 @@ std::uint32_t expr_lowering::push(const ir::expr& e) {
 
 namespace {
 
-// What tells equal constants of one type apart, for those shared in the pool (integers up to
-// INT64_MAX, floats by their bits, bools, pointers); nullopt for the others.
-[[gnu::always_inline]] inline std::optional<std::uint64_t> shared_payload(const ir::value& v) {
-  using kind = ir::value::kind;
-  if (v.k == kind::integer) return v.big_unsigned() ? std::nullopt : std::optional<std::uint64_t>(v.i);
-  if (v.k == kind::floating) return std::bit_cast<std::uint64_t>(v.f);
-  if (v.k == kind::boolean || v.k == kind::pointer) return v.bits;
-  return std::nullopt;
-}
-
 // Whether expr_lowering::shared may give e an equal expression's index (see lowering.hpp).
+// Constants are shared when they are integers up to INT64_MAX, floats, bools or pointers;
+// their value is in `a`, `b` and `index` (ir::expr::set_constant), so equal words are equal
+// constants (floats by their bits) and one hash and one comparison serve every expression.
 [[gnu::always_inline]] inline bool shareable(const ir::expr& e) {
+  using kind = ir::value::kind;
   switch (e.op) {
-    case op::constant: return shared_payload(e.constant).has_value();
+    case op::constant:
+      return e.index == static_cast<std::uint32_t>(kind::integer) || e.index == static_cast<std::uint32_t>(kind::floating) ||
+             e.index == static_cast<std::uint32_t>(kind::boolean) || e.index == static_cast<std::uint32_t>(kind::pointer);
     case op::param:
     case op::let_ref:
     case op::make_struct: return false;
@@ -72,20 +68,22 @@ namespace {
   }
 }
 
+// The table takes the hash's low bits, and two expressions' words may differ anywhere (a
+// float constant's in its high word only, an operation's in its operands' low bits): each word
+// is multiplied into 64 bits and the high half kept, which every bit of every word reaches.
 [[gnu::always_inline]] inline std::size_t shared_hash(const ir::expr& e) {
   const ir::type t = e.result;
-  std::uint64_t h = (static_cast<std::uint64_t>(t.shape) << 32) ^ (static_cast<std::uint64_t>(t.k) << 16) ^
-                    (static_cast<std::uint64_t>(t.s) << 8) ^ static_cast<std::uint64_t>(e.op);
-  if (e.is_constant()) h ^= *shared_payload(e.constant) ^ (static_cast<std::uint64_t>(e.constant.k) << 24);
-  else h ^= (static_cast<std::uint64_t>(e.a) << 40) ^ (static_cast<std::uint64_t>(e.b) << 20) ^ e.index ^
-            (static_cast<std::uint64_t>(e.element_size) << 8);
-  return static_cast<std::size_t>((h * 0x9E3779B97F4A7C15ull) >> 32);
+  const std::uint64_t kind = (static_cast<std::uint64_t>(t.shape) << 32) ^ (static_cast<std::uint64_t>(t.k) << 24) ^
+                             (static_cast<std::uint64_t>(t.s) << 16) ^ (static_cast<std::uint64_t>(e.op) << 8);
+  const std::uint64_t h = e.a * 0x9E3779B97F4A7C15ull ^ e.b * 0xC2B2AE3D27D4EB4Full ^
+                          (e.index | (static_cast<std::uint64_t>(e.element_size) << 32)) * 0x165667B19E3779F9ull ^
+                          kind * 0xFF51AFD7ED558CCDull;
+  return static_cast<std::size_t>(h >> 32);
 }
 
 [[gnu::always_inline]] inline bool same_shared(const ir::expr& x, const ir::expr& e) {
-  if (x.op != e.op || !(x.result == e.result)) return false;
-  if (e.is_constant()) return x.constant.k == e.constant.k && shared_payload(x.constant) == shared_payload(e.constant);
-  return x.a == e.a && x.b == e.b && x.index == e.index && x.element_size == e.element_size;
+  return x.op == e.op && x.result == e.result && x.a == e.a && x.b == e.b && x.index == e.index &&
+         x.element_size == e.element_size;
 }
 
 }  // namespace
@@ -94,7 +92,7 @@ std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range rang
   ir::expr e;
   e.op = op::constant;
   e.result = t;
-  e.constant = v;
+  e.set_constant(v);
   e.range = range;
   return shareable(e) ? shared(e) : push(e);  // a constant never fails: shared even while deferring
 }
@@ -147,7 +145,7 @@ std::uint32_t expr_lowering::add(ir::expr e) {
                   e.op != op::constant &&
                   graph_.exprs[e.a].is_constant() && (e.b == ir::none || graph_.exprs[e.b].is_constant());
   if (foldable) {
-    auto r = ir::apply(e, graph_.exprs[e.a].constant, e.b == ir::none ? ir::value{} : graph_.exprs[e.b].constant);
+    auto r = ir::apply(e, graph_.exprs[e.a].constant(), e.b == ir::none ? ir::value{} : graph_.exprs[e.b].constant());
     if (r.error.empty()) return constant(r.v, e.result, e.range);
     if (deferring_ == 0) {
       diags_.error(e.range, r.error);
@@ -160,7 +158,7 @@ std::uint32_t expr_lowering::add(ir::expr e) {
 
 std::optional<std::int64_t> expr_lowering::constant_integer(std::uint32_t e) const {
   if (e == bad_expr || !graph_.exprs[e].is_constant() || !graph_.exprs[e].result.is_integer()) return std::nullopt;
-  return graph_.exprs[e].constant.i;
+  return graph_.exprs[e].constant().i;
 }
 
 std::uint32_t expr_lowering::lower(const ast::expression& e) {
@@ -237,7 +235,7 @@ std::uint32_t expr_lowering::choose(std::uint32_t c, const ast::choice& ch) {
     return bad_expr;
   }
   if (graph_.exprs[c].is_constant()) {  // the branch not taken is never evaluated
-    return ir::truth(graph_.exprs[c].constant) ? then : otherwise;
+    return ir::truth(graph_.exprs[c].constant()) ? then : otherwise;
   }
   ir::expr e;
   e.op = op::select;
@@ -430,7 +428,7 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
     auto truth_value = [](ir::type t) { return t.is_bool() || t.is_integer(); };
     if (!truth_value(l) || !truth_value(r)) return invalid(fmt::format(": '{}' needs bools or integers", spelling));
     const ir::expr& x = graph_.exprs[lhs];
-    if (x.is_constant() && ir::truth(x.constant) == (code == op::logical_or))
+    if (x.is_constant() && ir::truth(x.constant()) == (code == op::logical_or))
       return constant(ir::value::boolean(code == op::logical_or), ir::type::of(ir::scalar::boolean), op_range);
     e.op = code;
     e.a = lhs;
@@ -576,7 +574,7 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
     const ir::expr& x = graph_.exprs[written.expr];
     if (written.target.is_struct() || x.result == field.t) return written.expr;
     if (x.is_constant())
-      return constant(ir::load(ir::convert(x.constant, field.t).bytes.data(), field.t), field.t, range_of(name));
+      return constant(ir::load(ir::convert(x.constant(), field.t).bytes.data(), field.t), field.t, range_of(name));
   }
   ir::expr out;
   out.op = op::field;
@@ -630,8 +628,8 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
   const ir::expr& x = graph_.exprs[e];
   // Checked without a message (ir::convert_to); ir::convert words the problem when there is one.
   ir::converted_bytes bytes;
-  if (x.is_constant() && ir::convert_to(x.constant, target, c, bytes) != ir::convert_problem::fits) {
-    diags_.error(range, fmt::format("{}: {}", what.str(), ir::convert(x.constant, target, c).error));
+  if (x.is_constant() && ir::convert_to(x.constant(), target, c, bytes) != ir::convert_problem::fits) {
+    diags_.error(range, fmt::format("{}: {}", what.str(), ir::convert(x.constant(), target, c).error));
     arg.expr = bad_expr;
   }
   return arg;

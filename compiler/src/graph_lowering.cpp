@@ -97,10 +97,10 @@ public:
       const ir::cond_handle& c = graph_.conds[n.cond];
       if (c.default_expr == ir::none || c.default_expr >= graph_.exprs.size()) return;
       const ir::expr& init = graph_.exprs[c.default_expr];
-      if (!init.is_constant() || ir::convert(init.constant, u32_type).as_u64() == 0) return;
+      if (!init.is_constant() || ir::convert(init.constant(), u32_type).as_u64() == 0) return;
       auto& d = diags_.error(n.range, fmt::format("this 'while' can never end: cond '{}' is set to {} at every launch "
                                                   "and no kernel receives '{}' to clear it",
-                                                  c.name, ir::format_value(init.constant), c.name));
+                                                  c.name, ir::format_value(init.constant()), c.name));
       d.notes.push_back({c.range, fmt::format("'{}' is declared here; pass it to a kernel that calls "
                                               "cudaGraphSetConditional", c.name)});
     });
@@ -932,7 +932,7 @@ private:
                                "4 bytes, so the value must be two equal 4-byte halves (0 is)", pointer));
       return;
     }
-    std::uint64_t bits = ir::convert(exprs_.at(value.expr).constant, value.target).as_u64();
+    std::uint64_t bits = ir::convert(exprs_.at(value.expr).constant(), value.target).as_u64();
     auto low = static_cast<std::uint32_t>(bits), high = static_cast<std::uint32_t>(bits >> 32);
     if (low != high) {
       diags_.error(range_of(s.args[1]),

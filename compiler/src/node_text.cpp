@@ -21,7 +21,7 @@ std::string dims(const ir::program& p, const ir::graph& g, const std::array<ir::
   std::size_t used = 3;
   auto is_one = [&](const ir::launch_value& v) {
     const auto& e = g.exprs[v.expr];
-    return e.is_constant() && e.constant.k == ir::value::kind::integer && e.constant.i == 1;
+    return e.is_constant() && e.constant().k == ir::value::kind::integer && e.constant().i == 1;
   };
   while (used > 1 && is_one(d[used - 1])) --used;
   if (used == 1) return print_expr(g, d[0].expr, p.structs);
@@ -62,7 +62,7 @@ std::string describe_kind(const ir::program& p, const ir::graph& g, const ir::no
       const ir::launch_config& launch = g.launch_of(n);
       std::string config = dims(p, g, launch.grid) + ", " + dims(p, g, launch.block);
       const auto& shmem = g.exprs[launch.shared_bytes.expr];
-      if (!(shmem.is_constant() && shmem.constant.i == 0)) config += ", " + print_expr(g, launch.shared_bytes.expr, p.structs);
+      if (!(shmem.is_constant() && shmem.constant().i == 0)) config += ", " + print_expr(g, launch.shared_bytes.expr, p.structs);
       return fmt::format("{}<<<{}>>>({})", p.kernels[n.callee].name, config, join_args(p, g, g.args(n)));
     }
     case ir::node_kind::memcpy: return fmt::format("memcpy({})", join_args(p, g, g.args(n)));

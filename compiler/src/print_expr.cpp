@@ -37,7 +37,7 @@ void print(const ir::graph& g, std::uint32_t index, std::string& out, std::span<
     return id < structs.size() ? structs[id].fields[f].name : fmt::format("field{}", f);
   };
   switch (e.op) {
-    case ir::op::constant: out += ir::format_value(e.constant); return;
+    case ir::op::constant: out += ir::format_value(e.constant()); return;
     case ir::op::param: out += g.params[e.index].name; return;
     case ir::op::let_ref: out += g.lets[e.index].name; return;
     case ir::op::cond_ref: out += g.conds[e.index].name; return;

@@ -83,7 +83,7 @@ void step_builder::apply_attributes() {
     const ir::node_attributes& at = ir_.attributes[n.attributes];
     if (const node_values& v = compute(s, false); v.enabled >= 0) backend::set_enabled(g_, s, v.enabled != 0);
     if (at.priority.expr == ir::none && at.cluster[0].expr == ir::none) continue;
-    auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : ir_.exprs[a.expr].constant.i; };
+    auto constant = [&](const ir::argument& a) { return a.expr == ir::none ? 0 : ir_.exprs[a.expr].constant().i; };
     int priority = static_cast<int>(constant(at.priority));
     dim3 cluster(static_cast<unsigned>(constant(at.cluster[0])), static_cast<unsigned>(constant(at.cluster[1])),
                  static_cast<unsigned>(constant(at.cluster[2])));

@@ -341,7 +341,7 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
       // A literal is its own value (most of a graph's expressions: a launch's dimensions and
       // constant arguments); evaluating it through the evaluator's call cost about 100
       // instructions each.
-      if (g.exprs[i].is_constant()) t->constants[i] = g.exprs[i].constant;
+      if (g.exprs[i].is_constant()) t->constants[i] = g.exprs[i].constant();
       else ir::evaluate_expression(g, i, t->constants);
     } else {
       t->slot[i] = static_cast<std::uint32_t>(t->param_exprs.size());

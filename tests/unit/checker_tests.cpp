@@ -61,7 +61,7 @@ TEST_CASE("checker.constants_fold_and_parameters_stay_symbolic") {
   const auto& g = c.graph();
   const auto& launch = g.launch_of(g.root.nodes.at(0));
   CHECK(g.exprs[launch.block[0].expr].is_constant());
-  CHECK(g.exprs[launch.block[0].expr].constant.i == 256);
+  CHECK(g.exprs[launch.block[0].expr].constant().i == 256);
   CHECK_FALSE(g.exprs[launch.grid[0].expr].is_constant());
   REQUIRE(g.lets.size() == 1);  // only the symbolic let is kept by name
   CHECK(g.lets[0].name == "blocks");
@@ -135,8 +135,8 @@ TEST_CASE("checker.memset_element_size_comes_from_the_destination") {
   auto wide = compile_text("graph g(a: f64*, u: u64*) { memset(a, 0, 4); memset(u, 0x1234_5678_1234_5678, 3); }");
   REQUIRE_MESSAGE(wide.ok(), wide.errors());
   for (const auto& node : wide.graph().root.nodes) CHECK(node.element_size == 4);
-  CHECK(wide.graph().exprs[wide.graph().args(wide.graph().root.nodes[1])[1].expr].constant.i == 0x12345678);
-  CHECK(wide.graph().exprs[wide.graph().args(wide.graph().root.nodes[1])[2].expr].constant.i == 6);
+  CHECK(wide.graph().exprs[wide.graph().args(wide.graph().root.nodes[1])[1].expr].constant().i == 0x12345678);
+  CHECK(wide.graph().exprs[wide.graph().args(wide.graph().root.nodes[1])[2].expr].constant().i == 6);
   CHECK(compile_text("graph g(a: f64*) { memset(a, 1.0, 4); }").first_error() ==
         "memset of 8-byte elements ('f64*'): the value's bytes 0x3ff0000000000000 are not two equal 4-byte halves, "
         "and CUDA writes elements of at most 4 bytes (0 works; otherwise use a kernel)");
@@ -180,7 +180,7 @@ TEST_CASE("checker.precedence_follows_c") {
   REQUIRE_MESSAGE(c.ok(), c.errors());
   const auto& g = c.graph();
   // ((1 + 6) << 1) | (1 ^ (3 & 2)) = 14 | 3 = 15
-  CHECK(g.exprs[g.args(g.root.nodes[0])[0].expr].constant.i == 15);
+  CHECK(g.exprs[g.args(g.root.nodes[0])[0].expr].constant().i == 15);
 }
 
 TEST_CASE("checker.host_nodes_are_refused_in_conditional_bodies_even_through_call") {

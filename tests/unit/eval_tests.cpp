@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -264,4 +265,41 @@ TEST_CASE("eval.a_layered_pool_evaluates_and_fails_as_a_whole_one") {
   REQUIRE(error);
   CHECK(error->message == whole.error->message);
   CHECK(error->range.begin == whole.error->range.begin);
+}
+
+// A pool constant keeps its value in the operand words (ir::expr::set_constant): every kind a
+// constant can be comes back whole, and a struct, which it cannot hold, is refused.
+TEST_CASE("eval.a_pool_constant_keeps_every_bit_of_its_value") {
+  auto round_trip = [](value v) {
+    expr e;
+    e.set_constant(v);
+    return e.constant();
+  };
+  for (std::int64_t i : {std::int64_t{0}, std::int64_t{-1}, std::int64_t{1} << 40, min64, max64}) {
+    value back = round_trip(value::integer(i));
+    CHECK(back.k == value::kind::integer);
+    CHECK(back.i == i);
+    CHECK_FALSE(back.big_unsigned());
+  }
+  value big = round_trip(value::unsigned_integer(std::numeric_limits<std::uint64_t>::max()));
+  CHECK(big.big_unsigned());
+  CHECK(static_cast<std::uint64_t>(big.i) == std::numeric_limits<std::uint64_t>::max());
+  for (double f : {0.0, -0.0, 1.5, -1e300, std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity()}) {
+    value back = round_trip(value::floating(f));
+    CHECK(back.k == value::kind::floating);
+    CHECK(std::bit_cast<std::uint64_t>(back.f) == std::bit_cast<std::uint64_t>(f));
+  }
+  CHECK(round_trip(value::boolean(true)).k == value::kind::boolean);
+  CHECK(round_trip(value::boolean(true)).bits == 1);
+  CHECK(round_trip(value::boolean(false)).bits == 0);
+  CHECK(round_trip(value::pointer(0xdeadbeefcafef00dull)).k == value::kind::pointer);
+  CHECK(round_trip(value::pointer(0xdeadbeefcafef00dull)).bits == 0xdeadbeefcafef00dull);
+  CHECK(round_trip(value::cond(42)).k == value::kind::cond);
+  CHECK(round_trip(value::cond(42)).bits == 42);
+  CHECK(expr{}.constant().k == value::kind::integer);  // made without a value: the integer 0
+  CHECK(expr{}.constant().i == 0);
+  char bytes[4] = {};
+  expr e;
+  CHECK_THROWS_AS(e.set_constant(value::structure(bytes, sizeof bytes)), std::logic_error);
+  CHECK_THROWS_AS(e.set_constant(value{value::kind::failed, 0, 0, 0}), std::logic_error);
 }

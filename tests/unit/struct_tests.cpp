@@ -126,7 +126,7 @@ graph g(o: Outer = Outer { a: T, in: I, ptr: null, flag: false, b: 1 }) {
     if (n.kind != ir::node_kind::kernel) return;
     found = true;
     CHECK(g.exprs[g.launch_of(n).grid[0].expr].is_constant());
-    CHECK(g.exprs[g.launch_of(n).block[0].expr].constant.i == 10);
+    CHECK(g.exprs[g.launch_of(n).block[0].expr].constant().i == 10);
   });
   CHECK(found);
 }

@@ -9,10 +9,12 @@
 #include <cgraph/dsl/source.hpp>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -149,16 +151,19 @@ constexpr std::optional<dsl::binary_op> operator_of(op o) {
 
 // One node of a graph's expression pool. Operands always have smaller indices than the node
 // that uses them, so one pass in index order evaluates the whole pool.
-// 64 bytes, one cache line: the operation and the element size share a word (a byte alone
-// made the expression 72). An element or a field offset is below a struct's largest size.
+// 32 bytes, two to a cache line: the operation and the element size share a word, and a
+// constant keeps its value in the operand words it never uses (a 32-byte ir::value beside
+// them made the expression 64 bytes, the largest part of a large file's memory where its
+// expressions do not repeat). An element or a field offset is below a struct's largest size.
 struct expr {
   ir::op op : 8 = ir::op::constant;
   std::uint32_t element_size : 24 = 0;
   type result;                 // i64 for integers, f64 for floats, bool, a pointer, or cond
+  // An operation's operands. A constant: `a` and `b` the low and high words of its 64 bits,
+  // `index` its value's kind (and constant_big_unsigned); read them through constant().
   std::uint32_t a = none;
   std::uint32_t b = none;
   std::uint32_t index = none;  // param, let or cond index; a select's third operand
-  value constant;
   source_range range;
 
   static constexpr std::uint32_t max_element_size = (1u << 24) - 1;
@@ -167,7 +172,32 @@ struct expr {
   void set_element_size(std::uint32_t bytes) { element_size = bytes & max_element_size; }
 
   bool is_constant() const { return op == ir::op::constant; }
+
+  // A constant's value: an integer (a u64 above INT64_MAX included), a float, a bool, a
+  // pointer or a cond handle. A struct is never a constant of the pool (its fields are a
+  // make_struct's), and such a value is refused here rather than losing its size.
+  static constexpr std::uint32_t constant_big_unsigned = 0x100;
+  void set_constant(const value& v) {
+    using kind = value::kind;
+    if (v.k == kind::structure || v.k == kind::failed) throw std::logic_error("ir::expr: a struct or a failure is not a pool constant");
+    std::uint64_t bits = v.k == kind::integer ? static_cast<std::uint64_t>(v.i)
+                         : v.k == kind::floating ? std::bit_cast<std::uint64_t>(v.f)
+                                                 : v.bits;
+    a = static_cast<std::uint32_t>(bits);
+    b = static_cast<std::uint32_t>(bits >> 32);
+    index = static_cast<std::uint32_t>(v.k) | (v.big_unsigned() ? constant_big_unsigned : 0u);
+  }
+  value constant() const {
+    using kind = value::kind;
+    if (index == none) return {};  // an expression made without a value: the integer 0
+    std::uint64_t bits = a | (static_cast<std::uint64_t>(b) << 32);
+    auto k = static_cast<kind>(index & 0xff);
+    if (k == kind::integer) return {kind::integer, static_cast<std::int64_t>(bits), 0, (index & constant_big_unsigned) ? 1u : 0u};
+    if (k == kind::floating) return value::floating(std::bit_cast<double>(bits));
+    return {k, 0, 0, bits};
+  }
 };
+static_assert(sizeof(expr) == 32, "an expression is 32 bytes (see above)");
 
 // How a value must be checked when it is converted for its use.
 enum class check : std::uint8_t { any, positive };
