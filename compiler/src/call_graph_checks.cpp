@@ -78,18 +78,18 @@ void check_node_count(const ir::program& program, const std::vector<std::uint32_
   const std::uint64_t cap = limits.max_nodes + 1;
   std::vector<std::uint64_t> weight(program.graphs.size(), 0);
   // Recursion here follows the nesting of bodies, which the parser caps (max_nesting).
-  auto weigh = [&](auto& self, const ir::body& b) -> std::uint64_t {
+  auto weigh = [&](auto& self, const ir::graph& g, const ir::body& b) -> std::uint64_t {
     std::uint64_t w = 0;
     for (const auto& n : b.nodes) {
       w += 1;
       if (n.kind == ir::node_kind::child_graph && n.callee != ir::none) w += weight[n.callee];
-      for (const auto& inner : n.bodies) w += 1 + self(self, inner);
+      for (const auto& inner : g.bodies(n)) w += 1 + self(self, g, inner);
       w = std::min(w, cap);
     }
     return w;
   };
   for (std::uint32_t g : order) {
-    weight[g] = weigh(weigh, program.graphs[g].root);
+    weight[g] = weigh(weigh, program.graphs[g], program.graphs[g].root);
     if (weight[g] == cap)
       diags.error(program.graphs[g].range,
                   fmt::format("graph '{}' makes more than {} CUDA nodes, counting each graph it calls and each "

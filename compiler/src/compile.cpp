@@ -68,7 +68,7 @@ public:
     };
     std::vector<bool> kernels(program_.kernels.size()), hosts(program_.hosts.size());
     for (const auto& g : program_.graphs)
-      ir::for_each_node(g.root, [&](const ir::node& n) {
+      ir::for_each_node(g, g.root, [&](const ir::node& n) {
         if (n.kind == ir::node_kind::kernel) kernels[n.callee] = true;
         if (n.kind == ir::node_kind::host) hosts[n.callee] = true;
       });

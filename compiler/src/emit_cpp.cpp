@@ -414,7 +414,7 @@ private:
 
   std::string conditional_params(const ir::node& n) const {
     return fmt::format("cg::conditional_params(g.conds[{}], cgraph::ir::cond_kind::{}, {})", n.cond,
-                       cond_kind_name(n.cond_kind), n.bodies.size());
+                       cond_kind_name(n.cond_kind), n.bodies_count);
   }
 
   // The conds whose conditional node lives in `where`, created as soon as that graph exists.
@@ -491,7 +491,7 @@ private:
       if (n.kind == ir::node_kind::conditional) {
         std::uint32_t first = plan_.first_body[i];
         line("  cg::{}({}, {}, {}, {});", row.add, head, conditional_params(n), first, at);
-        for (std::uint32_t k = 0; k < n.bodies.size(); ++k)
+        for (std::uint32_t k = 0; k < n.bodies_count; ++k)
           create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
       } else {
         line("  cg::{}({}, {}, {}{});", row.add, head, operands(i, strategy::explicit_graph), at, device_suffix(n));
@@ -569,7 +569,7 @@ private:
       if (n.kind == ir::node_kind::conditional) {
         std::uint32_t first = plan_.first_body[i];
         line("{}c.{}({}, {}, {}, {}, {});", indent, row.capture, k, i, conditional_params(n), first, at);
-        for (std::uint32_t b = 0; b < n.bodies.size(); ++b) {
+        for (std::uint32_t b = 0; b < n.bodies_count; ++b) {
           const plan::capture_body& body = capture_.bodies[cn.bodies[b]];
           line("{}c.enter_body({}, {});  // {}", indent, first + b, body.streams, detail::body_name(n, b));
           create_conds(plan::location{i, b}, "c.graph()", indent + "  ");
@@ -915,8 +915,8 @@ struct call_structure {
   std::vector<std::uint32_t> order;
 };
 
-void collect(const ir::body& b, std::set<std::uint32_t>& hosts, std::set<std::uint32_t>& callees) {
-  ir::for_each_node(b, [&](const ir::node& n) {
+void collect(const ir::graph& g, std::set<std::uint32_t>& hosts, std::set<std::uint32_t>& callees) {
+  ir::for_each_node(g, g.root, [&](const ir::node& n) {
     if (n.kind == ir::node_kind::host) hosts.insert(n.callee);
     if (n.kind == ir::node_kind::child_graph) callees.insert(n.callee);
   });
@@ -926,7 +926,7 @@ call_structure analyse_calls(const ir::program& prog) {
   call_structure out;
   std::size_t n = prog.graphs.size();
   std::vector<std::set<std::uint32_t>> hosts(n), callees(n);
-  for (std::uint32_t i = 0; i < n; ++i) collect(prog.graphs[i].root, hosts[i], callees[i]);
+  for (std::uint32_t i = 0; i < n; ++i) collect(prog.graphs[i], hosts[i], callees[i]);
   std::vector<int> state(n, 0);  // 0 new, 1 visiting, 2 done (the checker refused recursion)
   std::function<void(std::uint32_t)> visit = [&](std::uint32_t i) {
     if (state[i]) return;

@@ -82,7 +82,7 @@ public:
   // no kernel receives, runs forever: only a kernel (cudaGraphSetConditional) can clear it.
   void report_endless_whiles() {
     std::vector<bool> received(graph_.conds.size(), false);
-    ir::for_each_node(graph_.root, [&](const ir::node& n) {
+    ir::for_each_node(graph_, graph_.root, [&](const ir::node& n) {
       // A `call` passing the cond counts: the called graph's kernels may clear it.
       if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::child_graph) return;
       for (const auto& a : graph_.args(n))
@@ -90,7 +90,7 @@ public:
             graph_.exprs[a.expr].index < received.size())
           received[graph_.exprs[a.expr].index] = true;
     });
-    ir::for_each_node(graph_.root, [&](const ir::node& n) {
+    ir::for_each_node(graph_, graph_.root, [&](const ir::node& n) {
       if (n.kind != ir::node_kind::conditional || n.cond_kind != ir::cond_kind::while_loop || n.from_repeat ||
           n.cond >= graph_.conds.size() || received[n.cond])
         return;
@@ -192,13 +192,15 @@ private:
   // The root body of a graph whose body parse() deferred (program_context::bodies): the
   // statements come from dsl::parse_body one at a time, each lowered and dropped before the next
   // is parsed. Its size is known only roughly, from the ';' and '}' in it; its arguments are
-  // at most one a ',' and one a statement (launch dimensions are commas too), and its launches
-  // one a statement. The pools are reserved as much: the regrowth of a vector copied it and held
+  // at most one a ',' and one a statement (launch dimensions are commas too), its launches one
+  // a statement, and the values they write one a ',' and one a statement again. The pools are
+  // reserved as much: the regrowth of a vector copied it and held
   // the old copy beside the new at the front end's peak (issue 17), and the places never
   // written are never touched, so they take no memory.
   ir::body lower_deferred_body() {
     graph_.arg_pool.reserve(graph_.arg_pool.size() + decl_.body.deferred_commas + decl_.body.deferred_ends);
     graph_.launches.reserve(graph_.launches.size() + decl_.body.deferred_ends);
+    graph_.launch_values.reserve(graph_.launch_values.size() + decl_.body.deferred_commas + decl_.body.deferred_ends);
     return in_new_body(decl_.body.deferred_ends, false, [&] {
       const deferred_bodies& bodies = *ctx_.bodies;
       frontier in;
@@ -308,6 +310,16 @@ private:
 
   void add_dep(ir::node& n, std::uint32_t d) { append_to_list(graph_.dep_pool, n.deps_first, n.deps_count, d); }
   void add_arg(ir::node& n, const ir::argument& a) { append_to_list(graph_.arg_pool, n.args_first, n.args_count, a); }
+
+  // A conditional's bodies, made whole before they join the graph's list: a body nested in them
+  // joined it while they were lowered, so appending them together keeps each node's bodies
+  // contiguous.
+  using bodies_list = boost::container::small_vector<ir::body, 2>;
+  void set_bodies(ir::node& n, bodies_list& bodies) {
+    n.bodies_first = static_cast<std::uint32_t>(graph_.body_pool.size());
+    n.bodies_count = static_cast<std::uint32_t>(bodies.size());
+    for (ir::body& b : bodies) graph_.body_pool.push_back(std::move(b));
+  }
 
   frontier add_node(ir::node n, const frontier& in, const ast::identifier* label,
                     std::initializer_list<const ast::after_list*> afters) {
@@ -810,7 +822,8 @@ private:
     static constexpr const char* axis[] = {"x", "y", "z"};
     for (std::size_t i = 0; i < 3; ++i) {
       if (i >= dims.size()) {
-        out[i] = {exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {}), {}};
+        graph_.launch_one = exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {});
+        out[i] = {graph_.launch_one, {}};
         continue;
       }
       std::uint32_t e = exprs_.lower(dims[i]);
@@ -833,17 +846,31 @@ private:
       launch.shared_bytes = launch_value(
           exprs_.convert(e, ir::launch_config::value_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes"));
     } else {
-      launch.shared_bytes = {exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {}), {}};
+      graph_.launch_zero = exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {});
+      launch.shared_bytes = {graph_.launch_zero, {}};
     }
     check_launch_limits(launch, s);
-    n.launch = static_cast<std::uint32_t>(graph_.launches.size());
-    graph_.launches.push_back(launch);
+    add_launch(n, launch, s);
     if (auto k = find_global(s.kernel, global_symbol::kind::kernel)) {
       n.callee = *k;
       const auto& params = program_.kernels[*k].params;
       lower_arguments(n, s.args, params, params.size(), s.kernel, "kernel");
     }
     return add_node(std::move(n), in, s.prefix, s.after);
+  }
+
+  // Keeps the values `s` wrote of `launch` (ir::launch_record); launch_of gives back the rest.
+  void add_launch(ir::node& n, const ir::launch_config& launch, const ast::launch_stmt& s) {
+    ir::launch_record r;
+    r.first = static_cast<std::uint32_t>(graph_.launch_values.size());
+    r.grid = static_cast<std::uint8_t>(std::min<std::size_t>(s.grid.size(), 3));
+    r.block = static_cast<std::uint8_t>(std::min<std::size_t>(s.block.size(), 3));
+    r.shared = static_cast<bool>(s.shared_bytes);
+    for (std::size_t i = 0; i < r.grid; ++i) graph_.launch_values.push_back(launch.grid[i]);
+    for (std::size_t i = 0; i < r.block; ++i) graph_.launch_values.push_back(launch.block[i]);
+    if (r.shared) graph_.launch_values.push_back(launch.shared_bytes);
+    n.launch = static_cast<std::uint32_t>(graph_.launches.size());
+    graph_.launches.push_back(r);
   }
 
   // Rule 7 where the values are constants; the others are checked at build and update.
@@ -906,7 +933,7 @@ private:
       ir::type element = ir::type::of(ir::scalar::u8);
       if (dst != bad_expr && exprs_.at(dst).result.k == ir::type::kind::pointer)
         element = ir::type::of(exprs_.at(dst).result.s);
-      n.element_size = ir::size_of(element);
+      n.element_size = static_cast<std::uint8_t>(ir::size_of(element));
       auto value = exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
                                   [&] { return fmt::format("the value of memset (element type '{}')", ir::to_string(element)); });
       auto count = exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset");
@@ -1194,11 +1221,13 @@ private:
     ir::node n = make_node(ir::node_kind::conditional, s);
     n.cond_kind = s.else_body ? ir::cond_kind::if_else : ir::cond_kind::if_then;
     n.cond = use_cond(s.condition, "if", chain_home);
-    n.bodies.push_back(lower_body(s.then_body, true));
+    bodies_list bodies;
+    bodies.push_back(lower_body(s.then_body, true));
     if (s.else_body) {
       if (s.else_body->else_if) else_if_home_ = chain_home != ir::none ? chain_home : current_->id;
-      n.bodies.push_back(lower_body(*s.else_body, true));
+      bodies.push_back(lower_body(*s.else_body, true));
     }
+    set_bodies(n, bodies);
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 
@@ -1206,9 +1235,11 @@ private:
     ir::node n = make_node(ir::node_kind::conditional, s);
     n.cond_kind = ir::cond_kind::while_loop;
     n.cond = use_cond(s.condition, "while");
-    n.bodies.push_back(lower_body(s.body, true));
-    if (n.bodies[0].nodes.empty())
+    bodies_list bodies;
+    bodies.push_back(lower_body(s.body, true));
+    if (bodies[0].nodes.empty())
       diags_.error(range_of(s.body), "empty 'while' body: nothing in it could ever clear the condition");
+    set_bodies(n, bodies);
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 
@@ -1218,6 +1249,7 @@ private:
     n.cond = use_cond(s.condition, "switch");
     if (s.cases.empty()) diags_.error(range_of(s.condition), "a switch needs at least one case");
     std::unordered_map<std::int64_t, source_range> seen;
+    bodies_list bodies;
     for (const auto& c : s.cases) {
       std::uint32_t e = exprs_.lower(c.value);
       auto v = exprs_.constant_integer(e);
@@ -1237,9 +1269,10 @@ private:
         d.notes.push_back({it->second, "previous case is here"});
         continue;
       }
-      if (n.bodies.size() <= static_cast<std::size_t>(*v)) n.bodies.resize(static_cast<std::size_t>(*v) + 1);
-      n.bodies[static_cast<std::size_t>(*v)] = std::move(body);
+      if (bodies.size() <= static_cast<std::size_t>(*v)) bodies.resize(static_cast<std::size_t>(*v) + 1);
+      bodies[static_cast<std::size_t>(*v)] = std::move(body);
     }
+    set_bodies(n, bodies);
     return add_node(std::move(n), in, s.prefix, s.after);
   }
 
@@ -1263,7 +1296,9 @@ private:
     set_deps(counter, sinks_after(body, 0));  // every sink of the body
     body.nodes.push_back(std::move(counter));
     ++graph_.node_count;
-    n.bodies.push_back(std::move(body));
+    bodies_list bodies;
+    bodies.push_back(std::move(body));
+    set_bodies(n, bodies);
     // The statement's `after` edges go to the init node, where it starts; its label names the
     // loop, where it ends.
     ir::node init = make_node(ir::node_kind::repeat_init, s);

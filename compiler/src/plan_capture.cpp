@@ -88,7 +88,7 @@ private:
     for (std::size_t i = 0; i < out_.bodies[body_index].nodes.size(); ++i) {
       std::uint32_t step = out_.bodies[body_index].nodes[i].step;
       const ir::node& node = *steps_.steps[step].node;
-      for (std::uint32_t k = 0; k < node.bodies.size(); ++k) {
+      for (std::uint32_t k = 0; k < node.bodies_count; ++k) {
         auto index = static_cast<std::uint32_t>(out_.bodies.size());
         out_.bodies.emplace_back();
         out_.bodies[body_index].nodes[i].bodies.push_back(index);

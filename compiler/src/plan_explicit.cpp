@@ -51,8 +51,8 @@ private:
       plan_.first_body.push_back(n.kind == ir::node_kind::conditional ? plan_.body_graphs : ir::none);
       if (n.kind != ir::node_kind::conditional) continue;
       plan_.cond_homes[n.cond] = parent;
-      plan_.body_graphs += static_cast<std::uint32_t>(n.bodies.size());  // all of them before any nested one
-      for (std::uint32_t k = 0; k < n.bodies.size(); ++k) body(n.bodies[k], location{index, k});
+      plan_.body_graphs += n.bodies_count;  // all of them before any nested one
+      for (std::uint32_t k = 0; k < n.bodies_count; ++k) body(plan_.graph->bodies(n)[k], location{index, k});
     }
   }
 

@@ -89,7 +89,7 @@ private:
         out_ += fmt::format("{}\"{}{}\" -> \"{}\"{};\n", indent, prefix, d, id,
                             port.empty() ? std::string() : fmt::format(" [style=dashed, label=\"{}\"]", port));
       }
-      for (const auto& [k, inner] : detail::views::enumerate(n.bodies)) {
+      for (const auto& [k, inner] : detail::views::enumerate(g.bodies(n))) {
         std::string body_prefix = fmt::format("{}_b{}_n", id, k);
         std::string name = detail::body_name(n, k);
         out_ += fmt::format("{}subgraph \"cluster_{}_b{}\" {{\n{}  label=\"{}\";\n{}  style=dashed;\n", indent, id, k,

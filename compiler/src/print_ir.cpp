@@ -76,7 +76,7 @@ private:
                 });
       }
       out_ += location(n.range) + '\n';
-      for (const auto& [k, inner] : detail::views::enumerate(n.bodies)) {
+      for (const auto& [k, inner] : detail::views::enumerate(g.bodies(n))) {
         out_ += fmt::format("{}  {}:{}\n", indent, detail::body_name(n, k), inner.nodes.empty() ? " (empty)" : "");
         body(g, inner, depth + 2);
       }

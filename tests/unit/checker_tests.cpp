@@ -105,7 +105,8 @@ TEST_CASE("checker.repeat_lowers_to_while_with_a_counter") {
   CHECK(loop.kind == ir::node_kind::conditional);
   CHECK(loop.cond_kind == ir::cond_kind::while_loop);
   CHECK(loop.from_repeat);
-  const auto& body = loop.bodies.at(0);
+  REQUIRE(loop.bodies_count == 1);
+  const auto& body = c.graph().bodies(loop)[0];
   REQUIRE(body.nodes.size() == 4);
   CHECK(body.nodes[3].kind == ir::node_kind::repeat_counter);
   CHECK(node_deps(c.graph(), body.nodes[3]) == edges{1, 2});  // every sink of the body
@@ -117,11 +118,12 @@ TEST_CASE("checker.switch_fills_missing_cases_with_empty_bodies") {
   auto c = compile_text(in_graph("cond s = 2; switch s { case 0 { k<<<1, 1>>>(x, n); } case 3 { k<<<1, 1>>>(x, n); } }"));
   REQUIRE_MESSAGE(c.ok(), c.errors());
   const auto& sw = c.graph().root.nodes.at(0);
-  REQUIRE(sw.bodies.size() == 4);
-  CHECK(sw.bodies[0].nodes.size() == 1);
-  CHECK(sw.bodies[1].nodes.empty());
-  CHECK(sw.bodies[2].nodes.empty());
-  CHECK(sw.bodies[3].nodes.size() == 1);
+  const auto bodies = c.graph().bodies(sw);
+  REQUIRE(bodies.size() == 4);
+  CHECK(bodies[0].nodes.size() == 1);
+  CHECK(bodies[1].nodes.empty());
+  CHECK(bodies[2].nodes.empty());
+  CHECK(bodies[3].nodes.size() == 1);
 }
 
 TEST_CASE("checker.memset_element_size_comes_from_the_destination") {

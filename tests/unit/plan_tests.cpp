@@ -37,7 +37,8 @@ TEST_CASE("plan.steps_view_their_dependencies_in_one_list_that_a_move_keeps") {
   // are its node's, renumbered so.
   const auto& root = c.graph().root.nodes;
   for (std::uint32_t i = 0; i < 4; ++i) CHECK(deps_of(p.steps[i]) == node_deps(c.graph(), root[i]));
-  const auto& body = root[3].bodies.at(0).nodes;
+  REQUIRE(root[3].bodies_count == 1);
+  const auto& body = c.graph().bodies(root[3])[0].nodes;
   for (std::uint32_t i = 0; i < 2; ++i) {
     std::vector<std::uint32_t> expected;
     for (auto d : node_deps(c.graph(), body[i])) expected.push_back(d + 4);
@@ -184,7 +185,8 @@ TEST_CASE("lowering.a_body_reserves_exactly_the_nodes_its_block_makes") {
   CHECK(root.nodes.size() == 9);  // k, 4 in the parallel block, while, repeat's start and loop, k
   CHECK(root.nodes.capacity() == 15);
   CHECK(c.graph().label_of(root.nodes[0]).empty());  // no label
-  const ir::body& loop = root.nodes[5].bodies.at(0);
+  REQUIRE(root.nodes[5].bodies_count == 1);
+  const ir::body& loop = c.graph().bodies(root.nodes[5])[0];
   CHECK(loop.nodes.size() == 2);
   CHECK(loop.nodes.capacity() == loop.nodes.size());
 }

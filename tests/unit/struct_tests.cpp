@@ -122,7 +122,7 @@ graph g(o: Outer = Outer { a: T, in: I, ptr: null, flag: false, b: 1 }) {
   const ir::graph& g = c.graph();
   // repeat count and block size folded to constants
   bool found = false;
-  ir::for_each_node(g.root, [&](const ir::node& n) {
+  ir::for_each_node(g, g.root, [&](const ir::node& n) {
     if (n.kind != ir::node_kind::kernel) return;
     found = true;
     CHECK(g.exprs[g.launch_of(n).grid[0].expr].is_constant());

@@ -261,9 +261,8 @@ struct launch_value {
   source_range range;
 };
 
-// A kernel node's launch configuration (graph::launches, by node::launch). Held beside the
-// node, not in it: inline, it made every node larger, memsets, copies and conditionals
-// included (issue 17).
+// A kernel node's launch configuration, as graph::launch_of gives it. Held beside the node, not
+// in it: inline, it made every node larger, memsets, copies and conditionals included (issue 17).
 struct launch_config {
   std::array<launch_value, 3> grid{};
   std::array<launch_value, 3> block{};
@@ -282,6 +281,18 @@ struct launch_config {
   }
 };
 
+// How a graph keeps a kernel node's launch configuration (graph::launches, by node::launch): only
+// the values written, graph::launch_values[first …): the grid's `grid` dimensions, then the
+// block's `block`, then the shared bytes when `shared`. A dimension not written is 1 and no
+// shared bytes 0 (graph::launch_one, launch_zero). 8 bytes and 12 a value written: the whole
+// configuration, 84 bytes, held five defaults of seven for `k<<<blocks, 256>>>` (issue 17).
+struct launch_record {
+  std::uint32_t first = 0;
+  std::uint8_t grid = 0;
+  std::uint8_t block = 0;
+  bool shared = false;
+};
+
 // A graph body: the root of a graph, or one body of a conditional node.
 struct body {
   std::vector<node> nodes;  // in creation order; CUDA's update rules need the same order each time
@@ -293,6 +304,7 @@ struct node {
   node_kind kind = node_kind::kernel;
   ir::cond_kind cond_kind = ir::cond_kind::if_then;  // conditional
   bool from_repeat = false;    // a `repeat` lowered to while + counter
+  std::uint8_t element_size = 0;  // memset: 1, 2 or 4
   source_range range;          // the statement
   // kernel, host, child_graph: index into program::kernels / hosts / graphs
   std::uint32_t callee = none;
@@ -300,7 +312,6 @@ struct node {
   std::uint32_t cond = none;
   std::uint32_t attributes = none;  // `[[…]]`: index into graph::attributes
   std::uint32_t ports = none;       // programmatic edges among deps: index into graph::port_edges
-  std::uint32_t element_size = 0;  // memset: 1, 2 or 4
   std::uint32_t launch = none;     // kernel: index into graph::launches (graph::launch_of)
   std::uint32_t label = none;      // the user's label: index into graph::labels (graph::label_of)
   // The nodes of the same body this one waits for: graph::deps(node), deps_count indices from
@@ -316,9 +327,13 @@ struct node {
   // collective_slots a call.
   std::uint32_t args_first = 0;
   std::uint32_t args_count = 0;
-
-  std::vector<body> bodies;    // conditional: if: 1, if/else: 2, while: 1, switch: highest case + 1
+  // A conditional's bodies, graph::bodies(node): if: 1, if/else: 2, while: 1, switch: highest
+  // case + 1, from graph::body_pool[bodies_first]. In the graph, not a vector here: 24 bytes in
+  // every node, a conditional's or not, made the node 80 bytes (issue 17).
+  std::uint32_t bodies_first = 0;
+  std::uint32_t bodies_count = 0;
 };
+static_assert(sizeof(node) == 60, "a node is 60 bytes: every node of every body is one");
 
 // `after programmatic(L)` / `after launched(L)` (LANGUAGE.md §11): the dependency on node `dep`
 // (also in node::deps) leaves L's programmatic or launch-completion port.
@@ -366,15 +381,6 @@ struct let_value {
   source_range range;
 };
 
-// Calls f(node) for every node of `b` and of the conditional bodies nested in it, depth first.
-template <typename F>
-void for_each_node(const body& b, F&& f) {
-  for (const auto& n : b.nodes) {
-    f(n);
-    for (const auto& inner : n.bodies) for_each_node(inner, f);
-  }
-}
-
 struct cond_handle {
   std::string name;
   std::uint32_t default_expr = none;  // `cond c = EXPR;` (an expression of u32 range), or none
@@ -403,8 +409,12 @@ struct graph {
   std::vector<collective_call> collectives;        // by collective nodes' callee
   std::vector<std::uint32_t> dep_pool;  // every node's dependencies (node::deps_first)
   std::vector<argument> arg_pool;       // every node's arguments (node::args_first)
-  std::vector<launch_config> launches;  // by node::launch
+  std::vector<launch_record> launches;  // by node::launch
+  std::vector<launch_value> launch_values;  // the values written of every launch (launch_record)
+  std::uint32_t launch_one = none;   // the constant 1 of a dimension not written
+  std::uint32_t launch_zero = none;  // the constant 0 of no shared bytes written
   std::vector<std::string> labels;      // by node::label
+  std::vector<body> body_pool;          // every conditional's bodies (node::bodies_first)
   body root;
   // The kinds of root_only_kinds this graph holds, directly or through `call`.
   std::uint8_t root_only = 0;
@@ -414,18 +424,38 @@ struct graph {
   std::span<const std::uint32_t> deps(const node& n) const { return {dep_pool.data() + n.deps_first, n.deps_count}; }
   // The arguments of `n`, a node of this graph.
   std::span<const argument> args(const node& n) const { return {arg_pool.data() + n.args_first, n.args_count}; }
-  // The launch configuration of `n`, a kernel node of this graph.
-  const launch_config& launch_of(const node& n) const { return launches[n.launch]; }
+  // The bodies of `n`, a conditional node of this graph (none for any other node).
+  std::span<const body> bodies(const node& n) const { return {body_pool.data() + n.bodies_first, n.bodies_count}; }
+  // The launch configuration of `n`, a kernel node of this graph, with its defaults.
+  launch_config launch_of(const node& n) const {
+    const launch_record& r = launches[n.launch];
+    const launch_value* written = launch_values.data() + r.first;
+    launch_config out;
+    for (std::size_t i = 0; i < 3; ++i) out.grid[i] = i < r.grid ? *written++ : launch_value{launch_one, {}};
+    for (std::size_t i = 0; i < 3; ++i) out.block[i] = i < r.block ? *written++ : launch_value{launch_one, {}};
+    out.shared_bytes = r.shared ? *written : launch_value{launch_zero, {}};
+    return out;
+  }
   // The label of `n`, a node of this graph, or "" when it has none.
   std::string_view label_of(const node& n) const { return n.label == none ? std::string_view() : labels[n.label]; }
 };
+
+// Calls f(node) for every node of `b`, a body of `g`, and of the conditional bodies nested in it,
+// depth first.
+template <typename F>
+void for_each_node(const graph& g, const body& b, F&& f) {
+  for (const auto& n : b.nodes) {
+    f(n);
+    for (const auto& inner : g.bodies(n)) for_each_node(g, inner, f);
+  }
+}
 
 // Calls f(argument) for every value node `n` of `g` reads: a kernel's launch configuration, its
 // arguments and its attributes.
 template <typename Graph, typename Node, typename F>
 void for_each_argument(const Graph& g, const Node& n, F&& f) {
   if (n.kind == node_kind::kernel) {
-    const launch_config& l = g.launches[n.launch];
+    const launch_config l = g.launch_of(n);
     for (std::size_t i = 0; i < launch_config::slots; ++i) f(l.argument_at(i));
   }
   for (const auto& a : g.args(n)) f(a);
