@@ -684,9 +684,8 @@ private:
       std::uint32_t config = 0, function = 0;
       if (n.kind == ir::node_kind::kernel) {
         std::vector<std::uint32_t> c;
-        const ir::launch_config& launch = g_.launch_of(n);
         for (std::size_t k = 0; k < ir::launch_config::slots; ++k) {
-          const ir::argument a = launch.argument_at(k);
+          const ir::argument a = g_.launch_argument(n, k);
           c.push_back(slot(a, a.target, a.check));
         }
         config = list_of(std::move(c));

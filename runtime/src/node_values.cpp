@@ -315,9 +315,9 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
 ir::argument part_argument(const ir::graph& g, const ir::node& n, value_part part) {
   using k = value_part::kind;
   switch (part.k) {
-    case k::grid: return g.launch_of(n).argument_at(part.index);
-    case k::block: return g.launch_of(n).argument_at(3 + part.index);
-    case k::shared: return g.launch_of(n).argument_at(6);
+    case k::grid: return g.launch_argument(n, part.index);
+    case k::block: return g.launch_argument(n, 3 + part.index);
+    case k::shared: return g.launch_argument(n, 6);
     case k::enabled: return g.attributes[n.attributes].enabled;
     case k::device: return g.attributes[n.attributes].device;
     case k::argument: break;

@@ -426,14 +426,26 @@ struct graph {
   std::span<const argument> args(const node& n) const { return {arg_pool.data() + n.args_first, n.args_count}; }
   // The bodies of `n`, a conditional node of this graph (none for any other node).
   std::span<const body> bodies(const node& n) const { return {body_pool.data() + n.bodies_first, n.bodies_count}; }
+  // Slot `i` of the launch configuration of `n`, a kernel node of this graph (0-2 the grid, 3-5
+  // the block, 6 the shared bytes), or its default.
+  launch_value launch_slot(const node& n, std::size_t i) const {
+    const launch_record& r = launches[n.launch];
+    if (i < 3) return i < r.grid ? launch_values[r.first + i] : launch_value{launch_one, {}};
+    if (i < 6) return i - 3 < r.block ? launch_values[r.first + r.grid + (i - 3)] : launch_value{launch_one, {}};
+    return r.shared ? launch_values[r.first + r.grid + r.block] : launch_value{launch_zero, {}};
+  }
+  // That slot as the argument it converts as (launch_config::argument_at): what a build reads,
+  // one slot at a time, without making the whole configuration.
+  argument launch_argument(const node& n, std::size_t i) const {
+    const launch_value v = launch_slot(n, i);
+    return {v.expr, launch_config::value_type, launch_config::check_of(i), 0, v.range};
+  }
   // The launch configuration of `n`, a kernel node of this graph, with its defaults.
   launch_config launch_of(const node& n) const {
-    const launch_record& r = launches[n.launch];
-    const launch_value* written = launch_values.data() + r.first;
     launch_config out;
-    for (std::size_t i = 0; i < 3; ++i) out.grid[i] = i < r.grid ? *written++ : launch_value{launch_one, {}};
-    for (std::size_t i = 0; i < 3; ++i) out.block[i] = i < r.block ? *written++ : launch_value{launch_one, {}};
-    out.shared_bytes = r.shared ? *written : launch_value{launch_zero, {}};
+    for (std::size_t i = 0; i < 3; ++i) out.grid[i] = launch_slot(n, i);
+    for (std::size_t i = 0; i < 3; ++i) out.block[i] = launch_slot(n, 3 + i);
+    out.shared_bytes = launch_slot(n, 6);
     return out;
   }
   // The label of `n`, a node of this graph, or "" when it has none.
@@ -455,8 +467,7 @@ void for_each_node(const graph& g, const body& b, F&& f) {
 template <typename Graph, typename Node, typename F>
 void for_each_argument(const Graph& g, const Node& n, F&& f) {
   if (n.kind == node_kind::kernel) {
-    const launch_config l = g.launch_of(n);
-    for (std::size_t i = 0; i < launch_config::slots; ++i) f(l.argument_at(i));
+    for (std::size_t i = 0; i < launch_config::slots; ++i) f(g.launch_argument(n, i));
   }
   for (const auto& a : g.args(n)) f(a);
   if (n.attributes != none) {
