@@ -287,3 +287,71 @@ TEST_CASE("checker.equal_expressions_share_one_expression_where_every_occurrence
   for (const auto& e : g.exprs) products += e.op == ir::to_op(dsl::binary_op::mul) ? 1 : 0;
   CHECK(products == 3);  // the let's, the launches', the branch's
 }
+
+// A launch keeps only what it wrote (ir::launch_record); each slot it did not write reads as
+// its default, a dimension 1 and the shared bytes 0, and keeps no range of its own.
+TEST_CASE("checker.a_launch_keeps_the_values_written_and_reads_the_others_as_defaults") {
+  auto c = compile_text(in_graph("k<<<(n, 2), 64>>>(x, n); k<<<1, (8, 4, 2), 256>>>(x, n);"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& g = c.graph();
+  const auto& first = g.root.nodes.at(0);
+  const auto& second = g.root.nodes.at(1);
+  CHECK(g.launches.at(first.launch).grid == 2);
+  CHECK(g.launches.at(first.launch).block == 1);
+  CHECK_FALSE(g.launches.at(first.launch).shared);
+  CHECK(g.launch_values.size() == 3 + 5);  // what the two launches wrote, nothing else
+  auto integer = [&](const ir::node& n, std::size_t slot) { return g.exprs[g.launch_slot(n, slot).expr].constant().i; };
+  CHECK_FALSE(g.exprs[g.launch_slot(first, 0).expr].is_constant());  // n
+  CHECK(integer(first, 1) == 2);
+  CHECK(integer(first, 2) == 1);  // not written
+  CHECK(integer(first, 3) == 64);
+  CHECK(integer(first, 4) == 1);
+  CHECK(integer(first, 6) == 0);
+  CHECK(g.launch_slot(first, 2).range == source_range{});
+  CHECK(g.launch_slot(first, 1).range != source_range{});
+  CHECK(integer(second, 0) == 1);
+  CHECK(integer(second, 3) == 8);
+  CHECK(integer(second, 4) == 4);
+  CHECK(integer(second, 5) == 2);
+  CHECK(integer(second, 6) == 256);
+  for (std::size_t slot = 0; slot < ir::launch_config::slots; ++slot) {
+    const ir::argument a = g.launch_argument(second, slot);
+    CHECK(a.expr == g.launch_slot(second, slot).expr);
+    CHECK(a.target == ir::launch_config::value_type);
+    CHECK(a.check == ir::launch_config::check_of(slot));
+  }
+  const ir::launch_config whole = g.launch_of(second);
+  CHECK(whole.block[2].expr == g.launch_slot(second, 5).expr);
+  CHECK(whole.shared_bytes.expr == g.launch_slot(second, 6).expr);
+}
+
+// A conditional's bodies join graph::body_pool together, after the bodies nested in them: each
+// node reads its own, whole and in order.
+TEST_CASE("checker.nested_conditionals_each_read_their_own_bodies") {
+  auto c = compile_text(in_graph("cond a = 1;\n"
+                                 "if a { cond s = 0; switch s { case 0 { k<<<1, 1>>>(x, n); }\n"
+                                 "  case 2 { cond b = 0; while b { k<<<1, 1>>>(x, n); } } } }\n"
+                                 "else { k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); }"));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& g = c.graph();
+  const auto& outer = g.root.nodes.at(0);
+  const auto outer_bodies = g.bodies(outer);
+  REQUIRE(outer_bodies.size() == 2);
+  CHECK(outer_bodies[1].nodes.size() == 2);  // else
+  REQUIRE(outer_bodies[0].nodes.size() == 1);
+  const auto& sw = outer_bodies[0].nodes[0];
+  CHECK(sw.cond_kind == ir::cond_kind::switch_cases);
+  const auto cases = g.bodies(sw);
+  REQUIRE(cases.size() == 3);
+  CHECK(cases[0].nodes.size() == 1);
+  CHECK(cases[1].nodes.empty());
+  REQUIRE(cases[2].nodes.size() == 1);
+  const auto loop = g.bodies(cases[2].nodes[0]);
+  REQUIRE(loop.size() == 1);
+  CHECK(loop[0].nodes.size() == 1);
+  CHECK(g.body_pool.size() == 2 + 3 + 1);
+  CHECK(g.bodies(g.root.nodes.at(0)).data() > loop.data());  // the outer's joined last
+  std::size_t nodes = 0;
+  ir::for_each_node(g, g.root, [&](const ir::node&) { ++nodes; });
+  CHECK(nodes == g.node_count);
+}
