@@ -638,10 +638,7 @@ private:
           if (added) converted.push_back(bytes.as_u64());
           return converted_bit | it->second;
         }
-        std::uint64_t bits = c.k == ir::value::kind::integer ? static_cast<std::uint64_t>(c.i)
-                             : c.k == ir::value::kind::floating ? std::bit_cast<std::uint64_t>(c.f)
-                                                                : c.bits;
-        auto key = std::pair{c.k, bits};
+        auto key = std::pair{c.k, e.constant_bits()};
         auto [it, added] = constant_index.try_emplace(key, static_cast<std::uint32_t>(constants.size()));
         if (added) constants.push_back(key);
         return it->second;

@@ -187,10 +187,13 @@ struct expr {
     b = static_cast<std::uint32_t>(bits >> 32);
     index = static_cast<std::uint32_t>(v.k) | (v.big_unsigned() ? constant_big_unsigned : 0u);
   }
+  // A constant's 64 bits as set_constant keeps them: an integer's two's complement, a float's
+  // IEEE bits, a bool's 0/1, a pointer's address, a cond's handle.
+  std::uint64_t constant_bits() const { return a | (static_cast<std::uint64_t>(b) << 32); }
   value constant() const {
     using kind = value::kind;
     if (index == none) return {};  // an expression made without a value: the integer 0
-    std::uint64_t bits = a | (static_cast<std::uint64_t>(b) << 32);
+    const std::uint64_t bits = constant_bits();
     auto k = static_cast<kind>(index & 0xff);
     if (k == kind::integer) return {kind::integer, static_cast<std::int64_t>(bits), 0, (index & constant_big_unsigned) ? 1u : 0u};
     if (k == kind::floating) return value::floating(std::bit_cast<double>(bits));
@@ -274,11 +277,10 @@ struct launch_config {
   static constexpr check dimension_check = check::positive;
   static constexpr check check_of(std::size_t i) { return i < 6 ? dimension_check : check::any; }
 
+  // Value `v`, in slot `i`, as the argument it converts as.
+  static argument argument_of(const launch_value& v, std::size_t i) { return {v.expr, value_type, check_of(i), 0, v.range}; }
   // Slot `i` as the argument it converts as.
-  argument argument_at(std::size_t i) const {
-    const launch_value& v = i < 3 ? grid[i] : i < 6 ? block[i - 3] : shared_bytes;
-    return {v.expr, value_type, check_of(i), 0, v.range};
-  }
+  argument argument_at(std::size_t i) const { return argument_of(i < 3 ? grid[i] : i < 6 ? block[i - 3] : shared_bytes, i); }
 };
 
 // How a graph keeps a kernel node's launch configuration (graph::launches, by node::launch): only
@@ -436,10 +438,7 @@ struct graph {
   }
   // That slot as the argument it converts as (launch_config::argument_at): what a build reads,
   // one slot at a time, without making the whole configuration.
-  argument launch_argument(const node& n, std::size_t i) const {
-    const launch_value v = launch_slot(n, i);
-    return {v.expr, launch_config::value_type, launch_config::check_of(i), 0, v.range};
-  }
+  argument launch_argument(const node& n, std::size_t i) const { return launch_config::argument_of(launch_slot(n, i), i); }
   // The launch configuration of `n`, a kernel node of this graph, with its defaults.
   launch_config launch_of(const node& n) const {
     launch_config out;
