@@ -822,14 +822,21 @@ private:
     static constexpr const char* axis[] = {"x", "y", "z"};
     for (std::size_t i = 0; i < 3; ++i) {
       if (i >= dims.size()) {
-        graph_.launch_one = exprs_.constant(ir::value::integer(1), ir::type::of(ir::scalar::i64), {});
-        out[i] = {graph_.launch_one, {}};
+        out[i] = {launch_default(graph_.launch_one, 1), {}};
         continue;
       }
       std::uint32_t e = exprs_.lower(dims[i]);
       out[i] = launch_value(exprs_.convert(e, ir::launch_config::value_type, ir::launch_config::dimension_check,
                                            range_of(dims[i]), [&] { return fmt::format("{} dimension {}", what, axis[i]); }));
     }
+  }
+
+  // The graph's constant `value` of a launch slot not written (graph::launch_one or launch_zero),
+  // made the first time a launch needs it: a launch leaves four or five slots unwritten, and
+  // the same constant was looked up in the shared table for each.
+  std::uint32_t launch_default(std::uint32_t& slot, std::int64_t value) {
+    if (slot == ir::none) slot = exprs_.constant(ir::value::integer(value), ir::type::of(ir::scalar::i64), {});
+    return slot;
   }
 
   // What a launch configuration keeps of a converted argument: its type and check are the slot's.
@@ -846,8 +853,7 @@ private:
       launch.shared_bytes = launch_value(
           exprs_.convert(e, ir::launch_config::value_type, ir::check::any, range_of(bytes), "dynamic shared memory bytes"));
     } else {
-      graph_.launch_zero = exprs_.constant(ir::value::integer(0), ir::type::of(ir::scalar::i64), {});
-      launch.shared_bytes = {graph_.launch_zero, {}};
+      launch.shared_bytes = {launch_default(graph_.launch_zero, 0), {}};
     }
     check_launch_limits(launch, s);
     add_launch(n, launch, s);
