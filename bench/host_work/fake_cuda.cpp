@@ -4,9 +4,12 @@
 // followed just far enough for the capture strategy to run: each capturing stream keeps its
 // graph and its current dependencies. NCCL's entry points are stubbed too. Not a CUDA: nothing
 // runs, and nothing here checks its arguments.
+#include "fake_cuda.hpp"
+
 #include <cuda_runtime_api.h>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,6 +23,15 @@ std::unordered_map<cudaEvent_t, capture>& events() { static std::unordered_map<c
 std::unordered_map<cudaGraph_t, std::vector<cudaGraphNode_t>>& graph_nodes() { static std::unordered_map<cudaGraph_t, std::vector<cudaGraphNode_t>> m; return m; }
 thread_local cudaStreamCaptureMode thread_mode = cudaStreamCaptureModeGlobal;  // cudaThreadExchangeStreamCaptureMode's
 cudaGraphNode_t made_in(cudaGraph_t g) { auto n = fresh<cudaGraphNode_t>(); graph_nodes()[g].push_back(n); return n; }
+// What each kernel node was given, in the order made, when recording is on (tests/fake_runtime
+// checks a build's values with it; host_work_bench leaves it off, so it costs a branch).
+bool recording = false;
+std::vector<fake_cuda::kernel_record>& records() { static std::vector<fake_cuda::kernel_record> r; return r; }
+void record_kernel(dim3 grid, dim3 block, size_t shared, void** args) {
+  unsigned long long a = 0;
+  std::memcpy(&a, args[1], 4);  // the fake's kernels take (pointer, 4 bytes): cudaFuncGetParamInfo
+  records().push_back({grid, block, static_cast<unsigned>(shared), a});
+}
 cudaError_t captured(cudaStream_t s) {
   auto& c = streams()[s];
   if (c.on) { c.deps.assign(1, made_in(c.graph)); }
@@ -69,7 +81,10 @@ ADD(cudaGraphAddChildGraphNode, cudaGraph_t)
 ADD(cudaGraphAddEventRecordNode, cudaEvent_t)
 ADD(cudaGraphAddEventWaitNode, cudaEvent_t)
 ADD(cudaGraphAddHostNode, const cudaHostNodeParams*)
-ADD(cudaGraphAddKernelNode, const cudaKernelNodeParams*)
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, const cudaKernelNodeParams* p) {
+  if (recording) record_kernel(p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
+  *n = made_in(g); OK;
+}
 ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
 ADD(cudaGraphAddMemFreeNode, void*)
 ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
@@ -114,7 +129,10 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t, cudaGraphNode_t, unsigned) 
 cudaError_t cudaGraphRetainUserObject(cudaGraph_t, cudaUserObject_t, unsigned, unsigned) { OK; }
 cudaError_t cudaGraphUpload(cudaGraphExec_t, cudaStream_t) { OK; }
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t, void*) { return captured(s); }
-cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t s) { return captured(s); }
+cudaError_t cudaLaunchKernel(const void*, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
+  if (recording) record_kernel(grid, block, shared, args);
+  return captured(s);
+}
 cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t s) { return captured(s); }
 cudaError_t cudaLibraryGetKernel(cudaKernel_t*, cudaLibrary_t, const char*) { return cudaErrorNotSupported; }
 cudaError_t cudaLibraryLoadData(cudaLibrary_t*, const void*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { return cudaErrorNotSupported; }
@@ -160,3 +178,7 @@ const char* ncclGetErrorString(int) { return ""; } const char* ncclGetLastError(
 int ncclGroupEnd() { return 0; } int ncclGroupStart() { return 0; } int ncclRecv() { return 0; }
 int ncclReduce() { return 0; } int ncclReduceScatter() { return 0; } int ncclSend() { return 0; }
 }
+namespace fake_cuda {
+void record_kernels(bool on) { recording = on; records().clear(); }
+const std::vector<kernel_record>& kernels_recorded() { return records(); }
+}  // namespace fake_cuda

@@ -22,14 +22,18 @@ namespace cgraph::detail {
 namespace {
 
 // Calls f(value_part) for every part of node `n`'s values, in the order they are filled (and
-// their errors reported): launch dimensions, attributes, arguments.
-template <typename F>
+// their errors reported): launch dimensions, attributes, arguments. `written_only` leaves out
+// the launch dimensions and shared bytes the launch did not write: their defaults, 1 and 0,
+// always convert, to what value_filler::reset starts with (`k<<<b, 256>>>` writes two of seven).
+template <bool written_only = false, typename F>
 void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
   using k = value_part::kind;
   if (n.kind == ir::node_kind::kernel) {
-    for (std::uint32_t i = 0; i < 3; ++i) f(value_part{k::grid, i});
-    for (std::uint32_t i = 0; i < 3; ++i) f(value_part{k::block, i});
-    f(value_part{k::shared, 0});
+    const ir::launch_record& r = g.launches[n.launch];
+    const std::uint32_t grid = written_only ? r.grid : 3, block = written_only ? r.block : 3;
+    for (std::uint32_t i = 0; i < grid; ++i) f(value_part{k::grid, i});
+    for (std::uint32_t i = 0; i < block; ++i) f(value_part{k::block, i});
+    if (!written_only || r.shared) f(value_part{k::shared, 0});
   }
   if (n.kind == ir::node_kind::conditional) return;
   if (n.attributes != ir::none) {
@@ -47,38 +51,37 @@ std::size_t struct_argument_bytes(const ir::graph& g, const ir::node& n) {
   return size;
 }
 
-// The conversions of constant parts while a graph's templates are made, by value, target type and
-// check: a launch's dimensions and shared bytes are nearly always a few constants (1, 32, 256,
-// 0), converted once a graph here instead of once a part (seven parts a kernel node, most of
-// the templates' work: docs/performance.md, run 36). Direct-mapped: a miss converts. Integers
-// and bools only: a float's value compares equal to one whose bytes differ (-0.0 and 0.0).
+// The conversions of constant parts while a graph's templates are made, by expression, target
+// type and check: a launch's dimensions are nearly always a few constants (1, 32, 256), one
+// expression each once value numbering shared them, converted once a graph here instead of once
+// a part (docs/performance.md, runs 36 and 41). Keyed by the expression, not its value: a
+// constant expression has one value, so a hit needs three compares and no value read, and a
+// float's conversion is as safe to keep as an integer's. Direct-mapped: a miss converts.
 class constant_conversions {
 public:
-  static bool cacheable(const ir::value& v) { return v.k == ir::value::kind::integer || v.k == ir::value::kind::boolean; }
-  const ir::converted_bytes* find(const ir::value& v, ir::type t, ir::check c) const {
-    const entry& e = table_[slot(v, t, c)];
-    return e.used && e.v == v && bits_of(e.t) == bits_of(t) && e.c == c ? &e.bytes : nullptr;
+  const ir::converted_bytes* find(const ir::argument& a) const {
+    const entry& e = table_[slot(a)];
+    return e.expr == a.expr && e.type == bits_of(a.target) && e.c == a.check ? &e.bytes : nullptr;
   }
-  void keep(const ir::value& v, ir::type t, ir::check c, const ir::converted_bytes& bytes) {
-    table_[slot(v, t, c)] = {v, t, c, bytes, true};
+  void keep(const ir::argument& a, const ir::converted_bytes& bytes) {
+    table_[slot(a)] = {a.expr, a.check, bits_of(a.target), bytes};
   }
 
 private:
   struct entry {
-    ir::value v;
-    ir::type t;
+    std::uint32_t expr = ir::none;  // none: unused (no argument's expression is none here)
     ir::check c = ir::check::any;
+    std::uint64_t type = 0;
     ir::converted_bytes bytes;
-    bool used = false;
   };
   static std::uint64_t bits_of(ir::type t) {
+    static_assert(sizeof(ir::type) == sizeof(std::uint64_t), "a type is 8 bytes, all of them its value");
     std::uint64_t b = 0;
     std::memcpy(&b, &t, sizeof b);
     return b;
   }
-  static std::size_t slot(const ir::value& v, ir::type t, ir::check c) {
-    const std::uint64_t h = (static_cast<std::uint64_t>(v.i) ^ v.bits) * 0x9E3779B97F4A7C15ull ^ bits_of(t) ^
-                            static_cast<std::uint64_t>(c);
+  static std::size_t slot(const ir::argument& a) {
+    const std::uint64_t h = (a.expr * 0x9E3779B97F4A7C15ull) ^ bits_of(a.target) ^ static_cast<std::uint64_t>(a.check);
     return static_cast<std::size_t>((h ^ (h >> 29)) % entries);
   }
   static constexpr std::size_t entries = 64;
@@ -214,16 +217,15 @@ private:
         fail(a, part.index, part_name(part), error->range, error->message);
       return;
     }
-    const ir::value& v = value_of(a);
-    const bool cached = constants_ && constant_conversions::cacheable(v);
-    if (cached)
-      if (const ir::converted_bytes* known = constants_->find(v, a.target, a.check)) {
+    if (constants_)
+      if (const ir::converted_bytes* known = constants_->find(a)) {
         c = *known;
         return;
       }
+    const ir::value& v = value_of(a);
     if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits)
       fail(a, part.index, part_name(part), {}, ir::convert(v, a.target, a.check).error);
-    if (cached) constants_->keep(v, a.target, a.check, c);
+    if (constants_) constants_->keep(a, c);
   }
 
   const program_state& p_;
@@ -288,7 +290,7 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   filler.reset();
   fixed.args.resize(count);
   try {
-    for_each_part(g, n, [&](value_part part) {
+    for_each_part<true>(g, n, [&](value_part part) {
       const ir::argument a = filler.argument(part);
       if (filler.constant(a, deps)) filler.fill(part, a);
       else out.dynamic.push_back({part, memo_slots.slot_of(g, a), a});

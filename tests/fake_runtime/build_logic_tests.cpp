@@ -3,6 +3,7 @@
 // which paths it takes, in both strategies. Nothing runs on a device here, so nothing here
 // checks a result; the GPU tests (tests/gpu) do, with the same cases where they matter.
 
+#include "fake_cuda.hpp"
 #include "strategies.hpp"
 #include "testing.hpp"
 
@@ -10,12 +11,16 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
 void add(float*, int) {}    // host stand-ins for kernels: the fake runtime launches nothing
 void clear(float*, int) {}
+void as_f32(float*, float) {}
+void as_u32(float*, unsigned) {}
 
 cgraph::registry kernels() {
   cgraph::registry reg;
@@ -235,5 +240,70 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_report
       REQUIRE(cgraph::testing::streams_left_capturing() == 0);
     }
     MESSAGE(strategy, ": ", calls, " faults injected in build + instantiate, each reported, nothing leaked");
+  }
+}
+
+TEST_CASE("fake_runtime.each_node_gets_its_values_whatever_its_template_shares") {
+  // A graph's templates convert each constant part once for every node that converts the same
+  // expression to the same type with the same check (value numbering makes the `1` below one
+  // expression): the same expression as an i32, an f32, a u32, a grid or block dimension and
+  // shared bytes must each keep its own bytes. Dimensions and shared bytes not written are 1
+  // and 0 without being converted, and a dimension read from a parameter is computed per build.
+  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
+kernel as_f32(p: f32*, x: f32);
+kernel as_u32(p: f32*, x: u32);
+graph g(p: f32*, n: i32 = 5) {
+  add<<<1, 32>>>(p, 1);
+  as_f32<<<1, 1>>>(p, 1);
+  as_u32<<<(2, 3, 4), (1, 1, 2), 1>>>(p, 1);
+  as_f32<<<n, 1>>>(p, 2.5);
+  add<<<(n, 1), 64, 16>>>(p, -1);
+  as_f32<<<1, 32>>>(p, -0.0);
+  as_f32<<<1, 32>>>(p, 0.0);
+}
+)",
+                                       "test.cgraph");
+  cgraph::registry reg = kernels();
+  reg.kernel("as_f32", &as_f32).kernel("as_u32", &as_u32);
+  const auto bits = [](float f) {
+    unsigned u = 0;
+    std::memcpy(&u, &f, 4);
+    return static_cast<unsigned long long>(u);
+  };
+  struct expected {
+    unsigned grid[3], block[3], shared;
+    unsigned long long arg1;
+  };
+  for (int n : {5, 7}) {
+    const expected want[] = {
+        {{1, 1, 1}, {32, 1, 1}, 0, 1},
+        {{1, 1, 1}, {1, 1, 1}, 0, bits(1.0f)},
+        {{2, 3, 4}, {1, 1, 2}, 1, 1},
+        {{static_cast<unsigned>(n), 1, 1}, {1, 1, 1}, 0, bits(2.5f)},
+        {{static_cast<unsigned>(n), 1, 1}, {64, 1, 1}, 16, 0xFFFFFFFFull},
+        {{1, 1, 1}, {32, 1, 1}, 0, bits(-0.0f)},
+        {{1, 1, 1}, {32, 1, 1}, 0, bits(0.0f)},
+    };
+    for (auto how : both) {
+      const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
+      CAPTURE(strategy);
+      CAPTURE(n);
+      fake_cuda::record_kernels(true);
+      (void)cgraph::graph::build(prog, "g", {{"p", buffer}, {"n", n}}, reg, with(how));
+      const std::vector<fake_cuda::kernel_record> got = fake_cuda::kernels_recorded();
+      fake_cuda::record_kernels(false);
+      REQUIRE(got.size() == std::size(want));
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i].grid.x == want[i].grid[0]);
+        CHECK(got[i].grid.y == want[i].grid[1]);
+        CHECK(got[i].grid.z == want[i].grid[2]);
+        CHECK(got[i].block.x == want[i].block[0]);
+        CHECK(got[i].block.y == want[i].block[1]);
+        CHECK(got[i].block.z == want[i].block[2]);
+        CHECK(got[i].shared == want[i].shared);
+        CHECK(got[i].arg1 == want[i].arg1);
+      }
+    }
   }
 }

@@ -1,0 +1,22 @@
+#pragma once
+// What the fake CUDA runtime (fake_cuda.cpp) lets a test read back: the launch configuration and
+// the second argument (4 bytes: the fake's kernels all take a pointer and one 4-byte value, as
+// its cudaFuncGetParamInfo says) of every kernel node made, by cudaGraphAddKernelNode or by a
+// launch during capture, in the order made, while recording is on.
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+namespace fake_cuda {
+
+struct kernel_record {
+  dim3 grid, block;
+  unsigned shared;
+  unsigned long long arg1;  // the second argument's 4 bytes
+};
+
+void record_kernels(bool on);  // on: clears what was recorded
+const std::vector<kernel_record>& kernels_recorded();
+
+}  // namespace fake_cuda
