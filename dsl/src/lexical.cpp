@@ -1,27 +1,62 @@
 #include "lexical.hpp"
 
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
-#include <initializer_list>
 
 namespace cgraph::dsl::lexical {
 
+namespace {
+// A word of up to eight bytes as one integer, its first byte lowest: a keyword test is then a
+// compare of two integers instead of a string compare (memcmp) per candidate.
+constexpr std::uint64_t packed(std::string_view w) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(w[i])) << (8 * i);
+  return v;
+}
+
+template <std::size_t N>
+std::uint64_t load(const char* p) {  // N bytes at p, as packed() makes them (x86-64 is little-endian)
+  static_assert(std::endian::native == std::endian::little);
+  std::uint64_t v = 0;
+  std::memcpy(&v, p, N);  // a constant size: one or two loads, no call
+  return v;
+}
+
+template <std::size_t N, std::size_t K>
+bool one_of(const char* p, const std::array<std::uint64_t, K>& keywords) {
+  const std::uint64_t v = load<N>(p);
+  for (std::uint64_t k : keywords)
+    if (v == k) return true;
+  return false;
+}
+
+template <typename... W>
+constexpr std::array<std::uint64_t, sizeof...(W)> words(W... w) {
+  return {packed(w)...};
+}
+}  // namespace
+
 bool is_keyword(std::string_view word) {
-  // Called for every name the grammar reads (about 20 per node), so it compares with at most
-  // the few keywords of the word's length, and with one only where the first letter matches:
-  // a binary search over all 28 took 3% of the compiler's instructions.
-  const auto one_of = [word](std::initializer_list<std::string_view> keywords) {
-    for (std::string_view k : keywords)
-      if (k[0] == word[0] && k == word) return true;
-    return false;
-  };
+  // Called for every name the grammar reads (several times each), so the word is loaded once as
+  // an integer and compared with the few keywords of its length (LANGUAGE.md §2).
+  static constexpr auto two = words("as", "if");
+  static constexpr auto three = words("for", "let");
+  static constexpr auto four = words("call", "case", "cond", "else", "from", "host", "null", "true");
+  static constexpr auto five = words("after", "const", "false", "graph", "while");
+  static constexpr auto six = words("kernel", "memcpy", "memset", "module", "repeat", "sizeof", "source", "struct", "switch");
+  static constexpr auto seven = words("include");
+  static constexpr auto eight = words("parallel");
+  const char* p = word.data();
   switch (word.size()) {
-    case 2: return one_of({"as", "if"});
-    case 3: return one_of({"for", "let"});
-    case 4: return one_of({"call", "case", "cond", "else", "from", "host", "null", "true"});
-    case 5: return one_of({"after", "const", "false", "graph", "while"});
-    case 6: return one_of({"kernel", "memcpy", "memset", "module", "repeat", "sizeof", "source", "struct", "switch"});
-    case 7: return word == "include";
-    case 8: return word == "parallel";
+    case 2: return one_of<2>(p, two);
+    case 3: return one_of<3>(p, three);
+    case 4: return one_of<4>(p, four);
+    case 5: return one_of<5>(p, five);
+    case 6: return one_of<6>(p, six);
+    case 7: return one_of<7>(p, seven);
+    case 8: return one_of<8>(p, eight);
     default: return false;
   }
 }
