@@ -44,9 +44,16 @@ struct primary_parser : x3::parser<primary_parser> {
     x3::skip_over(first, last, ctx);
     if (first == last) return false;
     const char c = *first;
-    if (lexical::is_digit(c) || c == '.')
-      return parse_as<ast::float_literal>(float_parser{}, first, last, ctx, rctx, attr) ||
-             parse_as<ast::int_literal>(int_parser{}, first, last, ctx, rctx, attr);
+    if (lexical::is_digit(c) || c == '.') {
+      // A float has a fraction or an exponent right after its leading digits (float_parser):
+      // without a '.', 'e' or 'E' there, the number is an integer, and no float is tried.
+      const char* after = first;
+      while (after != last && lexical::is_digit(*after)) ++after;
+      if (after != last && (*after == '.' || *after == 'e' || *after == 'E') &&
+          parse_as<ast::float_literal>(float_parser{}, first, last, ctx, rctx, attr))
+        return true;
+      return parse_as<ast::int_literal>(int_parser{}, first, last, ctx, rctx, attr);
+    }
     if (c == '(') return parse_as<ast::parenthesized>(parenthesized, first, last, ctx, rctx, attr);
     const std::string_view word = detail::word_at(first, last, ctx);
     if (word.empty()) return false;

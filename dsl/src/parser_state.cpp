@@ -9,11 +9,6 @@
 
 namespace cgraph::dsl::parser {
 
-parser_state*& parser_state::current() {
-  thread_local parser_state* state = nullptr;
-  return state;
-}
-
 bool parser_state::has_error_in(const char* from, const char* to) const {
   std::uint32_t lo = offset(from), hi = offset(to);
   // Errors are reported in increasing position, so the newest are at the back.

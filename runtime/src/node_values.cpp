@@ -29,11 +29,15 @@ template <bool written_only = false, typename F>
 void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
   using k = value_part::kind;
   if (n.kind == ir::node_kind::kernel) {
-    const ir::launch_record& r = g.launches[n.launch];
-    const std::uint32_t grid = written_only ? r.grid : 3, block = written_only ? r.block : 3;
-    for (std::uint32_t i = 0; i < grid; ++i) f(value_part{k::grid, i});
-    for (std::uint32_t i = 0; i < block; ++i) f(value_part{k::block, i});
-    if (!written_only || r.shared) f(value_part{k::shared, 0});
+    const auto slot = [&](std::size_t i) {
+      const auto index = static_cast<std::uint32_t>(i);
+      f(i < 3 ? value_part{k::grid, index} : i < 6 ? value_part{k::block, index - 3} : value_part{k::shared, 0});
+    };
+    if constexpr (written_only) {
+      g.for_each_written_slot(n, slot);
+    } else {
+      for (std::size_t i = 0; i < ir::launch_config::slots; ++i) slot(i);
+    }
   }
   if (n.kind == ir::node_kind::conditional) return;
   if (n.attributes != ir::none) {

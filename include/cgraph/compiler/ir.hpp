@@ -439,6 +439,16 @@ struct graph {
   // That slot as the argument it converts as (launch_config::argument_at): what a build reads,
   // one slot at a time, without making the whole configuration.
   argument launch_argument(const node& n, std::size_t i) const { return launch_config::argument_of(launch_slot(n, i), i); }
+  // Calls f(i) for each slot the launch of `n`, a kernel node of this graph, wrote, in slot
+  // order. The others are the constants 1 and 0, which read nothing and always convert: passes
+  // that look for what a node reads, and the templates, need not visit them.
+  template <typename F>
+  void for_each_written_slot(const node& n, F&& f) const {
+    const launch_record& r = launches[n.launch];
+    for (std::size_t i = 0; i < r.grid; ++i) f(i);
+    for (std::size_t i = 0; i < r.block; ++i) f(3 + i);
+    if (r.shared) f(std::size_t{6});
+  }
   // The launch configuration of `n`, a kernel node of this graph, with its defaults.
   launch_config launch_of(const node& n) const {
     launch_config out;
@@ -461,13 +471,12 @@ void for_each_node(const graph& g, const body& b, F&& f) {
   }
 }
 
-// Calls f(argument) for every value node `n` of `g` reads: a kernel's launch configuration, its
-// arguments and its attributes.
+// Calls f(argument) for every value node `n` of `g` reads: the values a kernel's launch wrote
+// (not the defaults 1 and 0 of the others: graph::for_each_written_slot), its arguments and its
+// attributes.
 template <typename Graph, typename Node, typename F>
 void for_each_argument(const Graph& g, const Node& n, F&& f) {
-  if (n.kind == node_kind::kernel) {
-    for (std::size_t i = 0; i < launch_config::slots; ++i) f(g.launch_argument(n, i));
-  }
+  if (n.kind == node_kind::kernel) g.for_each_written_slot(n, [&](std::size_t i) { f(g.launch_argument(n, i)); });
   for (const auto& a : g.args(n)) f(a);
   if (n.attributes != none) {
     const auto& at = g.attributes[n.attributes];
