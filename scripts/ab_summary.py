@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""The summary of an A/B that scripts/ab_runtime_bench.sh wrote: for every cell (shape, nodes,
+path) of the `build` measure, the median over the old runs and over the new runs of the ratio
+to the hand-written build of the same round, side by side.
+
+    python3 scripts/ab_summary.py OUT/NAME-*.csv [--title "old = REV, …"] > summary.txt
+
+A CSV's run (old or new) is the last word of its name before .csv (NAME-RUN-old.csv).
+"""
+import argparse
+import collections
+import csv
+import statistics
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("csvs", nargs="+")
+    ap.add_argument("--title", default="")
+    ap.add_argument("--measure", default="build")
+    args = ap.parse_args()
+    ratios = collections.defaultdict(lambda: collections.defaultdict(list))
+    for name in sorted(args.csvs):
+        side = name.rsplit("-", 1)[-1].removesuffix(".csv")
+        with open(name) as f:
+            for row in csv.DictReader(f):
+                if row["measure"] == args.measure:
+                    ratios[(row["shape"], int(row["nodes"]), row["path"])][side].append(float(row["ratio_to_hand"]))
+    if args.title:
+        print(f"# {args.title}")
+    print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old':>6s} {'new':>6s}")
+    for (shape, nodes, path), sides in sorted(ratios.items()):
+        old, new = (f"{statistics.median(sides[s]):6.3f}" if sides[s] else f"{'-':>6s}" for s in ("old", "new"))
+        print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {new}")
+
+
+if __name__ == "__main__":
+    main()
