@@ -25,14 +25,20 @@ namespace {
 // their errors reported): launch dimensions, attributes, arguments. `written_only` leaves out
 // the launch dimensions and shared bytes the launch did not write: their defaults, 1 and 0,
 // always convert, to what value_filler::reset starts with (`k<<<b, 256>>>` writes two of seven).
+// The part that launch slot `i` (ir::launch_config: 0-2 grid, 3-5 block, 6 shared bytes) fills.
+value_part launch_part(std::size_t i) {
+  using k = value_part::kind;
+  const auto index = static_cast<std::uint32_t>(i);
+  return i < 3 ? value_part{k::grid, index} : i < 6 ? value_part{k::block, index - 3} : value_part{k::shared, 0};
+}
+
+void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
+
 template <bool written_only = false, typename F>
 void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
   using k = value_part::kind;
   if (n.kind == ir::node_kind::kernel) {
-    const auto slot = [&](std::size_t i) {
-      const auto index = static_cast<std::uint32_t>(i);
-      f(i < 3 ? value_part{k::grid, index} : i < 6 ? value_part{k::block, index - 3} : value_part{k::shared, 0});
-    };
+    const auto slot = [&](std::size_t i) { f(launch_part(i)); };
     if constexpr (written_only) {
       g.for_each_written_slot(n, slot);
     } else {
@@ -46,6 +52,16 @@ void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
     if (at.device.expr != ir::none) f(value_part{k::device, 0});
   }
   for (std::uint32_t i = 0; i < n.args_count; ++i) f(value_part{k::argument, i});
+}
+
+// Whether a part (its argument `a`) is the same on every build: its expression reads no
+// parameter and no handle made while the graph is built, and it evaluated (in `pool`, the
+// constants) without failing.
+bool constant_part(const ir::graph& g, const ir::layered_pool& pool, const graph_dependencies& deps,
+                   const ir::argument& a) {
+  if (a.expr >= g.exprs.size() || !deps.exprs.expr_params[a.expr].empty()) return false;
+  const ir::op op = g.exprs[a.expr].op;
+  return op != ir::op::cond_ref && op != ir::op::alloc_ref && !ir::is_failure(pool[a.expr]);
 }
 
 // The bytes of a node's struct arguments, which node_values keeps in struct_bytes.
@@ -63,6 +79,19 @@ std::size_t struct_argument_bytes(const ir::graph& g, const ir::node& n) {
 // float's conversion is as safe to keep as an integer's. Direct-mapped: a miss converts.
 class constant_conversions {
 public:
+  // Converts constant part `a` (its value in `pool`) into `c`, from the table when it is there;
+  // false, and nothing kept, when it does not convert (value_filler::convert words why).
+  bool convert(const ir::layered_pool& pool, const ir::argument& a, ir::converted_bytes& c) {
+    if (const ir::converted_bytes* known = find(a)) {
+      c = *known;
+      return true;
+    }
+    if (ir::convert_to(pool[a.expr], a.target, a.check, c) != ir::convert_problem::fits) return false;
+    keep(a, c);
+    return true;
+  }
+
+private:
   const ir::converted_bytes* find(const ir::argument& a) const {
     const entry& e = table_[slot(a)];
     return e.expr == a.expr && e.type == bits_of(a.target) && e.c == a.check ? &e.bytes : nullptr;
@@ -71,7 +100,6 @@ public:
     table_[slot(a)] = {a.expr, a.check, bits_of(a.target), bytes};
   }
 
-private:
   struct entry {
     std::uint32_t expr = ir::none;  // none: unused (no argument's expression is none here)
     ir::check c = ir::check::any;
@@ -118,13 +146,8 @@ public:
 
   ir::argument argument(value_part part) const { return part_argument(g_, n_, part); }
 
-  // Whether a part (its argument `a`) is the same on every build: its expression reads no
-  // parameter and no handle made while the graph is built, and it evaluated without failing.
-  bool constant(const ir::argument& a, const graph_dependencies& deps) const {
-    if (a.expr >= g_.exprs.size() || !deps.exprs.expr_params[a.expr].empty()) return false;
-    const ir::op op = g_.exprs[a.expr].op;
-    return op != ir::op::cond_ref && op != ir::op::alloc_ref && !ir::is_failure(pool_[a.expr]);
-  }
+  // constant_part, in this filler's pool.
+  bool constant(const ir::argument& a, const graph_dependencies& deps) const { return constant_part(g_, pool_, deps, a); }
 
   // Converts a part into `out` (an argument's place in `out.args` must exist).
   void fill(value_part part) { fill(part, argument(part)); }
@@ -174,8 +197,6 @@ public:
   void reserve_struct_bytes() { out_.struct_bytes.reserve(struct_argument_bytes(g_, n_)); }
 
 private:
-  static void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
-
   // What a part is called in its errors; null for an argument, which describe_argument names.
   static const char* part_name(value_part part) {
     static constexpr const char* grid_parts[] = {"grid dimension x", "grid dimension y", "grid dimension z"};
@@ -221,15 +242,10 @@ private:
         fail(a, part.index, part_name(part), error->range, error->message);
       return;
     }
-    if (constants_)
-      if (const ir::converted_bytes* known = constants_->find(a)) {
-        c = *known;
-        return;
-      }
+    if (constants_ && constants_->convert(pool_, a, c)) return;  // a template's constant part
     const ir::value& v = value_of(a);
     if (ir::convert_to(v, a.target, a.check, c) != ir::convert_problem::fits)
       fail(a, part.index, part_name(part), {}, ir::convert(v, a.target, a.check).error);
-    if (constants_) constants_->keep(a, c);
   }
 
   const program_state& p_;
@@ -279,6 +295,49 @@ bool templatable(const ir::graph& g, const ir::node& n) {
 // (dynamic_part::memo).
 // `fixed` and `conversions` are the caller's, reused for every node of the graph: a node's
 // values were a vector made and freed per node.
+// The template of kernel node `n` without attributes (nearly every node of a large graph) into
+// `t`, its arguments' slice of `out.arguments` and `out.dynamic`: read straight from its launch
+// record and argument list. The same parts, in the same order, with the same rule as the general
+// path below, which asks part_argument for each part and fills a node_values to copy from, and
+// cost a text -> graph build about 300 instructions a node more (docs/performance.md, run 42).
+// False when a constant part does not convert: the caller then leaves the template unusable.
+bool fill_kernel_template(const ir::graph& g, const ir::node& n, const ir::layered_pool& constants,
+                          const graph_dependencies& deps, memo_numbering& memo_slots,
+                          constant_conversions& conversions, value_template& t, graph_templates& out) {
+  bool converts = true;
+  dim3 grid{1, 1, 1}, block{1, 1, 1};
+  unsigned shared_bytes = 0;
+  g.for_each_written_slot(n, [&](std::size_t i) {
+    const ir::argument a = g.launch_argument(n, i);
+    ir::converted_bytes c;
+    if (!constant_part(g, constants, deps, a)) {
+      out.dynamic.push_back({launch_part(i), memo_slots.slot_of(g, a), a});
+    } else if (!converts || !conversions.convert(constants, a, c)) {
+      converts = false;
+    } else if (i < 6) {
+      set_dim(i < 3 ? grid : block, static_cast<std::uint32_t>(i % 3), c.as_u64());
+    } else {
+      shared_bytes = static_cast<unsigned>(c.as_u64());
+    }
+  });
+  if (!converts) return false;
+  const std::span<const ir::argument> args = g.args(n);
+  ir::converted_bytes* converted = out.arguments.data() + t.arguments.first;
+  for (std::uint32_t i = 0; i < args.size(); ++i) {
+    const ir::argument& a = args[i];
+    if (!constant_part(g, constants, deps, a)) {
+      out.dynamic.push_back({value_part{value_part::kind::argument, i}, memo_slots.slot_of(g, a), a});
+    } else if (!conversions.convert(constants, a, converted[i])) {
+      std::fill_n(converted, args.size(), ir::converted_bytes{});  // an unusable template's are zero
+      return false;
+    }
+  }
+  t.grid = grid;
+  t.block = block;
+  t.shared_bytes = shared_bytes;
+  return true;
+}
+
 void add_template(const program_state& p, std::uint32_t index, const ir::node& n, const ir::layered_pool& constants,
                   memo_numbering& memo_slots, node_values& fixed, constant_conversions& conversions,
                   graph_templates& out) {
@@ -290,25 +349,32 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   const ir::graph& g = p.program.graphs[index];
   if (!templatable(g, n)) return;
   const graph_dependencies& deps = p.dependencies[index];
-  value_filler filler(p, g, n, constants, nullptr, fixed, &conversions);
-  filler.reset();
-  fixed.args.resize(count);
-  try {
-    for_each_part<true>(g, n, [&](value_part part) {
-      const ir::argument a = filler.argument(part);
-      if (filler.constant(a, deps)) filler.fill(part, a);
-      else out.dynamic.push_back({part, memo_slots.slot_of(g, a), a});
-    });
-  } catch (const build_error&) {
-    out.dynamic.resize(t.dynamic.first);
-    return;
+  if (n.kind == ir::node_kind::kernel && n.attributes == ir::none) {
+    if (!fill_kernel_template(g, n, constants, deps, memo_slots, conversions, t, out)) {
+      out.dynamic.resize(t.dynamic.first);
+      return;
+    }
+  } else {
+    value_filler filler(p, g, n, constants, nullptr, fixed, &conversions);
+    filler.reset();
+    fixed.args.resize(count);
+    try {
+      for_each_part<true>(g, n, [&](value_part part) {
+        const ir::argument a = filler.argument(part);
+        if (filler.constant(a, deps)) filler.fill(part, a);
+        else out.dynamic.push_back({part, memo_slots.slot_of(g, a), a});
+      });
+    } catch (const build_error&) {
+      out.dynamic.resize(t.dynamic.first);
+      return;
+    }
+    t.grid = fixed.grid;
+    t.block = fixed.block;
+    t.shared_bytes = fixed.shared_bytes;
+    t.enabled = fixed.enabled;
+    t.device = fixed.device;
+    std::copy(fixed.args.begin(), fixed.args.end(), out.arguments.begin() + t.arguments.first);
   }
-  t.grid = fixed.grid;
-  t.block = fixed.block;
-  t.shared_bytes = fixed.shared_bytes;
-  t.enabled = fixed.enabled;
-  t.device = fixed.device;
-  std::copy(fixed.args.begin(), fixed.args.end(), out.arguments.begin() + t.arguments.first);
   t.dynamic.count = static_cast<std::uint32_t>(out.dynamic.size()) - t.dynamic.first;
   t.usable = true;
   t.launch_in_place = std::all_of(out.dynamic.begin() + t.dynamic.first, out.dynamic.end(), [](const dynamic_part& d) {
@@ -357,6 +423,7 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
   // Templates read constant parts only: the slots' values are never looked at.
   const ir::layered_pool constants(t->constants, t->slot, t->param_exprs.size());
   t->steps.reserve(plans[index].steps.size());
+  t->arguments.reserve(g.arg_pool.size());  // every step's arguments are the graph's, once each
   memo_numbering memo_slots;
   node_values fixed;
   auto conversions = std::make_unique<constant_conversions>();  // 4 KB: not on the stack
