@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The summary of an A/B that scripts/ab_runtime_bench.sh wrote: for every cell (shape, nodes,
 path) of the `build` measure, the median over the old runs and over the new runs of the ratio
-to the hand-written build of the same round, side by side.
+to the hand-written build of the same round, side by side. With --absolute: the median
+microseconds a unit (a node, for builds) of each side, their range over the runs, and new / old,
+for runs whose hand-written rows moved between runs (the machine, not the code), where a ratio
+to them hides what cgraph's own rows did.
 
-    python3 scripts/ab_summary.py OUT/NAME-*.csv [--title "old = REV, …"] > summary.txt
+    python3 scripts/ab_summary.py OUT/NAME-*.csv [--title "old = REV, …"] [--absolute] > summary.txt
 
 A CSV's run (old or new) is the last word of its name before .csv (NAME-RUN-old.csv).
 """
@@ -18,20 +21,32 @@ def main():
     ap.add_argument("csvs", nargs="+")
     ap.add_argument("--title", default="")
     ap.add_argument("--measure", default="build")
+    ap.add_argument("--absolute", action="store_true")
     args = ap.parse_args()
+    column = "us_per_unit" if args.absolute else "ratio_to_hand"
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
     for name in sorted(args.csvs):
         side = name.rsplit("-", 1)[-1].removesuffix(".csv")
         with open(name) as f:
             for row in csv.DictReader(f):
                 if row["measure"] == args.measure:
-                    ratios[(row["shape"], int(row["nodes"]), row["path"])][side].append(float(row["ratio_to_hand"]))
+                    ratios[(row["shape"], int(row["nodes"]), row["path"])][side].append(float(row[column]))
     if args.title:
         print(f"# {args.title}")
-    print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old':>6s} {'new':>6s}")
+    if args.absolute:
+        print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old us':>6s} {'range':>13s} {'new us':>6s} {'range':>13s} {'new/old':>7s}")
+    else:
+        print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old':>6s} {'new':>6s}")
     for (shape, nodes, path), sides in sorted(ratios.items()):
         old, new = (f"{statistics.median(sides[s]):6.3f}" if sides[s] else f"{'-':>6s}" for s in ("old", "new"))
-        print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {new}")
+        if args.absolute:
+            spread = (f"{min(sides[s]):6.3f}-{max(sides[s]):6.3f}" if sides[s] else f"{'-':>13s}" for s in ("old", "new"))
+            both = sides["old"] and sides["new"]
+            change = f"{statistics.median(sides['new']) / statistics.median(sides['old']):7.3f}" if both else f"{'-':>7s}"
+            old_range, new_range = spread
+            print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {old_range} {new} {new_range} {change}")
+        else:
+            print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {new}")
 
 
 if __name__ == "__main__":
