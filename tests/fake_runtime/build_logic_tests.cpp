@@ -307,3 +307,56 @@ graph g(p: f32*, n: i32 = 5) {
     }
   }
 }
+
+TEST_CASE("fake_runtime.a_kernel_with_attributes_gets_the_values_of_one_without") {
+  // A kernel node without attributes is templated straight from its launch and arguments; one
+  // with attributes takes the general path (node_values.cpp). Both must give every node the
+  // same launch and arguments: the same launches as above, once plain and once each with an
+  // attribute, built with two parameter values in both strategies.
+  const std::string launches[] = {
+      "add<<<1, 32>>>(p, 1);",        "as_f32<<<1, 1>>>(p, 1);",       "as_u32<<<(2, 3, 4), (1, 1, 2), 1>>>(p, 1);",
+      "as_f32<<<n, 1>>>(p, 2.5);",    "add<<<(n, 1), 64, 16>>>(p, -1);", "as_f32<<<1, 32>>>(p, -0.0);",
+      "add<<<n, n>>>(p, n);",
+  };
+  const auto program_of = [&](std::string_view attribute) {
+    std::string text = "kernel add(p: f32*, i: i32);\nkernel as_f32(p: f32*, x: f32);\n"
+                       "kernel as_u32(p: f32*, x: u32);\ngraph g(p: f32*, n: i32 = 5) {\n";
+    for (const auto& l : launches) text += "  " + std::string(attribute) + l + "\n";
+    return cgraph::program::compile(text + "}\n", "test.cgraph");
+  };
+  const cgraph::program plain = program_of(""), with_attributes = program_of("[[priority(1)]] ");
+  cgraph::registry reg = kernels();
+  reg.kernel("as_f32", &as_f32).kernel("as_u32", &as_u32);
+  const auto record = [&](const cgraph::program& prog, int n, cgraph::strategy how) {
+    fake_cuda::record_kernels(true);
+    (void)cgraph::graph::build(prog, "g", {{"p", buffer}, {"n", n}}, reg, with(how));
+    std::vector<fake_cuda::kernel_record> got = fake_cuda::kernels_recorded();
+    fake_cuda::record_kernels(false);
+    return got;
+  };
+  for (int n : {5, 7}) {
+    for (auto how : both) {
+      const std::string strategy = name_of(how);
+      CAPTURE(strategy);
+      CAPTURE(n);
+      const auto want = record(plain, n, how), got = record(with_attributes, n, how);
+      REQUIRE(want.size() == std::size(launches));
+      REQUIRE(got.size() == want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        CAPTURE(i);
+        CHECK(got[i].grid.x == want[i].grid.x);
+        CHECK(got[i].grid.y == want[i].grid.y);
+        CHECK(got[i].grid.z == want[i].grid.z);
+        CHECK(got[i].block.x == want[i].block.x);
+        CHECK(got[i].block.y == want[i].block.y);
+        CHECK(got[i].block.z == want[i].block.z);
+        CHECK(got[i].shared == want[i].shared);
+        CHECK(got[i].arg1 == want[i].arg1);
+      }
+      // The last launch reads `n` everywhere: its values are this build's, not a template's.
+      CHECK(want.back().grid.x == static_cast<unsigned>(n));
+      CHECK(want.back().block.x == static_cast<unsigned>(n));
+      CHECK(want.back().arg1 == static_cast<unsigned long long>(n));
+    }
+  }
+}
