@@ -111,6 +111,12 @@ private:
     std::uint32_t body_id;
     std::uint32_t node;
     source_range range;
+    std::uint32_t scope;  // the `for` iteration that declared it (label_scope_); 0 outside every `for`
+  };
+  // An `after` that no body resolved, with the innermost `for` iteration it was written in.
+  struct unresolved_after {
+    ast::after_label name;  // by value, as pending_after holds it
+    std::uint32_t scope;
   };
   // An `after` waiting for its body's end. The label by value: in compile's streaming mode its
   // statement's tree is gone by then.
@@ -327,20 +333,20 @@ private:
     auto index = static_cast<std::uint32_t>(body.nodes.size());
     set_deps(n, {in.data(), in.size()});
     if (label) {
-      // A `for` repeats its labels once per iteration: each is unique within its iteration (and
-      // may shadow a label outside the loop).
-      std::optional<source_range> previous;
-      auto [it, inserted] = labels_.try_emplace(label->name, label_info{current_->id, index, range_of(*label)});
-      if (current_->enclosing) {
-        if (auto same = current_->labels.find(label->name); same != current_->labels.end())
-          previous = body.nodes[same->second].range;
-      } else if (!inserted) {
-        previous = it->second.range;
-      }
-      if (previous) {
+      // Labels are unique in a graph, but each iteration of a `for` has its own (LANGUAGE.md
+      // §11): unique within the iteration, its conditionals' bodies included, they may reuse a
+      // name from outside the loop and go out of scope when the iteration ends
+      // (end_iteration_labels).
+      auto it = labels_.find(label->name);
+      if (it != labels_.end() && it->second.scope == label_scope_) {
         auto& d = diags_.error(range_of(*label), fmt::format("duplicate label '{}'", label->name));
-        d.notes.push_back({*previous, "previous label is here"});
+        d.notes.push_back({it->second.range, "previous label is here"});
       } else {
+        const label_info info{current_->id, index, range_of(*label), label_scope_};
+        if (label_scope_ != 0)
+          shadowed_labels_.emplace_back(label->name, it == labels_.end() ? std::nullopt : std::optional(it->second));
+        if (it == labels_.end()) labels_.emplace(label->name, info);
+        else it->second = info;
         n.label = static_cast<std::uint32_t>(graph_.labels.size());
         graph_.labels.emplace_back(label->name);
         current_->labels.emplace(label->name, index);
@@ -677,8 +683,12 @@ private:
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name.name);
       if (it == ctx.labels.end()) {
-        if (ctx.enclosing) ctx.enclosing->afters.push_back(p);  // a label outside the iteration
-        else unresolved_.push_back(p.name);
+        // An iteration hands an `after` on to the body it is part of (the label may be outside
+        // the loop), unless the name is the iteration's own, in one of its conditionals' bodies.
+        const auto visible = labels_.find(p.name.name);
+        const bool own = label_scope_ != 0 && visible != labels_.end() && visible->second.scope == label_scope_;
+        if (ctx.enclosing && !own) ctx.enclosing->afters.push_back(p);
+        else unresolved_.push_back({p.name, label_scope_});
         continue;
       }
       ir::node& n = ctx.body->nodes[p.node];
@@ -757,19 +767,55 @@ private:
     return false;
   }
 
+  // The end of the labels of the `for` iteration being lowered (label_scope_), which go back
+  // to `outer`: an `after` written in the iteration that names one of them lies in another body
+  // of it (a conditional's); the others may name a label further out. Then the labels that the
+  // iteration's own shadowed come back (its entries of `shadowed_labels_`, those after `mark`).
+  void end_iteration_labels(std::uint32_t outer, std::size_t mark) {
+    std::erase_if(unresolved_, [&](unresolved_after& u) {
+      if (u.scope != label_scope_) return false;
+      const auto it = labels_.find(u.name.name);
+      if (it != labels_.end() && it->second.scope == label_scope_) {
+        report_label_in_other_body(u.name);
+        return true;
+      }
+      u.scope = outer;
+      return false;
+    });
+    while (shadowed_labels_.size() > mark) {
+      auto& [name, before] = shadowed_labels_.back();
+      const auto it = labels_.find(name);
+      iteration_labels_.try_emplace(name, it->second.range);
+      if (before) it->second = *before;
+      else labels_.erase(it);
+      shadowed_labels_.pop_back();
+    }
+    label_scope_ = outer;
+  }
+
+  void report_label_in_other_body(const ast::after_label& name) {
+    diags_.error(range_of(name), fmt::format("label '{}' is in another graph body; 'after' cannot cross into or "
+                                              "out of a conditional body",
+                                              name.name));
+  }
+
   void report_unresolved_afters() {
     // A `for` body's `after` is unresolved once per iteration: reported once.
-    std::sort(unresolved_.begin(), unresolved_.end(), [](const auto& x, const auto& y) { return x.begin < y.begin; });
+    std::sort(unresolved_.begin(), unresolved_.end(),
+              [](const auto& x, const auto& y) { return x.name.begin < y.name.begin; });
     unresolved_.erase(std::unique(unresolved_.begin(), unresolved_.end(),
-                                  [](const auto& x, const auto& y) { return x.begin == y.begin; }),
+                                  [](const auto& x, const auto& y) { return x.name.begin == y.name.begin; }),
                       unresolved_.end());
-    for (const ast::after_label& name : unresolved_) {
-      if (labels_.count(name.name))
-        diags_.error(range_of(name), fmt::format("label '{}' is in another graph body; 'after' cannot cross into or "
-                                                  "out of a conditional body",
-                                                  name.name));
-      else
-      {
+    for (const unresolved_after& u : unresolved_) {
+      const ast::after_label& name = u.name;
+      if (labels_.count(name.name)) {
+        report_label_in_other_body(name);
+      } else if (const auto in_for = iteration_labels_.find(name.name); in_for != iteration_labels_.end()) {
+        auto& d = diags_.error(range_of(name), fmt::format("label '{}' is not visible here: it is declared in a 'for' "
+                                                            "body, whose labels are visible only inside their iteration",
+                                                            name.name));
+        d.notes.push_back({in_for->second, fmt::format("'{}' is declared here", name.name)});
+      } else {
         std::vector<std::string_view> labels;
         for (const auto& [label, info] : labels_) labels.push_back(label);
         diags_.error(range_of(name), fmt::format("no label '{}' in graph '{}'{}", name.name, graph_.name,
@@ -1350,6 +1396,9 @@ private:
       body_context iteration{current_->body, current_->id, current_->conditional, {}, {}, current_};
       body_context* outer = current_;
       current_ = &iteration;
+      const std::uint32_t outer_labels = label_scope_;
+      const std::size_t shadowed_before = shadowed_labels_.size();
+      label_scope_ = ++label_scopes_;
       scope_.push();
       std::uint32_t value = exprs_.constant(ir::value::integer(i), ir::type::of(ir::scalar::i64), range_of(s.variable));
       declare(s.variable, symbol{symbol::kind::let, value, 0, range_of(s.variable)});
@@ -1358,6 +1407,7 @@ private:
       frontier end = lower_block(s.body, start);
       pop_scope();
       resolve_afters(iteration);
+      end_iteration_labels(outer_labels, shadowed_before);
       current_ = outer;
       if (!s.parallel) {
         out = std::move(end);
@@ -1411,8 +1461,14 @@ private:
   std::vector<std::uint32_t> allocation_nodes_;  // by allocation: its node's index in the root body  // set while the else body of an `else if` is lowered
   std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
   bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
+  // The labels in scope: the graph's, and those of the `for` iterations being lowered, which
+  // shadow the graph's of the same name until the iteration ends (end_iteration_labels).
   std::unordered_map<std::string_view, label_info> labels_;
-  std::vector<ast::after_label> unresolved_;  // by value, as pending_after holds them
+  std::vector<std::pair<std::string_view, std::optional<label_info>>> shadowed_labels_;  // what they replaced
+  std::unordered_map<std::string_view, source_range> iteration_labels_;  // labels of `for` bodies, for messages
+  std::uint32_t label_scope_ = 0;   // the `for` iteration being lowered (label_info::scope), 0 outside
+  std::uint32_t label_scopes_ = 0;  // iterations so far
+  std::vector<unresolved_after> unresolved_;
   std::vector<cond_info> conds_;
   ir::argument device_block_;            // the device of the innermost `on device` block, or none
   source_range device_block_range_;
