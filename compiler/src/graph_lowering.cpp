@@ -337,16 +337,15 @@ private:
       // §11): unique within the iteration, its conditionals' bodies included, they may reuse a
       // name from outside the loop and go out of scope when the iteration ends
       // (end_iteration_labels).
-      auto it = labels_.find(label->name);
-      if (it != labels_.end() && it->second.scope == label_scope_) {
+      const label_info info{current_->id, index, range_of(*label), label_scope_};
+      auto [it, inserted] = labels_.try_emplace(label->name, info);  // one lookup: most labels are new
+      if (!inserted && it->second.scope == label_scope_) {
         auto& d = diags_.error(range_of(*label), fmt::format("duplicate label '{}'", label->name));
         d.notes.push_back({it->second.range, "previous label is here"});
       } else {
-        const label_info info{current_->id, index, range_of(*label), label_scope_};
         if (label_scope_ != 0)
-          shadowed_labels_.emplace_back(label->name, it == labels_.end() ? std::nullopt : std::optional(it->second));
-        if (it == labels_.end()) labels_.emplace(label->name, info);
-        else it->second = info;
+          shadowed_labels_.emplace_back(label->name, inserted ? std::nullopt : std::optional(it->second));
+        it->second = info;
         n.label = static_cast<std::uint32_t>(graph_.labels.size());
         graph_.labels.emplace_back(label->name);
         current_->labels.emplace(label->name, index);
