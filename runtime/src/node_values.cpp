@@ -21,10 +21,6 @@ namespace cgraph::detail {
 
 namespace {
 
-// Calls f(value_part) for every part of node `n`'s values, in the order they are filled (and
-// their errors reported): launch dimensions, attributes, arguments. `written_only` leaves out
-// the launch dimensions and shared bytes the launch did not write: their defaults, 1 and 0,
-// always convert, to what value_filler::reset starts with (`k<<<b, 256>>>` writes two of seven).
 // The part that launch slot `i` (ir::launch_config: 0-2 grid, 3-5 block, 6 shared bytes) fills.
 value_part launch_part(std::size_t i) {
   using k = value_part::kind;
@@ -34,6 +30,10 @@ value_part launch_part(std::size_t i) {
 
 void set_dim(dim3& d, std::uint32_t i, std::uint64_t v) { (i == 0 ? d.x : i == 1 ? d.y : d.z) = static_cast<unsigned>(v); }
 
+// Calls f(value_part) for every part of node `n`'s values, in the order they are filled (and
+// their errors reported): launch dimensions, attributes, arguments. `written_only` leaves out
+// the launch dimensions and shared bytes the launch did not write: their defaults, 1 and 0,
+// always convert, to what value_filler::reset starts with (`k<<<b, 256>>>` writes two of seven).
 template <bool written_only = false, typename F>
 void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
   using k = value_part::kind;
@@ -286,15 +286,6 @@ bool templatable(const ir::graph& g, const ir::node& n) {
   return true;
 }
 
-// Appends the template of node `n` of graph `index`, from the pool of constants, to `out`: its
-// constants, its arguments (zero where dynamic) and its dynamic parts. A constant part whose
-// conversion fails leaves the template unusable: every build then computes the node in full
-// and reports it where it always did. (A constant expression that failed to evaluate is left
-// dynamic, and reported by the build that converts it.)
-// `memo_slots` numbers the (expression, type, check) conversions of the graph's dynamic parts
-// (dynamic_part::memo).
-// `fixed` and `conversions` are the caller's, reused for every node of the graph: a node's
-// values were a vector made and freed per node.
 // The template of kernel node `n` without attributes (nearly every node of a large graph) into
 // `t`, its arguments' slice of `out.arguments` and `out.dynamic`: read straight from its launch
 // record and argument list. The same parts, in the same order, with the same rule as the general
@@ -338,6 +329,15 @@ bool fill_kernel_template(const ir::graph& g, const ir::node& n, const ir::layer
   return true;
 }
 
+// Appends the template of node `n` of graph `index`, from the pool of constants, to `out`: its
+// constants, its arguments (zero where dynamic) and its dynamic parts. A constant part whose
+// conversion fails leaves the template unusable: every build then computes the node in full
+// and reports it where it always did. (A constant expression that failed to evaluate is left
+// dynamic, and reported by the build that converts it.)
+// `memo_slots` numbers the (expression, type, check) conversions of the graph's dynamic parts
+// (dynamic_part::memo).
+// `fixed` and `conversions` are the caller's, reused for every node of the graph: a node's
+// values were a vector made and freed per node.
 void add_template(const program_state& p, std::uint32_t index, const ir::node& n, const ir::layered_pool& constants,
                   memo_numbering& memo_slots, node_values& fixed, constant_conversions& conversions,
                   graph_templates& out) {
