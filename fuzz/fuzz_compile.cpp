@@ -5,10 +5,12 @@
 #include <cgraph/compiler/emit_cpp.hpp>
 #include <cgraph/compiler/plan.hpp>
 #include <cgraph/compiler/printers.hpp>
+#include <cgraph/dsl/parse.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace cgraph::fuzz {
 namespace {
@@ -39,6 +41,25 @@ void exercise_backends(const ir::program& program, const source_file& source) {
   }
 }
 
+// The text of every comment of `source`, in order, without trailing blanks (a line comment's
+// trailing spaces and '\r' are layout, which fmt may drop).
+std::vector<std::string> comments_of(const source_file& source) {
+  diagnostics ignored;
+  std::vector<std::string> out;
+  for (const source_range& c : dsl::scan(source, 0, ignored).comments) {
+    std::string text(source.text().substr(c.begin, c.end - c.begin));
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.pop_back();
+    out.push_back(std::move(text));
+  }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& texts) {
+  std::string out;
+  for (const auto& t : texts) out += t + "\n";
+  return out;
+}
+
 }  // namespace
 
 void compile_one(const std::uint8_t* data, std::size_t size) {
@@ -47,7 +68,8 @@ void compile_one(const std::uint8_t* data, std::size_t size) {
   (void)format_diagnostics(source, result.diags);
   if (result.program) exercise_backends(*result.program, source);
 
-  // `cgraphc fmt` must be idempotent, and must not change what the file means.
+  // `cgraphc fmt` must be idempotent, must not change what the file means, and must keep every
+  // comment, in order (LANGUAGE.md §14).
   diagnostics format_diags;
   auto formatted = dsl::format_source(source, format_diags);
   if (!formatted) return;
@@ -55,6 +77,8 @@ void compile_one(const std::uint8_t* data, std::size_t size) {
   diagnostics again_diags;
   auto twice = dsl::format_source(once, again_diags);
   if (!twice) violated("formatted text parses", *formatted);
+  if (comments_of(source) != comments_of(once))
+    violated("fmt keeps every comment", joined(comments_of(source)) + "----- after fmt -----\n" + joined(comments_of(once)));
   if (*twice != *formatted) violated("fmt is idempotent", *formatted + "\n----- formatted again -----\n" + *twice);
   std::string before = result.program ? print_ir(*result.program, source, {.locations = false}) : "<errors>";
   std::string after = outcome(once);

@@ -268,6 +268,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // A misspelt command is left over as an extra argument, and CLI11 only says that a
+    // subcommand is required: name the word it did not know, and the commands it knows.
+    if (app.get_subcommands().empty() && !app.remaining().empty()) {
+      std::cerr << "cgraphc: error: unknown command '" << app.remaining().front()
+                << "' (commands: check, ir, dot, emit-cpp, fmt)\nRun with --help for more information.\n";
+      return exit_usage;
+    }
     app.exit(e);
     return exit_usage;
   }

@@ -74,18 +74,24 @@ private:
     blank(offset);
   }
 
-  // A comment that starts on the line where the item ending at `end` ends stays on that line.
-  void trailing(std::uint32_t end) {
-    if (end > 0 && next_ < comments_.size() &&
+  // A comment that starts on the line where the item ending at `end` ends stays on that line;
+  // not one from `limit` on, which stands inside what follows on that line (a first statement
+  // or `case` written on the same line as its '{').
+  void trailing(std::uint32_t end, std::uint32_t limit = ~0u) {
+    if (end > 0 && next_ < comments_.size() && comments_[next_].begin < limit &&
         src_.location(comments_[next_].begin).line == src_.location(end - 1).line) {
-      out_ += "  ";
-      out_ += comment_text(next_);
-      last_end_ = comments_[next_].end;
-      ++next_;
+      comment_at_line_end();
     } else {
       last_end_ = std::max(last_end_, end);
     }
     out_ += '\n';
+  }
+  // The next comment, at the end of the line written so far.
+  void comment_at_line_end() {
+    out_ += "  ";
+    out_ += comment_text(next_);
+    last_end_ = comments_[next_].end;
+    ++next_;
   }
 
   // ---- comments inside a line ---------------------------------------------------------------
@@ -118,7 +124,8 @@ private:
     while (next_ < comments_.size() && comments_[next_].begin < offset) {
       std::string_view c = comment_text(next_);
       bool line_comment = c.substr(0, 2) == "//";
-      if (!out_.empty() && out_.back() != ' ' && out_.back() != '(' && out_.back() != '\n') out_ += line_comment ? "  " : " ";
+      const char before = out_.empty() ? ' ' : out_.back();
+      if (before != ' ' && before != '(' && before != '[' && before != '<' && before != '\n') out_ += line_comment ? "  " : " ";
       out_ += c;
       last_end_ = comments_[next_].end;
       ++next_;
@@ -127,6 +134,22 @@ private:
     }
   }
   bool comment_before(std::uint32_t offset) const { return next_ < comments_.size() && comments_[next_].begin < offset; }
+
+  // A name, with the comments that stood before it written before it.
+  void name(const ast::identifier& id) {
+    inline_comments(id.begin);
+    out_ += id.name;
+  }
+  // `text`, a token the syntax tree keeps no place of: the first `first` after `from` in the
+  // source (comments skipped) is where it stood, and the comments before it are written before
+  // it, a space between (none before a ',', and `text`'s own leading space is not doubled).
+  void token(std::uint32_t from, char first, std::string_view text) {
+    const std::size_t size = out_.size();
+    inline_comments(closing_paren(from, first));
+    if (out_.size() != size && out_.back() == ' ' && !text.empty() && (text.front() == ' ' || text.front() == ','))
+      out_.pop_back();
+    out_ += text;
+  }
 
   // Where the ')' (or `closer`) closing a list whose last item ends at `from` stands (comments
   // and a trailing ',' skipped).
@@ -201,7 +224,9 @@ private:
 
   // ---- expressions ---------------------------------------------------------------------------
 
+  // Comments before an expression stay before it, wherever it stands.
   void expression(const ast::expression& e) {
+    inline_comments(e.begin);
     unary(e.first);
     for (const auto& o : e.rest()) {
       inline_comments(o.begin);
@@ -272,6 +297,11 @@ private:
     if (d.size() == 1) expression(d[0]);
     else list(d);
   }
+  // Where launch dimensions end in the source: after the ')' of a parenthesized list.
+  std::uint32_t dims_end(const ast::list<ast::expression>& d) const {
+    const std::uint32_t end = d.back().end;
+    return d.size() == 1 ? end : closing_paren(end) + 1;
+  }
 
   static std::string type(const ast::type_name& t) {
     return cat(t.is_const ? "const " : "", t.base, t.pointer ? "*" : "");
@@ -313,51 +343,74 @@ private:
       }
   }
 
+  // Comments before the '{': a block comment stays before it; a line comment ends the '{' line
+  // (the canonical layout keeps `) {` and `} else {` on one line).
   void block(const ast::block& b) {
+    while (comment_before(b.begin) && comment_text(next_).substr(0, 2) != "//") inline_comments(comments_[next_].end);
     bool has_comments = next_ < comments_.size() && comments_[next_].begin < b.end;
     if (b.statements.empty() && !has_comments) {
       out_ += "{}";
       return;
     }
     out_ += "{";
-    trailing(b.begin + 1);
+    if (comment_before(b.begin)) {
+      comment_at_line_end();
+      out_ += '\n';
+    } else {
+      trailing(b.begin + 1, b.statements.empty() ? ~0u : first_begin(b.statements.front()));
+    }
     ++depth_;
-    for (const auto& s : b.statements) statement(s);
+    for (const auto& s : b.statements) statement(s, b.end - 1);
     leading(b.end - 1, false);
     --depth_;
     indent();
     out_ += "}";
   }
 
-  void statement(const ast::statement& s) {
-    const auto& t = boost::apply_visitor([](const auto& x) -> const ast::tagged& { return ast::unwrap(x); }, s);
+  static const ast::tagged& tag_of(const ast::statement& s) {
+    return boost::apply_visitor([](const auto& x) -> const ast::tagged& { return ast::unwrap(x); }, s);
+  }
+  static std::uint32_t first_begin(const ast::statement& s) { return tag_of(s).begin; }
+
+  // `closing`: where the enclosing block's '}' stands; a comment after it is not this statement's.
+  void statement(const ast::statement& s, std::uint32_t closing) {
+    const auto& t = tag_of(s);
     leading(t.begin, false);
     indent();
     continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
     boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
-    trailing(t.end);
+    trailing(t.end, closing);
   }
 
   void stmt(const ast::launch_stmt& s) {
     prefix(s.prefix);
-    out_ += cat(s.kernel.name, "<<<");
+    name(s.kernel);
+    token(s.kernel.end, '<', "<<<");
     dims(s.grid);
-    out_ += ", ";
+    token(dims_end(s.grid), ',', ", ");
     dims(s.block);
+    std::uint32_t last = dims_end(s.block);
     if (s.shared_bytes) {
-      out_ += ", ";
+      token(last, ',', ", ");
       expression(s.shared_bytes->get());
+      last = s.shared_bytes->get().end;
     }
-    out_ += ">>>";
+    token(last, '>', ">>>");
+    inline_comments(closing_paren(closing_paren(last, '>') + 3, '('));  // between ">>>" and '('
     list(s.args);
     after(s.prefix, s.after);
     out_ += ';';
   }
   // memcpy, memset, host and call: "[label: ]HEAD(ARGS)[ after …];"
-  void call_like(const ast::node_prefix& p, const std::string& head, const ast::list<ast::expression>& args,
-                 const ast::after_list& suffix) {
+  // `callee`: the name after `host` or `call`, with the comments before it.
+  void call_like(const ast::node_prefix& p, std::string_view head, const ast::list<ast::expression>& args,
+                 const ast::after_list& suffix, const ast::identifier* callee = nullptr) {
     prefix(p);
     out_ += head;
+    if (callee) {
+      name(*callee);
+      inline_comments(closing_paren(callee->end, '('));
+    }
     list(args);
     after(p, suffix);
     out_ += ';';
@@ -371,38 +424,44 @@ private:
     prefix(p);
     out_ += keyword;
     out_ += ' ';
-    out_ += name.name;
+    this->name(name);
     after(p, suffix);
     out_ += ';';
   }
   void stmt(const ast::event_stmt& s) { keyword_stmt(s.prefix, s.wait ? "wait" : "record", s.event, s.after); }
   void stmt(const ast::alloc_stmt& s) {
     prefix(s.prefix);
-    out_ += cat("alloc ", s.name.name, ": ", type(s.element), "[");
+    out_ += "alloc ";
+    name(s.name);
+    out_ += cat(": ", type(s.element), "[");
     expression(s.count);
     out_ += ']';
     after(s.prefix, s.after);
     out_ += ';';
   }
   void stmt(const ast::free_stmt& s) { keyword_stmt(s.prefix, "free", s.name, s.after); }
-  void stmt(const ast::host_stmt& s) { call_like(s.prefix, cat("host ", s.callback.name), s.args, s.after); }
-  void stmt(const ast::call_stmt& s) { call_like(s.prefix, cat("call ", s.graph.name), s.args, s.after); }
+  void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host ", s.args, s.after, &s.callback); }
+  void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call ", s.args, s.after, &s.graph); }
   void stmt(const ast::let_stmt& s) {
-    out_ += cat("let ", s.name.name, " = ");
+    out_ += "let ";
+    name(s.name);
+    token(s.name.end, '=', " = ");
     expression(s.value);
     out_ += ';';
   }
   void stmt(const ast::cond_stmt& s) {
-    out_ += cat("cond ", s.name.name);
+    out_ += "cond ";
+    name(s.name);
     if (s.init) {
-      out_ += " = ";
+      token(s.name.end, '=', " = ");
       expression(*s.init);
     }
     out_ += ';';
   }
   void stmt(const ast::if_stmt& s) {
     prefix(s.prefix);
-    out_ += cat("if ", s.condition.name);
+    out_ += "if ";
+    name(s.condition);
     after(s.prefix, s.after);
     out_ += ' ';
     block(s.then_body);
@@ -414,17 +473,19 @@ private:
   }
   void stmt(const ast::while_stmt& s) {
     prefix(s.prefix);
-    out_ += cat("while ", s.condition.name);
+    out_ += "while ";
+    name(s.condition);
     after(s.prefix, s.after);
     out_ += ' ';
     block(s.body);
   }
   void stmt(const ast::switch_stmt& s) {
     prefix(s.prefix);
-    out_ += cat("switch ", s.condition.name);
+    out_ += "switch ";
+    name(s.condition);
     after(s.prefix, s.after);
     out_ += " {";
-    trailing(s.condition.end);
+    trailing(s.condition.end, s.cases.empty() ? ~0u : s.cases.front().begin);
     ++depth_;
     for (const auto& c : s.cases) {
       leading(c.begin, false);
@@ -450,9 +511,10 @@ private:
   }
   void stmt(const ast::for_stmt& s) {
     out_ += s.parallel ? "parallel for " : "for ";
-    out_ += cat(s.variable.name, " in ");
+    name(s.variable);
+    token(s.variable.end, 'i', " in ");
     expression(s.from);
-    out_ += "..";
+    token(s.from.end, '.', "..");
     expression(s.to);
     out_ += ' ';
     block(s.body);
@@ -506,8 +568,15 @@ private:
   void declaration(const ast::kernel_decl& d) {
     out_ += cat("kernel ", d.name.name);
     params(d.params, 1);
-    if (d.symbol) out_ += " as " + std::string(text(*d.symbol));
-    if (d.library) out_ += cat(" from ", d.library->name);
+    if (d.symbol) {
+      out_ += " as ";
+      inline_comments(d.symbol->begin);
+      out_ += text(*d.symbol);
+    }
+    if (d.library) {
+      out_ += " from ";
+      name(*d.library);
+    }
     out_ += ';';
   }
   void declaration(const ast::host_decl& d) {
@@ -520,7 +589,9 @@ private:
   }
   void declaration(const ast::const_decl& d) {
     continuation_ = 4;
-    out_ += cat("const ", d.name.name, " = ");
+    out_ += "const ";
+    name(d.name);
+    token(d.name.end, '=', " = ");
     expression(d.value);
     out_ += ';';
   }
