@@ -200,8 +200,13 @@ convert_problem convert_number(const value& v, type target, check c, converted_b
     double d = as_double(v);
     if (c == check::positive && !(d > 0)) return convert_problem::not_positive;
     if (target.s == scalar::f32) {
-      if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) return convert_problem::does_not_fit;
-      store(static_cast<float>(d));
+      // Rounded to nearest, as C++ converts: a value below FLT_MAX + half its last place
+      // (2^128 - 2^103) rounds to FLT_MAX (3.4028235e38, FLT_MAX as written, fits); from there
+      // on it rounds to infinity and does not fit.
+      constexpr double rounds_to_infinity = 0x1.ffffffp127;
+      constexpr float largest = std::numeric_limits<float>::max();
+      if (!(std::fabs(d) < rounds_to_infinity)) return convert_problem::does_not_fit;
+      store(std::fabs(d) > static_cast<double>(largest) ? (d > 0 ? largest : -largest) : static_cast<float>(d));
     } else if (target.s == scalar::f16 || target.s == scalar::bf16) {
       auto bits = small_float_bits(d, target.s == scalar::f16 ? 5 : 8);
       if (!bits) return convert_problem::does_not_fit;

@@ -13,6 +13,8 @@
 
 
 #include <charconv>
+#include <limits>
+#include <system_error>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -342,7 +344,11 @@ struct float_parser : detail::token_parser<float_parser, ast::float_literal> {
     }
     if (!fraction && !exponent) return false;
     ast::float_literal lit;
-    std::from_chars(first, p, lit.value);  // out-of-range values become inf: the checker reports them
+    // Too large or too small for a double: from_chars leaves the value as it was (0.0, which
+    // read as the literal's value once), so it is made infinite, which lowering reports as out
+    // of range.
+    if (std::from_chars(first, p, lit.value).ec == std::errc::result_out_of_range)
+      lit.value = std::numeric_limits<double>::infinity();
     detail::tag(lit, first, p);
     x3::traits::move_to(std::move(lit), attr);
     first = p;

@@ -149,6 +149,26 @@ TEST_CASE("eval.two_byte_floats_round_to_nearest_even_from_the_double") {
   }
 }
 
+// f32 rounds to nearest, as C++ converts a double: FLT_MAX as written (3.4028235e38, just above
+// the float's value) fits and is FLT_MAX; from FLT_MAX + half its last place (2^128 - 2^103)
+// on, the value would round to infinity and does not fit.
+TEST_CASE("eval.f32_rounds_to_nearest_at_the_top_of_its_range") {
+  auto as_f32 = [](double d) {
+    converted c = convert(value::floating(d), type::of(scalar::f32));
+    REQUIRE_MESSAGE(c.error.empty(), c.error);
+    float f;
+    std::memcpy(&f, c.bytes.data(), sizeof f);
+    return f;
+  };
+  constexpr float largest = std::numeric_limits<float>::max();
+  CHECK(as_f32(3.4028235e38) == largest);
+  CHECK(as_f32(-3.4028235e38) == -largest);
+  CHECK(as_f32(std::nextafter(0x1.ffffffp127, 0.0)) == largest);
+  CHECK(as_f32(1.5) == 1.5f);
+  CHECK(convert(value::floating(0x1.ffffffp127), type::of(scalar::f32)).error == "value 3.4028235677973366e+38 does not fit f32");
+  CHECK_FALSE(convert(value::floating(-3.5e38), type::of(scalar::f32)).error.empty());
+}
+
 TEST_CASE("eval.unsigned_values_above_int64_max_convert_to_u64_only") {
   const value big = value::unsigned_integer(0xFFFF'FFFF'FFFF'FFF0ull);
   CHECK(big.big_unsigned());
