@@ -99,6 +99,7 @@ private:
   std::string_view comment_text(std::size_t i) const {
     return src_.text().substr(comments_[i].begin, comments_[i].end - comments_[i].begin);
   }
+  bool is_line_comment(std::size_t i) const { return comment_text(i).substr(0, 2) == "//"; }
   std::size_t column() const {
     auto nl = out_.rfind('\n');
     return nl == std::string::npos ? out_.size() : out_.size() - nl - 1;
@@ -123,7 +124,7 @@ private:
   void inline_comments(std::uint32_t offset) {
     while (next_ < comments_.size() && comments_[next_].begin < offset) {
       std::string_view c = comment_text(next_);
-      bool line_comment = c.substr(0, 2) == "//";
+      bool line_comment = is_line_comment(next_);
       const char before = out_.empty() ? ' ' : out_.back();
       if (before != ' ' && before != '(' && before != '[' && before != '<' && before != '\n') out_ += line_comment ? "  " : " ";
       out_ += c;
@@ -346,7 +347,7 @@ private:
   // Comments before the '{': a block comment stays before it; a line comment ends the '{' line
   // (the canonical layout keeps `) {` and `} else {` on one line).
   void block(const ast::block& b) {
-    while (comment_before(b.begin) && comment_text(next_).substr(0, 2) != "//") inline_comments(comments_[next_].end);
+    while (comment_before(b.begin) && !is_line_comment(next_)) inline_comments(comments_[next_].end);
     bool has_comments = next_ < comments_.size() && comments_[next_].begin < b.end;
     if (b.statements.empty() && !has_comments) {
       out_ += "{}";
