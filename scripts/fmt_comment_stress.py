@@ -6,7 +6,10 @@ none moves. Reports the moves by kind (the tokens before and after, names as ID)
 example each, and exits 1 if any moved. Not run by CI while moves remain (docs/language.md,
 "fmt").
 
-    python3 scripts/fmt_comment_stress.py [path/to/cgraphc]
+    python3 scripts/fmt_comment_stress.py [--line] [path/to/cgraphc]
+
+--line inserts line comments (`//cN` and a line break) instead. Either way, a formatted text
+that formats to something else counts as a failure too (fmt must be idempotent).
 """
 import collections
 import glob
@@ -24,6 +27,7 @@ TOKEN = re.compile(r'/\*c\d+\*/|"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|\d[\w.]
 
 def neighbours(text):
     """Each inserted comment's nearest tokens before and after, other comments skipped."""
+    text = re.sub(r"//c(\d+)", r"/*c\1*/", text)  # an inserted line comment counts as the same comment
     tokens = TOKEN.findall(re.sub(r"//[^\n]*", "", text))
     out = {}
     for i, t in enumerate(tokens):
@@ -51,9 +55,12 @@ def kind(token):
 
 def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    cgraphc = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/test/cgraphc")
+    args = sys.argv[1:]
+    line = "--line" in args
+    args = [a for a in args if a != "--line"]
+    cgraphc = args[0] if args else os.path.join(root, "build/test/cgraphc")
     moves, example = collections.Counter(), {}
-    files = inserted = 0
+    files = inserted = unstable = 0
     with tempfile.TemporaryDirectory() as tmp:
         stressed = os.path.join(tmp, "stressed.cgraph")
         for path in sorted(glob.glob(f"{root}/examples/*.cgraph") + glob.glob(f"{root}/tests/golden/ir/*.cgraph")):
@@ -65,7 +72,7 @@ def main():
 
             def comment(_):
                 count[0] += 1
-                return f" /*c{count[0]}*/ "
+                return f" //c{count[0]}\n " if line else f" /*c{count[0]}*/ "
 
             parts = re.split(r'("(?:[^"\\]|\\.)*")', source)
             text = "".join(p if p.startswith('"') else re.sub(r"[ ]+", comment, p) for p in parts)
@@ -75,6 +82,12 @@ def main():
             if result.returncode != 0:
                 continue
             files += 1
+            with open(stressed, "w") as f:
+                f.write(result.stdout)
+            again = subprocess.run([cgraphc, "fmt", stressed], capture_output=True, text=True)
+            if again.stdout != result.stdout:
+                unstable += 1
+                print(f"not idempotent: {os.path.basename(path)}")
             before, after = neighbours(text), neighbours(result.stdout)
             inserted += len(before)
             for c, near in before.items():
@@ -84,8 +97,8 @@ def main():
                     example.setdefault(k, f"{os.path.basename(path)}: {c} between {near[0]!r} and {near[1]!r}")
     for k, n in moves.most_common():
         print(f"{n:5} moved between {k[0]} and {k[1]}  (e.g. {example[k]})")
-    print(f"{files} files, {sum(moves.values())} of {inserted} comments moved")
-    return 1 if moves else 0
+    print(f"{files} files, {sum(moves.values())} of {inserted} comments moved, {unstable} not idempotent")
+    return 1 if moves or unstable else 0
 
 
 if __name__ == "__main__":

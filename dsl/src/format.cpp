@@ -144,12 +144,40 @@ private:
   // `text`, a token the syntax tree keeps no place of: the first `first` after `from` in the
   // source (comments skipped) is where it stood, and the comments before it are written before
   // it, a space between (none before a ',', and `text`'s own leading space is not doubled).
-  void token(std::uint32_t from, char first, std::string_view text) {
+  void token(std::uint32_t from, char first, std::string_view text) { token_at(closing_paren(from, first), text); }
+  // `text`, a token that stood at `at` in the source, after the comments before it.
+  void token_at(std::uint32_t at, std::string_view text) {
     const std::size_t size = out_.size();
-    inline_comments(closing_paren(from, first));
-    if (out_.size() != size && out_.back() == ' ' && !text.empty() && (text.front() == ' ' || text.front() == ','))
+    inline_comments(at);
+    // No space doubled, and none between a comment and a ',', ';', ']' or ')'.
+    if (out_.size() != size && out_.back() == ' ' && !text.empty() && std::string_view(" ,;])").find(text.front()) != std::string_view::npos)
       out_.pop_back();
     out_ += text;
+  }
+  // The block comments before `at`, where the canonical layout keeps a token on the line
+  // before (`} else`, `) {`): a line comment there is left to what follows.
+  void block_comments_before(std::uint32_t at) {
+    while (comment_before(at) && !is_line_comment(next_)) inline_comments(comments_[next_].end);
+  }
+  // Where the next token after `offset` starts (spaces and comments skipped).
+  std::uint32_t next_token(std::uint32_t offset) const {
+    std::string_view t = src_.text();
+    return static_cast<std::uint32_t>(lexical::skip_trivia(t.data() + offset, t.data() + t.size()) - t.data());
+  }
+  // Just past the last token before `offset` (spaces and comments skipped): where a keyword
+  // the syntax tree keeps no place of ends, found from what follows it.
+  std::uint32_t end_of_token_before(std::uint32_t offset) const {
+    std::string_view t = src_.text();
+    for (;;) {
+      while (offset > 0 && (t[offset - 1] == ' ' || t[offset - 1] == '\t' || t[offset - 1] == '\r' || t[offset - 1] == '\n'))
+        --offset;
+      if (offset == 0) return 0;
+      // The comment holding the byte before, if any (comments are sorted and do not overlap).
+      auto c = std::upper_bound(comments_.begin(), comments_.end(), offset - 1,
+                                [](std::uint32_t o, const source_range& r) { return o < r.begin; });
+      if (c == comments_.begin() || std::prev(c)->end < offset) return offset;
+      offset = std::prev(c)->begin;
+    }
   }
 
   // Where the ')' (or `closer`) closing a list whose last item ends at `from` stands (comments
@@ -211,7 +239,7 @@ private:
       inline_comments(bounds(i).first);
       item(i);
       if (i + 1 == count) break;
-      out_ += ',';
+      token(bounds(i).second, ',', ",");  // a comment before the ',' stays before it
       // Comments after the item (on its line or below) come before the next item's line.
       inline_comments(bounds(i + 1).first);
       if (!at_fresh_line()) break_line();
@@ -239,18 +267,23 @@ private:
     }
     if (const ast::choice* ternary = e.ternary()) {
       const ast::choice& c = *ternary;
-      inline_comments(c.begin);
-      out_ += " ? ";
-      inline_comments(c.then.begin);
+      token_at(c.begin, " ? ");
       expression(c.then);
-      out_ += " : ";
-      inline_comments(c.otherwise.begin);
+      token_at(end_of_token_before(c.otherwise.begin) - 1, " : ");
       expression(c.otherwise);
     }
   }
 
   void unary(const ast::unary& u) {
-    if (u.prefix) out_.append(u.prefix->begin(), u.prefix->end());
+    if (u.prefix) {
+      std::uint32_t at = u.begin;  // the first sign
+      for (char sign : *u.prefix) {
+        inline_comments(at);
+        out_ += sign;
+        at = next_token(at + 1);
+      }
+      inline_comments(at);  // between the last sign and the operand
+    }
     boost::apply_visitor([&](const auto& x) { operand(ast::unwrap(x)); }, u.value);
   }
   void operand(const ast::field_access& x) {
@@ -278,7 +311,8 @@ private:
   }
   // `P { x: 1, y: 2 }`: the fields as a list (wrapped and commented like arguments), in braces.
   void operand(const ast::struct_literal& x) {
-    out_ += cat(x.name.name, ' ');
+    out_ += x.name.name;
+    token(x.name.end, '{', " ");  // the comments before the '{'; comma_list writes it
     comma_list(
         x.fields.size(),
         [&](std::size_t i) {
@@ -295,8 +329,12 @@ private:
   }
 
   void dims(const ast::list<ast::expression>& d) {
-    if (d.size() == 1) expression(d[0]);
-    else list(d);
+    if (d.size() == 1) {
+      expression(d[0]);
+    } else {
+      inline_comments(end_of_token_before(d[0].begin) - 1);  // before the '('
+      list(d);
+    }
   }
   // Where launch dimensions end in the source: after the ')' of a parenthesized list.
   std::uint32_t dims_end(const ast::list<ast::expression>& d) const {
@@ -307,6 +345,24 @@ private:
   static std::string type(const ast::type_name& t) {
     return cat(t.is_const ? "const " : "", t.base, t.pointer ? "*" : "");
   }
+  // A type as written, with the comments between its words (`const /*c*/ f32 /*d*/ *`).
+  void type_at(const ast::type_name& t) {
+    std::uint32_t at = next_token(t.begin);
+    if (t.is_const) {
+      inline_comments(at);
+      out_ += "const ";
+      at = next_token(at + 5);
+    }
+    inline_comments(at);
+    out_ += t.base;
+    if (t.pointer) token(at + static_cast<std::uint32_t>(t.base.size()), '*', "*");
+  }
+  // `NAME: TYPE`, with the comments between them.
+  void typed(const ast::identifier& n, const ast::type_name& t) {
+    name(n);
+    token(n.end, ':', ": ");
+    type_at(t);
+  }
 
   // ---- statements ----------------------------------------------------------------------------
 
@@ -316,7 +372,7 @@ private:
       out_ += "[[";
       for (std::size_t i = 0; i < attributes.size(); ++i) {
         if (i) out_ += ", ";
-        out_ += attributes[i].name.name;
+        name(attributes[i].name);
         if (!attributes[i].args.empty()) {
           out_ += '(';
           for (std::size_t k = 0; k < attributes[i].args.size(); ++k) {
@@ -326,20 +382,49 @@ private:
           out_ += ')';
         }
       }
-      out_ += "]] ";
+      token(attributes.back().end, ']', "]] ");
     }
-    if (const ast::identifier* label = p.label()) out_ += cat(label->name, ": ");
+    if (const ast::identifier* label = p.label()) {
+      name(*label);
+      token(label->end, ':', ": ");
+    }
+    if (!p.parts) return;
+    // The comments before what follows the prefix stay before it.
+    const std::uint32_t head = next_token(p.end);
+    if (at_fresh_line() && comment_before(head)) {
+      // Only an `after` list stood before the head, and it moves to the end: the comments go
+      // on lines of their own before the statement, where formatting again leaves them.
+      out_.resize(out_.rfind('\n') + 1);
+      leading(head, false);
+      indent();
+    } else {
+      inline_comments(head);
+    }
   }
   // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".
   void after(const ast::node_prefix& p, const ast::after_list& suffix) {
     bool first = true;
     for (const auto* l : {&p.after(), &suffix})
       for (const auto& name : *l) {
-        out_ += first ? " after " : ", ";
+        // In the clause at the end, comments before `after` and each ',' stay before them; the
+        // one before the statement moves to the end, and its comments stay where they were.
+        const std::uint32_t before = l == &suffix ? end_of_token_before(name.begin) : 0;
+        if (l != &suffix) out_ += first ? " after " : ", ";
+        else if (first) token_at(before - 5, " after ");
+        else token_at(before - 1, ", ");
         inline_comments(name.begin);
-        out_ += name.port == ast::edge_port::programmatic ? cat("programmatic(", name.name, ")")
-                : name.port == ast::edge_port::launched   ? cat("launched(", name.name, ")")
-                                                          : std::string(name.name);
+        if (name.port == ast::edge_port::full) {
+          out_ += name.name;
+        } else {  // `programmatic(L)`, `launched(L)`: the range is the whole port, and L is found in it
+          const std::string_view port = name.port == ast::edge_port::programmatic ? "programmatic" : "launched";
+          out_ += port;
+          const std::uint32_t open = next_token(name.begin + static_cast<std::uint32_t>(port.size()));
+          token_at(open, "(");
+          const std::uint32_t label = next_token(open + 1);
+          inline_comments(label);
+          out_ += name.name;
+          token(label + static_cast<std::uint32_t>(name.name.size()), ')', ")");
+        }
         first = false;
       }
   }
@@ -347,7 +432,7 @@ private:
   // Comments before the '{': a block comment stays before it; a line comment ends the '{' line
   // (the canonical layout keeps `) {` and `} else {` on one line).
   void block(const ast::block& b) {
-    while (comment_before(b.begin) && !is_line_comment(next_)) inline_comments(comments_[next_].end);
+    block_comments_before(b.begin);
     bool has_comments = next_ < comments_.size() && comments_[next_].begin < b.end;
     if (b.statements.empty() && !has_comments) {
       out_ += "{}";
@@ -433,10 +518,10 @@ private:
   void stmt(const ast::alloc_stmt& s) {
     prefix(s.prefix);
     out_ += "alloc ";
-    name(s.name);
-    out_ += cat(": ", type(s.element), "[");
+    typed(s.name, s.element);
+    token(s.element.end, '[', "[");
     expression(s.count);
-    out_ += ']';
+    token(s.count.end, ']', "]");
     after(s.prefix, s.after);
     out_ += ';';
   }
@@ -467,9 +552,15 @@ private:
     out_ += ' ';
     block(s.then_body);
     if (s.else_body) {
-      out_ += " else ";
-      if (s.else_body->else_if) stmt(boost::get<ast::x3::forward_ast<ast::if_stmt>>(s.else_body->statements[0].var).get());
-      else block(*s.else_body);
+      block_comments_before(end_of_token_before(s.else_body->begin) - 4);  // `} /*c*/ else`
+      out_ += out_.back() == ' ' ? "else " : " else ";
+      if (s.else_body->else_if) {
+        const ast::if_stmt& inner = boost::get<ast::x3::forward_ast<ast::if_stmt>>(s.else_body->statements[0].var).get();
+        inline_comments(inner.begin);  // `else /*c*/ if`
+        stmt(inner);
+      } else {
+        block(*s.else_body);
+      }
     }
   }
   void stmt(const ast::while_stmt& s) {
@@ -485,7 +576,8 @@ private:
     out_ += "switch ";
     name(s.condition);
     after(s.prefix, s.after);
-    out_ += " {";
+    block_comments_before(end_of_token_before(s.cases.empty() ? s.end - 1 : s.cases.front().begin) - 1);
+    out_ += out_.back() == ' ' ? "{" : " {";
     trailing(s.condition.end, s.cases.empty() ? ~0u : s.cases.front().begin);
     ++depth_;
     for (const auto& c : s.cases) {
@@ -511,7 +603,11 @@ private:
     block(s.body);
   }
   void stmt(const ast::for_stmt& s) {
-    out_ += s.parallel ? "parallel for " : "for ";
+    if (s.parallel) {
+      out_ += "parallel ";
+      inline_comments(next_token(s.begin + 8));  // `parallel /*c*/ for`
+    }
+    out_ += "for ";
     name(s.variable);
     token(s.variable.end, 'i', " in ");
     expression(s.from);
@@ -534,9 +630,12 @@ private:
     block(s.body);
   }
   void stmt(const ast::device_stmt& s) {
-    out_ += "on device(";
+    out_ += "on";
+    const std::uint32_t device = next_token(s.begin + 2);
+    token_at(device, " device");
+    token(device + 6, '(', "(");
     expression(s.device);
-    out_ += ") ";
+    token(s.device.end, ')', ") ");
     block(s.body);
   }
 
@@ -555,19 +654,26 @@ private:
     comma_list(
         ps.size(),
         [&](std::size_t i) {
-          out_ += cat(ps[i].name.name, ": ", type(ps[i].type));
+          typed(ps[i].name, ps[i].type);
           if (ps[i].default_value) {
-            out_ += " = ";
+            token(ps[i].type.end, '=', " = ");
             expression(*ps[i].default_value);
           }
         },
         [&](std::size_t i) { return std::pair{ps[i].begin, ps[i].end}; }, reserve_after);
   }
 
-  void declaration(const ast::include_decl& d) { out_ += "include " + std::string(text(d.path)) + ";"; }
-  void declaration(const ast::import_decl& d) { out_ += "import " + std::string(text(d.path)) + ";"; }
+  void declaration(const ast::include_decl& d) { path_declaration("include ", d.path); }
+  void declaration(const ast::import_decl& d) { path_declaration("import ", d.path); }
+  void path_declaration(std::string_view keyword, const ast::string_literal& path) {
+    out_ += keyword;
+    inline_comments(path.begin);
+    out_ += text(path);
+    token(path.end, ';', ";");
+  }
   void declaration(const ast::kernel_decl& d) {
-    out_ += cat("kernel ", d.name.name);
+    out_ += "kernel ";
+    name(d.name);
     params(d.params, 1);
     if (d.symbol) {
       out_ += " as ";
@@ -581,7 +687,8 @@ private:
     out_ += ';';
   }
   void declaration(const ast::host_decl& d) {
-    out_ += cat("host ", d.name.name);
+    out_ += "host ";
+    name(d.name);
     params(d.params, 1);
     out_ += ';';
   }
@@ -598,7 +705,9 @@ private:
   }
   // One field per line, like a block's statements, with the comments between them.
   void declaration(const ast::struct_decl& d) {
-    out_ += cat("struct ", d.name.name, " {");
+    out_ += "struct ";
+    name(d.name);
+    token(d.name.end, '{', " {");
     // A comment on the '{' line stays there unless it follows the first field.
     if (d.fields.empty() || comment_before(d.fields[0].begin)) {
       trailing(d.name.end);
@@ -613,9 +722,8 @@ private:
       leading(f.begin, false);
       indent();
       continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
-      out_ += cat(f.name.name, ": ");
-      inline_comments(f.type.begin);
-      out_ += type(f.type) + ';';
+      typed(f.name, f.type);
+      token(f.type.end, ';', ";");
       trailing(f.end);
     }
     leading(d.end - 1, false);
@@ -623,7 +731,8 @@ private:
     out_ += '}';
   }
   void declaration(const ast::graph_decl& d) {
-    out_ += cat("graph ", d.name.name);
+    out_ += "graph ";
+    name(d.name);
     params(d.params, 2);
     out_ += ' ';
     block(d.body);
