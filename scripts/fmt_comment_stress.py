@@ -6,10 +6,13 @@ none moves. Reports the moves by kind (the tokens before and after, names as ID)
 example each, and exits 1 if any moved. Not run by CI while moves remain (docs/language.md,
 "fmt").
 
-    python3 scripts/fmt_comment_stress.py [--line] [path/to/cgraphc]
+    python3 scripts/fmt_comment_stress.py [--line] [--max-moves N] [path/to/cgraphc]
 
 --line inserts line comments (`//cN` and a line break) instead. Either way, a formatted text
-that formats to something else counts as a failure too (fmt must be idempotent).
+that formats to something else is a failure (fmt must be idempotent). --max-moves N (default
+0; -1: any) is how many moved comments pass: CTest runs the block comments with the moves of
+the one documented exception (an `after` clause written before its statement moves to the
+end) and the line comments with any number, since a line comment before a `{` moves by design.
 """
 import collections
 import glob
@@ -58,6 +61,11 @@ def main():
     args = sys.argv[1:]
     line = "--line" in args
     args = [a for a in args if a != "--line"]
+    max_moves = 0
+    if "--max-moves" in args:
+        i = args.index("--max-moves")
+        max_moves = int(args[i + 1])
+        del args[i:i + 2]
     cgraphc = args[0] if args else os.path.join(root, "build/test/cgraphc")
     moves, example = collections.Counter(), {}
     files = inserted = unstable = 0
@@ -98,7 +106,11 @@ def main():
     for k, n in moves.most_common():
         print(f"{n:5} moved between {k[0]} and {k[1]}  (e.g. {example[k]})")
     print(f"{files} files, {sum(moves.values())} of {inserted} comments moved, {unstable} not idempotent")
-    return 1 if moves or unstable else 0
+    if files == 0:
+        print("no file formatted: is the cgraphc path right?")
+        return 1
+    moved = sum(moves.values())
+    return 1 if unstable or (max_moves >= 0 and moved > max_moves) else 0
 
 
 if __name__ == "__main__":
