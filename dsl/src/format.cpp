@@ -154,6 +154,9 @@ private:
       out_.pop_back();
     out_ += text;
   }
+  // The ';' that ends `t` (a statement's or declaration's range ends with it), after the
+  // comments before it.
+  void semicolon(const ast::tagged& t) { token_at(t.end - 1, ";"); }
   // The block comments before `at`, where the canonical layout keeps a token on the line
   // before (`} else`, `) {`): a line comment there is left to what follows.
   void block_comments_before(std::uint32_t at) {
@@ -485,36 +488,36 @@ private:
     inline_comments(closing_paren(closing_paren(last, '>') + 3, '('));  // between ">>>" and '('
     list(s.args);
     after(s.prefix, s.after);
-    out_ += ';';
+    semicolon(s);
   }
-  // memcpy, memset, host and call: "[label: ]HEAD(ARGS)[ after …];"
-  // `callee`: the name after `host` or `call`, with the comments before it.
-  void call_like(const ast::node_prefix& p, std::string_view head, const ast::list<ast::expression>& args,
-                 const ast::after_list& suffix, const ast::identifier* callee = nullptr) {
-    prefix(p);
+  // memcpy, memset, a collective, host and call: "[label: ]HEAD(ARGS)[ after …];"
+  // `word`: what stands before the '(' (the keyword, or the name after `host` or `call`, which
+  // is `callee` too, written with the comments before it).
+  template <typename Statement>
+  void call_like(const Statement& s, std::string_view head, const ast::tagged& word,
+                 const ast::identifier* callee = nullptr) {
+    prefix(s.prefix);
     out_ += head;
-    if (callee) {
-      name(*callee);
-      inline_comments(closing_paren(callee->end, '('));
-    }
-    list(args);
-    after(p, suffix);
-    out_ += ';';
+    if (callee) name(*callee);
+    inline_comments(closing_paren(word.end, '('));
+    list(s.args);
+    after(s.prefix, s.after);
+    semicolon(s);
   }
   void stmt(const ast::builtin_stmt& s) {
-    call_like(s.prefix, s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset", s.args, s.after);
+    call_like(s, s.keyword.op == ast::builtin_op::memcpy_op ? "memcpy" : "memset", s.keyword);
   }
   // `KEYWORD NAME [after …];`
-  void keyword_stmt(const ast::node_prefix& p, std::string_view keyword, const ast::identifier& name,
-                    const ast::after_list& suffix) {
-    prefix(p);
+  template <typename Statement>
+  void keyword_stmt(const Statement& s, std::string_view keyword, const ast::identifier& name) {
+    prefix(s.prefix);
     out_ += keyword;
     out_ += ' ';
     this->name(name);
-    after(p, suffix);
-    out_ += ';';
+    after(s.prefix, s.after);
+    semicolon(s);
   }
-  void stmt(const ast::event_stmt& s) { keyword_stmt(s.prefix, s.wait ? "wait" : "record", s.event, s.after); }
+  void stmt(const ast::event_stmt& s) { keyword_stmt(s, s.wait ? "wait" : "record", s.event); }
   void stmt(const ast::alloc_stmt& s) {
     prefix(s.prefix);
     out_ += "alloc ";
@@ -523,17 +526,17 @@ private:
     expression(s.count);
     token(s.count.end, ']', "]");
     after(s.prefix, s.after);
-    out_ += ';';
+    semicolon(s);
   }
-  void stmt(const ast::free_stmt& s) { keyword_stmt(s.prefix, "free", s.name, s.after); }
-  void stmt(const ast::host_stmt& s) { call_like(s.prefix, "host ", s.args, s.after, &s.callback); }
-  void stmt(const ast::call_stmt& s) { call_like(s.prefix, "call ", s.args, s.after, &s.graph); }
+  void stmt(const ast::free_stmt& s) { keyword_stmt(s, "free", s.name); }
+  void stmt(const ast::host_stmt& s) { call_like(s, "host ", s.callback, &s.callback); }
+  void stmt(const ast::call_stmt& s) { call_like(s, "call ", s.graph, &s.graph); }
   void stmt(const ast::let_stmt& s) {
     out_ += "let ";
     name(s.name);
     token(s.name.end, '=', " = ");
     expression(s.value);
-    out_ += ';';
+    semicolon(s);
   }
   void stmt(const ast::cond_stmt& s) {
     out_ += "cond ";
@@ -542,7 +545,7 @@ private:
       token(s.name.end, '=', " = ");
       expression(*s.init);
     }
-    out_ += ';';
+    semicolon(s);
   }
   void stmt(const ast::if_stmt& s) {
     prefix(s.prefix);
@@ -621,7 +624,7 @@ private:
     block(s.branches);
   }
   void stmt(const ast::block& s) { block(s); }
-  void stmt(const ast::collective_stmt& s) { call_like(s.prefix, std::string(dsl::info(s.keyword.op).name), s.args, s.after); }
+  void stmt(const ast::collective_stmt& s) { call_like(s, dsl::info(s.keyword.op).name, s.keyword); }
   void stmt(const ast::group_stmt& s) {
     prefix(s.prefix);
     out_ += "group";
@@ -676,24 +679,29 @@ private:
     name(d.name);
     params(d.params, 1);
     if (d.symbol) {
-      out_ += " as ";
+      token_at(end_of_token_before(d.symbol->begin) - 2, " as ");
       inline_comments(d.symbol->begin);
       out_ += text(*d.symbol);
     }
     if (d.library) {
-      out_ += " from ";
+      token_at(end_of_token_before(d.library->begin) - 4, " from ");
       name(*d.library);
     }
-    out_ += ';';
+    semicolon(d);
   }
   void declaration(const ast::host_decl& d) {
     out_ += "host ";
     name(d.name);
     params(d.params, 1);
-    out_ += ';';
+    semicolon(d);
   }
   void declaration(const ast::library_decl& d) {
-    out_ += cat(d.kind == ast::library_kind::module ? "module " : "source ", d.name.name, " = ", text(d.text), ";");
+    out_ += d.kind == ast::library_kind::module ? "module " : "source ";
+    name(d.name);
+    token(d.name.end, '=', " = ");
+    inline_comments(d.text.begin);
+    out_ += text(d.text);
+    semicolon(d);
   }
   void declaration(const ast::const_decl& d) {
     continuation_ = 4;
@@ -701,7 +709,7 @@ private:
     name(d.name);
     token(d.name.end, '=', " = ");
     expression(d.value);
-    out_ += ';';
+    semicolon(d);
   }
   // One field per line, like a block's statements, with the comments between them.
   void declaration(const ast::struct_decl& d) {
