@@ -1,4 +1,4 @@
-"""Puts a block comment at every space between tokens of the examples and IR goldens (their
+"""Puts a block comment at every space between tokens of the examples and golden inputs (their
 line comments dropped; those with block comments or raw strings skipped), runs `cgraphc fmt`, and reports each comment
 whose neighbouring tokens changed: LANGUAGE.md §14 says fmt keeps every comment next to the
 token it was next to. The fuzzer checks that no comment is lost or reordered; this checks that
@@ -71,8 +71,11 @@ def main():
     files = inserted = unstable = 0
     with tempfile.TemporaryDirectory() as tmp:
         stressed = os.path.join(tmp, "stressed.cgraph")
-        for path in sorted(glob.glob(f"{root}/examples/*.cgraph") + glob.glob(f"{root}/tests/golden/ir/*.cgraph")):
-            source = open(path).read()
+        for path in sorted(glob.glob(f"{root}/examples/*.cgraph") + glob.glob(f"{root}/tests/golden/*/*.cgraph")):
+            try:
+                source = open(path, encoding="utf-8").read()
+            except UnicodeDecodeError:
+                continue  # a diagnostics golden of bad UTF-8
             if '"""' in source or "/*" in source:
                 continue
             source = re.sub(r"//[^\n]*", "", source)  # its own line comments: only the inserted ones

@@ -374,15 +374,16 @@ private:
     if (!attributes.empty()) {
       out_ += "[[";
       for (std::size_t i = 0; i < attributes.size(); ++i) {
-        if (i) out_ += ", ";
+        if (i) token(attributes[i - 1].end, ',', ", ");
         name(attributes[i].name);
-        if (!attributes[i].args.empty()) {
-          out_ += '(';
-          for (std::size_t k = 0; k < attributes[i].args.size(); ++k) {
-            if (k) out_ += ", ";
-            expression(attributes[i].args[k]);
+        const auto& args = attributes[i].args;
+        if (!args.empty()) {
+          token(attributes[i].name.end, '(', "(");
+          for (std::size_t k = 0; k < args.size(); ++k) {
+            if (k) token(args[k - 1].end, ',', ", ");
+            expression(args[k]);
           }
-          out_ += ')';
+          token(args.back().end, ')', ")");
         }
       }
       token(attributes.back().end, ']', "]] ");
