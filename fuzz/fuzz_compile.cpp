@@ -41,14 +41,16 @@ void exercise_backends(const ir::program& program, const source_file& source) {
   }
 }
 
-// The text of every comment of `source`, in order, without trailing blanks (a line comment's
-// trailing spaces and '\r' are layout, which fmt may drop).
+// The text of every comment of `source`, in order, without trailing blanks and with "\r\n" as
+// "\n" (a line comment's trailing spaces and '\r', and a block comment's line ends, are layout,
+// which fmt writes its own way).
 std::vector<std::string> comments_of(const source_file& source) {
   diagnostics ignored;
   std::vector<std::string> out;
   for (const source_range& c : dsl::scan(source, 0, ignored).comments) {
     std::string text(source.text().substr(c.begin, c.end - c.begin));
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.pop_back();
+    for (std::size_t k; (k = text.find("\r\n")) != std::string::npos;) text.erase(k, 1);
     out.push_back(std::move(text));
   }
   return out;

@@ -3,6 +3,8 @@
 #include <cgraph/dsl/format.hpp>
 #include <cgraph/dsl/parse.hpp>
 
+#include <algorithm>
+
 namespace cgraph::dsl {
 
 namespace {
@@ -66,7 +68,7 @@ private:
       blank(comments_[next_].begin);
       force_blank = false;
       indent();
-      out_ += comment_text(next_);
+      write_comment(next_);
       out_ += '\n';
       last_end_ = comments_[next_].end;
       ++next_;
@@ -89,17 +91,29 @@ private:
   // The next comment, at the end of the line written so far.
   void comment_at_line_end() {
     out_ += "  ";
-    out_ += comment_text(next_);
+    write_comment(next_);
     last_end_ = comments_[next_].end;
     ++next_;
   }
 
   // ---- comments inside a line ---------------------------------------------------------------
 
+  // A line comment without the blanks that end its line: a CRLF file's '\r' (which made the
+  // formatted text's lines end in "\r\n" where a comment stood, and "\n" elsewhere) and trailing
+  // spaces are layout.
   std::string_view comment_text(std::size_t i) const {
-    return src_.text().substr(comments_[i].begin, comments_[i].end - comments_[i].begin);
+    std::string_view c = src_.text().substr(comments_[i].begin, comments_[i].end - comments_[i].begin);
+    if (c.substr(0, 2) == "//")
+      while (!c.empty() && (c.back() == ' ' || c.back() == '\t' || c.back() == '\r')) c.remove_suffix(1);
+    return c;
   }
   bool is_line_comment(std::size_t i) const { return comment_text(i).substr(0, 2) == "//"; }
+  // Comment i as it is written: a block comment's lines end in '\n', as every other line does.
+  void write_comment(std::size_t i) {
+    const std::string_view c = comment_text(i);
+    for (std::size_t k = 0; k < c.size(); ++k)
+      if (c[k] != '\r' || k + 1 == c.size() || c[k + 1] != '\n') out_ += c[k];
+  }
   std::size_t column() const {
     auto nl = out_.rfind('\n');
     return nl == std::string::npos ? out_.size() : out_.size() - nl - 1;
@@ -123,11 +137,10 @@ private:
   // (the text goes on below, at the continuation column).
   void inline_comments(std::uint32_t offset) {
     while (next_ < comments_.size() && comments_[next_].begin < offset) {
-      std::string_view c = comment_text(next_);
       bool line_comment = is_line_comment(next_);
       const char before = out_.empty() ? ' ' : out_.back();
       if (before != ' ' && before != '(' && before != '[' && before != '<' && before != '\n') out_ += line_comment ? "  " : " ";
-      out_ += c;
+      write_comment(next_);
       last_end_ = comments_[next_].end;
       ++next_;
       if (line_comment) break_line();
@@ -142,14 +155,13 @@ private:
     out_ += id.name;
   }
   // `text`, a token the syntax tree keeps no place of: the first `first` after `from` in the
-  // source (comments skipped) is where it stood, and the comments before it are written before
-  // it, a space between (none before a ',', and `text`'s own leading space is not doubled).
+  // source (comments skipped) is where it stood (token_at).
   void token(std::uint32_t from, char first, std::string_view text) { token_at(closing_paren(from, first), text); }
-  // `text`, a token that stood at `at` in the source, after the comments before it.
+  // `text`, a token that stood at `at` in the source, after the comments before it, a space
+  // between (none before a ',', ';', ']' or ')', and `text`'s own leading space not doubled).
   void token_at(std::uint32_t at, std::string_view text) {
     const std::size_t size = out_.size();
     inline_comments(at);
-    // No space doubled, and none between a comment and a ',', ';', ']' or ')'.
     if (out_.size() != size && out_.back() == ' ' && !text.empty() && std::string_view(" ,;])").find(text.front()) != std::string_view::npos)
       out_.pop_back();
     out_ += text;
