@@ -194,15 +194,18 @@ private:
       offset = std::prev(c)->begin;
     }
   }
+  // Where `keyword`, the last token before `offset`, starts.
+  std::uint32_t keyword_before(std::uint32_t offset, std::string_view keyword) const {
+    return end_of_token_before(offset) - static_cast<std::uint32_t>(keyword.size());
+  }
 
   // Where the ')' (or `closer`) closing a list whose last item ends at `from` stands (comments
   // and a trailing ',' skipped).
   std::uint32_t closing_paren(std::uint32_t from, char closer = ')') const {
     std::string_view t = src_.text();
-    const char* end = t.data() + t.size();
-    const char* p = lexical::skip_trivia(t.data() + from, end);
-    if (p != end && *p == ',' && closer == '}') p = lexical::skip_trivia(p + 1, end);
-    return p != end && *p == closer ? static_cast<std::uint32_t>(p - t.data()) : from;
+    std::uint32_t p = next_token(from);
+    if (p < t.size() && t[p] == ',' && closer == '}') p = next_token(p + 1);
+    return p < t.size() && t[p] == closer ? p : from;
   }
 
   // "(a, b, c)" on one line; when the line would pass 100 columns, as many items per line as
@@ -424,10 +427,9 @@ private:
       for (const auto& name : *l) {
         // In the clause at the end, comments before `after` and each ',' stay before them; the
         // one before the statement moves to the end, and its comments stay where they were.
-        const std::uint32_t before = l == &suffix ? end_of_token_before(name.begin) : 0;
         if (l != &suffix) out_ += first ? " after " : ", ";
-        else if (first) token_at(before - 5, " after ");
-        else token_at(before - 1, ", ");
+        else if (first) token_at(keyword_before(name.begin, "after"), " after ");
+        else token_at(keyword_before(name.begin, ","), ", ");
         inline_comments(name.begin);
         if (name.port == ast::edge_port::full) {
           out_ += name.name;
@@ -568,7 +570,7 @@ private:
     out_ += ' ';
     block(s.then_body);
     if (s.else_body) {
-      block_comments_before(end_of_token_before(s.else_body->begin) - 4);  // `} /*c*/ else`
+      block_comments_before(keyword_before(s.else_body->begin, "else"));  // `} /*c*/ else`
       out_ += out_.back() == ' ' ? "else " : " else ";
       if (s.else_body->else_if) {
         const ast::if_stmt& inner = boost::get<ast::x3::forward_ast<ast::if_stmt>>(s.else_body->statements[0].var).get();
@@ -692,12 +694,12 @@ private:
     name(d.name);
     params(d.params, 1);
     if (d.symbol) {
-      token_at(end_of_token_before(d.symbol->begin) - 2, " as ");
+      token_at(keyword_before(d.symbol->begin, "as"), " as ");
       inline_comments(d.symbol->begin);
       out_ += text(*d.symbol);
     }
     if (d.library) {
-      token_at(end_of_token_before(d.library->begin) - 4, " from ");
+      token_at(keyword_before(d.library->begin, "from"), " from ");
       name(*d.library);
     }
     semicolon(d);
