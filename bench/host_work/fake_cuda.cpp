@@ -109,7 +109,9 @@ cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t, cudaGraphNode_t,
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaHostNodeParams*) { OK; }
 // As CUDA does, an exec setter refuses a node that is not there: a build that lost a node's
 // handle shows as an update that fell back to the whole graph (host_work_bench checks).
-cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t n, const cudaKernelNodeParams*) { return n ? cudaSuccess : cudaErrorInvalidValue; }
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t n, const cudaKernelNodeParams* p) {
+  if (recording && n) record_kernel(p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
+  return n ? cudaSuccess : cudaErrorInvalidValue; }
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t, cudaGraphNode_t, void*, const void*, size_t, cudaMemcpyKind) { OK; }
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaMemsetParams*) { OK; }
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo* r) { *r = {}; r->result = cudaGraphExecUpdateSuccess; OK; }

@@ -2,7 +2,8 @@
 // What the fake CUDA runtime (fake_cuda.cpp) lets a test read back: the launch configuration and
 // the second argument (4 bytes: the fake's kernels all take a pointer and one 4-byte value, as
 // its cudaFuncGetParamInfo says) of every kernel node made, by cudaGraphAddKernelNode or by a
-// launch during capture, in the order made, while recording is on.
+// launch during capture, and of every kernel node set on an exec
+// (cudaGraphExecKernelNodeSetParams), in the order made or set, while recording is on.
 
 #include <cuda_runtime_api.h>
 

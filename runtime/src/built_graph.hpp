@@ -386,6 +386,8 @@ inline char kind_of(ir::type t) {
 param_values bind_params(const program_state& p, std::uint32_t index, const args& values);
 // The index of parameter `name` of graph `index` (a build_error when it has none).
 std::uint32_t find_param(const program_state& p, std::uint32_t index, std::string_view name);
+// `a` as parameter `param` of graph `index` takes it (a build_error where it does not fit).
+ir::value checked_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a);
 // Checks and converts `a` for parameter `param` of graph `index` into `out`.
 void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a, param_values& out);
 

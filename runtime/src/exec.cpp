@@ -18,6 +18,7 @@ node_values& exec_state::new_own(std::uint32_t step) {
   // The values first, then their slot: a slot never names values that were not made.
   node_values& v = updated.emplace_back();
   updated_slot.add(step, static_cast<std::uint32_t>(updated.size() - 1), current().plan().steps.size());
+  ++values_epoch;  // the vector may have moved the others
   return v;
 }
 
@@ -34,17 +35,11 @@ void exec_state::built_values(std::uint32_t step, node_values& out) {
 namespace {
 
 // Sets a kernel (with its resolved function), memcpy or memset node's values on the exec: the
-// nodes a direct update reaches, and the same kinds on the full path. `arguments_only`: a
-// kernel keeps the launch configuration it has on the exec (a direct update's), so its launch
-// check is not made again.
+// same kinds on the full path, and a direct update's memcpy and memset nodes.
 bool set_plain_node(cudaGraphExec_t exec, cudaGraphNode_t node, ir::node_kind kind, const void* function,
-                    std::uint32_t element_size, node_values& v, std::vector<void*>& pointers,
-                    bool arguments_only = false) {
+                    std::uint32_t element_size, node_values& v, std::vector<void*>& pointers) {
   switch (kind) {
-    case ir::node_kind::kernel: {
-      const cudaKernelNodeParams p = kernel_params(function, v, pointers);
-      return arguments_only ? backend::kernel_node::set_arguments(exec, node, p) : backend::kernel_node::set(exec, node, p);
-    }
+    case ir::node_kind::kernel: return backend::kernel_node::set(exec, node, kernel_params(function, v, pointers));
     case ir::node_kind::memcpy: return backend::memcpy_node::set(exec, node, memcpy_params(v));
     case ir::node_kind::memset: return backend::memset_node::set(exec, node, memset_params(element_size, v));
     default: return false;
@@ -124,18 +119,40 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
 // apply_node_params for a direct update (direct_values): the nodes `changed` names in
 // `d.nodes`, whose values were written in place. Only their arguments changed: a direct plan
 // never holds a parameter that a launch dimension reads (direct_plan), so each kernel keeps
-// the launch configuration it was checked with.
+// the launch configuration it was checked with, and is handed the parameters bind_direct made.
 bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const std::vector<std::uint32_t>& changed) {
   cudaGraphExec_t exec = s.core.get();
-  std::vector<void*>& pointers = s.work.pointers;
   for (std::uint32_t k : changed) {
     const exec_state::direct_node& n = d.nodes[k];
-    node_values& v = s.owned(n.step);
-    if (!settle_node(s, n.step, v,
-                     set_plain_node(exec, s.core.node(n.step), n.kind, n.function, n.element_size, v, pointers, true)))
-      return false;
+    cudaGraphNode_t node = s.core.node(n.step);
+    const bool applied = n.kind == ir::node_kind::kernel
+                             ? backend::kernel_node::set_arguments(exec, node, n.params)
+                             : set_plain_node(exec, node, n.kind, nullptr, n.element_size, *n.values, s.work.pointers);
+    if (!settle_node(s, n.step, *n.values, applied)) return false;
   }
   return true;
+}
+
+// Points `d`'s nodes at the exec's own values of their steps (made where the exec has none
+// yet) and makes each kernel's CUDA parameters from them, once for as long as those values stay
+// where they are (exec_state::values_epoch): a direct update then writes and hands over what
+// is already there.
+void bind_direct(exec_state& s, exec_state::direct_param& d) {
+  if (d.epoch == s.values_epoch) return;
+  for (const exec_state::direct_node& n : d.nodes) (void)s.owned(n.step);  // may move the others: first
+  std::size_t pointers = 0;
+  for (exec_state::direct_node& n : d.nodes) {
+    n.values = s.own_values(n.step);
+    if (n.kind == ir::node_kind::kernel) pointers += n.values->args.size();
+  }
+  d.pointers.resize(pointers);
+  void** out = d.pointers.data();
+  for (exec_state::direct_node& n : d.nodes) {
+    if (n.kind != ir::node_kind::kernel) continue;
+    n.params = kernel_params(n.function, *n.values, out);
+    out += n.values->args.size();
+  }
+  d.epoch = s.values_epoch;
 }
 
 // Works out where parameter `p` reaches the nodes, if each node takes it whole as an argument
@@ -144,7 +161,7 @@ bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const 
 // values are not a template's (host, child graph, struct arguments, a captured routine) or
 // that has its own setter inputs (repeat counters, events, collectives). Called once per
 // parameter, on its first update (direct_values reads the plan after that).
-const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
+exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
   using state = exec_state::direct_param::state;
   const built_graph& cur = s.current();
   const graph_dependencies& deps = cur.program->dependencies[cur.graph_index];
@@ -184,7 +201,11 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
       d.args.push_back({node, part.part.index, static_cast<std::uint32_t>(conversion - d.conversions.begin())});
     }
   }
-  if (d.s != state::direct) d = {d.s, {}, {}, {}};
+  if (d.s != state::direct) {
+    const state general = d.s;
+    d = {};
+    d.s = general;
+  }
   return d;
 }
 
@@ -201,7 +222,7 @@ const exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
 bool direct_values(exec_state& s, std::uint32_t p) {
   // Worked out once per parameter: every later update only reads it.
   const bool known = p < s.direct.size() && s.direct[p].s != exec_state::direct_param::state::unknown;
-  const exec_state::direct_param& d = known ? s.direct[p] : direct_plan(s, p);
+  exec_state::direct_param& d = known ? s.direct[p] : direct_plan(s, p);
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
   const ir::value& v = *s.staged[p];
   exec_state::scratch& t = s.work;
@@ -210,13 +231,14 @@ bool direct_values(exec_state& s, std::uint32_t p) {
     if (ir::convert_to(v, d.conversions[c].target, d.conversions[c].check, t.converted[c]) != ir::convert_problem::fits)
       return false;
   t.changed_direct.clear();
+  bind_direct(s, d);
   // Walked through pointers read once: the stores into the values may alias any vector's size.
   const exec_state::direct_argument* a = d.args.data();
   const exec_state::direct_argument* const end = a + d.args.size();
   const ir::converted_bytes* const converted = t.converted.data();
   while (a != end) {
     const std::uint32_t node = a->node;
-    ir::converted_bytes* args = s.owned(d.nodes[node].step).args.data();
+    ir::converted_bytes* args = d.nodes[node].values->args.data();
     bool changed = false;  // only the arguments written here can differ from what was applied
     for (; a != end && a->node == node; ++a) {
       ir::converted_bytes& arg = args[a->arg];
@@ -237,6 +259,7 @@ void keep_update(exec_state& s, update_path path) {
   s.pool = s.current().values;
   s.updated_slot.clear();
   s.updated.clear();
+  ++s.values_epoch;
 }
 
 // The update of one changed parameter `p` that every node it reaches takes whole
@@ -256,7 +279,7 @@ std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p, std::s
       result.path = s.core.update([&] { return apply_direct_nodes(s, s.direct[p], changed); },
                                   [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, s.staged); });
     } catch (...) {
-      s.staged = s.params;  // the exec core is unsettled if it applied anything: the next update puts it right
+      s.staged.copy(p, s.params);  // the exec core is unsettled if it applied anything: the next update puts it right
       throw;
     }
   }
@@ -274,10 +297,10 @@ update_result update(exec_state& s, const args& values) {
   try {
     for (const auto& [name, a] : values) {
       std::uint32_t param = find_param(*cur.program, cur.graph_index, name);
-      bind_param(*cur.program, cur.graph_index, param, a, s.staged);
+      s.stage(param, checked_param(*cur.program, cur.graph_index, param, a));
     }
   } catch (...) {
-    s.staged = s.params;
+    s.drop_staged();
     throw;
   }
   return apply(s);
@@ -291,13 +314,16 @@ update_result apply(exec_state& s) {
   const auto& params = s.staged;
   const auto& steps = cur.plan().steps;
   exec_state::scratch& t = s.work;  // reused: an update allocates nothing once warm
+  // Only the parameters staged since the last apply() can differ; from here on they are the
+  // update's, and a failure drops them (the staged values are the applied ones again).
   t.params.clear();
   bool defaults_touched = false;
-  for (std::uint32_t p = 0; p < params.size(); ++p) {
+  for (std::uint32_t p : s.staged_list) {
     if (params[p] == s.params[p]) continue;
     t.params.push_back(p);
     defaults_touched = defaults_touched || deps.cond_defaults_by_param[p];
   }
+  s.staged_list.clear();
   // One changed parameter that every node takes whole (a parameter handle's update, mostly)
   // takes its short path before the rest of the scratch is touched.
   if (t.params.size() == 1)
@@ -328,19 +354,22 @@ update_result apply(exec_state& s) {
     exprs = t.exprs;
     touched = t.touched;
   }
-  if (exprs.empty() && touched.empty() && s.core.settled()) return {update_path::unchanged, 0};
   // The exec keeps the staged values once the update holds: the changed parameters' (the
   // others are equal), without copying the rest.
   auto keep_staged = [&] {
     for (std::uint32_t p : t.params) s.params.copy(p, s.staged);
   };
+  if (exprs.empty() && touched.empty() && s.core.settled()) {
+    keep_staged();  // parameters that reach nothing (or none changed)
+    return {update_path::unchanged, 0};
+  }
   // Re-evaluate in place, keeping the old values to put back if anything below throws
   // (every value is computed and checked before anything is applied); the staged values are
   // then dropped, so the exec keeps the parameters it had.
   for (auto i : exprs) t.saved.push_back(s.pool[i]);
   auto restore = [&] {
     for (std::size_t k = 0; k < exprs.size(); ++k) s.pool.own(exprs[k]) = t.saved[k];
-    s.staged = s.params;
+    for (std::uint32_t p : t.params) s.staged.copy(p, s.params);
   };
   bool defaults_changed = false;
   try {
@@ -380,6 +409,7 @@ update_result apply(exec_state& s) {
       node_values* own = s.own_values(step);
       (own ? *own : s.new_own(step)).swap(t.fresh[k]);
     }
+    ++s.values_epoch;  // the swapped values' buffers are others now
   }
   keep_update(s, result.path);
   return result;

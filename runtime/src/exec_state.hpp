@@ -7,6 +7,7 @@
 
 #include <cgraph/runtime/backend/exec_core.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -27,8 +28,24 @@ struct exec_state {
   // map.
   step_slots updated_slot;
   std::vector<node_values> updated;
+  // Changes whenever `updated` gains, swaps or drops values: what points into them (a direct
+  // plan's nodes) holds while it is the same. Starts above direct_param::epoch's 0.
+  std::uint64_t values_epoch = 1;
   // The values the next apply() gives: params, plus what update() or parameter handles set.
   param_values staged;
+  // The parameters staged since the last apply() (each once): apply() compares only these with
+  // params, not every parameter of the graph.
+  std::vector<std::uint32_t> staged_list;
+  // Stages `v` for parameter `p` (already checked against its type).
+  void stage(std::uint32_t p, const ir::value& v) {
+    staged.set(p, v);
+    if (std::find(staged_list.begin(), staged_list.end(), p) == staged_list.end()) staged_list.push_back(p);
+  }
+  // Drops what was staged: the next apply() gives params again.
+  void drop_staged() {
+    for (std::uint32_t p : staged_list) staged.copy(p, params);
+    staged_list.clear();
+  }
   // Where each parameter reaches nodes, when every node takes it whole as an argument
   // (`k<<<…>>>(p, n)`, a memcpy's size): an update of that parameter alone converts its value
   // once per target type and writes it into those arguments of the values last applied, in
@@ -50,12 +67,20 @@ struct exec_state {
     ir::node_kind kind;           // kernel, memcpy or memset
     std::uint32_t element_size;   // a memset's
     const void* function;         // a kernel's, resolved
+    // Valid while direct_param::epoch is values_epoch (bind_direct, exec.cpp): the exec's own
+    // values of the step, and a kernel's CUDA parameters pointing into them. An update writes
+    // the new arguments into those values and hands CUDA these parameters as they are, so a
+    // handle's update costs about a hand-written setter's work (docs/performance.md, run 45).
+    node_values* values = nullptr;
+    cudaKernelNodeParams params{};
   };
   struct direct_param {
     enum class state : std::uint8_t { unknown, direct, general } s = state::unknown;
     std::vector<direct_node> nodes;              // in plan order
     std::vector<direct_argument> args;           // grouped by node, in plan order
     std::vector<direct_conversion> conversions;  // distinct: mostly one
+    std::uint64_t epoch = 0;                     // the values_epoch `nodes` point into
+    std::vector<void*> pointers;                 // the kernels' argument addresses, node after node
   };
   std::vector<direct_param> direct;
 

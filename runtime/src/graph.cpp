@@ -158,7 +158,7 @@ std::uint32_t graph_exec::parameter_index(std::string_view name, char kind, std:
 namespace detail {
 void stage(exec_state& s, std::uint32_t index, const arg& value) {
   const built_graph& g = s.current();
-  bind_param(*g.program, g.graph_index, index, value, s.staged);
+  s.stage(index, checked_param(*g.program, g.graph_index, index, value));
 }
 }  // namespace detail
 

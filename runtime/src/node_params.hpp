@@ -14,14 +14,17 @@ namespace cgraph::detail {
 
 inline void* as_pointer(const ir::converted_bytes& c) { return reinterpret_cast<void*>(c.as_u64()); }
 
-// `pointers` receives the address of each argument (it only grows: CUDA reads as many as the
-// kernel takes); keep it and `v` alive until CUDA has read them.
-inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
+// `out` receives the address of each argument (v.args.size() of them); keep it and `v` alive,
+// with their buffers, until CUDA has read them.
+inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, void** out) {
   const std::size_t count = v.args.size();  // read once: the stores below may alias it
-  if (pointers.size() < count) pointers.resize(count);
-  void** out = pointers.data();
   for (std::size_t i = 0; i < count; ++i) out[i] = v.argument_address(i);
-  return gen::launch_params(function, v.grid, v.block, v.shared_bytes, pointers.data());
+  return gen::launch_params(function, v.grid, v.block, v.shared_bytes, out);
+}
+// The same into `pointers`, which only grows (CUDA reads as many as the kernel takes).
+inline cudaKernelNodeParams kernel_params(const void* function, node_values& v, std::vector<void*>& pointers) {
+  if (pointers.size() < v.args.size()) pointers.resize(v.args.size());
+  return kernel_params(function, v, pointers.data());
 }
 
 inline backend::memcpy_params memcpy_params(const node_values& v) {

@@ -89,14 +89,18 @@ std::uint32_t find_param(const program_state& p, std::uint32_t index, std::strin
   return static_cast<std::uint32_t>(it - g.params.begin());
 }
 
-void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a, param_values& out) {
+ir::value checked_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a) {
   const ir::parameter& x = p.program.graphs[index].params[param];
   ir::value v = a.value();
   if (auto problem = fit(v, x.t))
     throw build_error(p.source.position(x.range.begin),
                       fmt::format("parameter '{}' of type '{}': {}", x.name, ir::to_string(x.t, p.program.structs),
                                   problem->rfind("value", 0) == 0 ? *problem : "expects " + *problem));
-  out.set(param, v);
+  return v;
+}
+
+void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param, const arg& a, param_values& out) {
+  out.set(param, checked_param(p, index, param, a));
 }
 
 param_values bind_params(const program_state& p, std::uint32_t index, const args& values) {

@@ -155,6 +155,57 @@ TEST_CASE("fake_runtime.updates_take_the_cheapest_path_and_a_bad_value_changes_n
   }
 }
 
+TEST_CASE("fake_runtime.a_handle_update_sets_what_the_updates_before_it_made") {
+  // A parameter taken whole is updated by writing it into the exec's own values and handing
+  // CUDA the kernel parameters made from them once (exec.cpp, bind_direct). An update of
+  // another parameter by the general path replaces those values, and a whole-graph update drops
+  // them: each later direct update must set the launch and arguments those made, not the ones
+  // it saw first.
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*, first: i32, blocks: u32 = 1, go: u32 = 1) {
+  add<<<blocks, 32>>>(p, first);
+  add<<<1, 32>>>(p, first);
+  cond c = go;
+  if c { add<<<1, 32>>>(p, 3); }
+}
+)",
+                                       "test.cgraph");
+  using cgraph::update_path;
+  for (auto how : both) {
+    const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
+    CAPTURE(strategy);
+    auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
+    auto first = exec.parameter<int>("first");
+    // The grids and second arguments of the kernels `update` sets, in order.
+    auto sets = [&](auto update) {
+      fake_cuda::record_kernels(true);
+      update();
+      std::vector<std::pair<unsigned, unsigned long long>> got;
+      for (const auto& k : fake_cuda::kernels_recorded()) got.emplace_back(k.grid.x, k.arg1);
+      fake_cuda::record_kernels(false);
+      return got;
+    };
+    using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
+    auto by_handle = [&](int value) {
+      return sets([&] {
+        first = value;
+        check_update(exec.apply(), update_path::node_params, 2);
+      });
+    };
+    CHECK(by_handle(2) == sets_t{{1, 2}, {1, 2}});
+    CHECK(sets([&] { check_update(exec.update({{"blocks", 4}}), update_path::node_params, 1); }) == sets_t{{4, 2}});
+    CHECK(by_handle(3) == sets_t{{4, 3}, {1, 3}});
+    CHECK(exec.update({{"go", 0}}).path == update_path::whole_graph);
+    CHECK(by_handle(4) == sets_t{{4, 4}, {1, 4}});
+    CHECK(sets([&] { check_update(exec.update({{"blocks", 5}, {"first", 5}}), update_path::node_params, 2); }) ==
+          sets_t{{5, 5}, {1, 5}});
+    CHECK(by_handle(6) == sets_t{{5, 6}, {1, 6}});
+    // Staged and applied by name together with a value that changes nothing.
+    first = 7;
+    CHECK(sets([&] { check_update(exec.update({{"blocks", 5}}), update_path::node_params, 2); }) ==
+          sets_t{{5, 7}, {1, 7}});
+  }
+}
+
 TEST_CASE("fake_runtime.fork_join_and_loops_build_in_both_strategies") {
   // Parallel branches (a stream each in a capture, joined by events), a switch, a `while` whose
   // body sets its own cond, and a child graph: each builds, instantiates and takes a per-node

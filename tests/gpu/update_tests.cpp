@@ -162,6 +162,37 @@ TEST_CASE("runtime.parameter_handles_update_without_names") {
   CHECK(moved.apply().path == cgraph::update_path::unchanged);  // the refused value was never staged
 }
 
+TEST_CASE("runtime.a_handle_update_after_a_general_one_runs_with_its_values") {
+  // A handle's update hands CUDA kernel parameters made once from the exec's own values
+  // (exec.cpp, bind_direct). An update by the general path (`n` reaches the grids) and a
+  // whole-graph update (`go`, a cond's launch value) replace those values between two handle
+  // updates: the graph must run with n / 2, as the second handle update leaves it.
+  auto prog = compile(saxpy_graph);
+  const int n = 256;
+  buffer<float> x(n), y(n);
+  auto exec = cgraph::graph::build(prog, "g", {{"x", x.get()}, {"y", y.get()}, {"a", 2.0f}, {"n", n}}, kernels())
+                  .instantiate();
+  auto a = exec.parameter<float>("a");
+  auto expect = [&](float value, int count) {
+    GPU_CHECK(cudaMemset(y.get(), 0, n * sizeof(float)));
+    run(exec);
+    auto v = y.read();
+    for (int i = 0; i < n; ++i) REQUIRE(v[i] == (i < count ? value : 0.0f));
+  };
+  a = 3.0f;
+  CHECK(exec.apply().path == cgraph::update_path::node_params);
+  expect(6.0f, n);  // the loop runs once: y = a x, then y += a x
+  CHECK(exec.update({{"n", n / 2}}).path == cgraph::update_path::node_params);
+  a = 5.0f;
+  CHECK(exec.apply().path == cgraph::update_path::node_params);
+  expect(10.0f, n / 2);
+  const auto whole = exec.update({{"go", 0u}}).path;
+  CHECK((whole == cgraph::update_path::whole_graph || whole == cgraph::update_path::reinstantiated));
+  a = 4.0f;
+  CHECK(exec.apply().path == cgraph::update_path::node_params);
+  expect(4.0f, n / 2);  // the loop does not run
+}
+
 TEST_CASE("runtime.a_parameter_taken_whole_is_converted_into_its_arguments") {
   // `v` and `bytes` reach nodes only as whole arguments: an update of one of them alone writes
   // the converted value into those arguments without evaluating anything (exec.cpp,
