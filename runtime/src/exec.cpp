@@ -226,16 +226,18 @@ bool direct_values(exec_state& s, std::uint32_t p) {
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
   const ir::value& v = *s.staged[p];
   exec_state::scratch& t = s.work;
-  t.converted.resize(d.conversions.size());
-  for (std::size_t c = 0; c < d.conversions.size(); ++c)
-    if (ir::convert_to(v, d.conversions[c].target, d.conversions[c].check, t.converted[c]) != ir::convert_problem::fits)
-      return false;
+  // Through pointers read once, as below: the conversion's stores may alias the vectors' sizes.
+  const std::size_t conversions = d.conversions.size();
+  t.converted.resize(conversions);
+  const exec_state::direct_conversion* const to = d.conversions.data();
+  ir::converted_bytes* const into = t.converted.data();
+  for (std::size_t c = 0; c < conversions; ++c)
+    if (ir::convert_to(v, to[c].target, to[c].check, into[c]) != ir::convert_problem::fits) return false;
   t.changed_direct.clear();
   bind_direct(s, d);
-  // Walked through pointers read once: the stores into the values may alias any vector's size.
   const exec_state::direct_argument* a = d.args.data();
   const exec_state::direct_argument* const end = a + d.args.size();
-  const ir::converted_bytes* const converted = t.converted.data();
+  const ir::converted_bytes* const converted = into;
   while (a != end) {
     const std::uint32_t node = a->node;
     ir::converted_bytes* args = d.nodes[node].values->args.data();
