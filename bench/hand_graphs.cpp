@@ -29,7 +29,16 @@ cudaKernelNodeParams tiny_params(void** args) {
   return p;
 }
 
-hand_graph hand_explicit(shape s, int nodes, float* buffer) {
+// The handles of `count` conditionals of graph `g`, each made now (handles_first) or left 0 to
+// be made just before its node.
+std::vector<cudaGraphConditionalHandle> handles_of(cudaGraph_t g, int count, bool now) {
+  std::vector<cudaGraphConditionalHandle> out(static_cast<std::size_t>(count), 0);
+  if (now)
+    for (auto& h : out) CHECK_CUDA(cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault));
+  return out;
+}
+
+hand_graph hand_explicit(shape s, int nodes, float* buffer, bool handles_first) {
   hand_graph h;
   CHECK_CUDA(cudaGraphCreate(&h.graph, 0));
   int i = 0;
@@ -58,9 +67,10 @@ hand_graph hand_explicit(shape s, int nodes, float* buffer) {
     }
     case shape::conditional: {
       cudaGraphNode_t last = nullptr;
+      std::vector<cudaGraphConditionalHandle> handles = handles_of(h.graph, nodes / 2, handles_first);
       for (i = 0; i < nodes / 2; ++i) {
-        cudaGraphConditionalHandle handle;
-        CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, h.graph, 1, cudaGraphCondAssignDefault));
+        cudaGraphConditionalHandle& handle = handles[static_cast<std::size_t>(i)];
+        if (!handles_first) CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, h.graph, 1, cudaGraphCondAssignDefault));
         cudaGraphNodeParams c = if_params(handle);
         cudaGraphNode_t node;
         CHECK_CUDA(cudaGraphAddNode(&node, h.graph, last ? &last : nullptr, nullptr, last ? 1 : 0, &c));
@@ -73,7 +83,7 @@ hand_graph hand_explicit(shape s, int nodes, float* buffer) {
   return h;
 }
 
-hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, cudaStream_t side) {
+hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, cudaStream_t side, bool handles_first) {
   hand_graph h;
   CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   auto launch = [&](cudaStream_t st, int i) { bench::launch_tiny(st, buffer, i); };
@@ -105,15 +115,22 @@ hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, 
       launch(stream, 0);
       break;
     }
-    case shape::conditional:
+    case shape::conditional: {
+      std::vector<cudaGraphConditionalHandle> handles;
+      if (handles_first) {
+        cudaStreamCaptureStatus st;
+        cudaGraph_t g;
+        CHECK_CUDA(cudaStreamGetCaptureInfo(stream, &st, nullptr, &g, nullptr, nullptr, nullptr));
+        handles = handles_of(g, nodes / 2, true);
+      }
       for (int i = 0; i < nodes / 2; ++i) {
         cudaStreamCaptureStatus st;
         cudaGraph_t g;
         const cudaGraphNode_t* deps;
         std::size_t n;
         CHECK_CUDA(cudaStreamGetCaptureInfo(stream, &st, nullptr, &g, &deps, nullptr, &n));
-        cudaGraphConditionalHandle handle;
-        CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, g, 1, cudaGraphCondAssignDefault));
+        cudaGraphConditionalHandle handle = handles_first ? handles[static_cast<std::size_t>(i)] : 0;
+        if (!handles_first) CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, g, 1, cudaGraphCondAssignDefault));
         cudaGraphNodeParams c = if_params(handle);
         cudaGraphNode_t node;
         CHECK_CUDA(cudaGraphAddNode(&node, g, deps, nullptr, n, &c));
@@ -125,6 +142,7 @@ hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, 
         CHECK_CUDA(cudaStreamEndCapture(side, &body));
       }
       break;
+    }
   }
   CHECK_CUDA(cudaStreamEndCapture(stream, &h.graph));
   return h;

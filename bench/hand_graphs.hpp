@@ -20,10 +20,13 @@ struct hand_graph {
 // The kernel node parameters of `tiny<<<1, 32>>>` with arguments `args`.
 cudaKernelNodeParams tiny_params(void** args);
 
-// Shape `s` of `nodes` nodes by explicit graph definition.
-hand_graph hand_explicit(shape s, int nodes, float* buffer);
+// Shape `s` of `nodes` nodes by explicit graph definition. `handles_first` (conditionals
+// only, a diagnostic): every conditional handle is created before the first node, as cgraph
+// creates a graph's conds, instead of each just before its node.
+hand_graph hand_explicit(shape s, int nodes, float* buffer, bool handles_first = false);
 
 // Shape `s` of `nodes` nodes by stream capture on `stream` (conditional bodies on `side`).
-hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, cudaStream_t side);
+hand_graph hand_capture(shape s, int nodes, float* buffer, cudaStream_t stream, cudaStream_t side,
+                        bool handles_first = false);
 
 }  // namespace bench

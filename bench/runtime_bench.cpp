@@ -197,6 +197,14 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
       {"build", "cgraph compiled program, capture", per,
        [&] { g.emplace(cgraph::graph::build(prog, "g", values, reg, capture_options)); }, [] {}, reset, {1}},
   };
+  if (s == shape::conditional) {
+    // A diagnostic (run 45): the hand-written builds with every conditional handle made before
+    // the first node, the order in which cgraph makes a graph's conds.
+    build.push_back({"build", "hand-written explicit, every handle first", per,
+                     [&] { h = hand_explicit(s, nodes, buffer, true); }, [] {}, drop, {0}});
+    build.push_back({"build", "hand-written capture, every handle first", per,
+                     [&] { h = hand_capture(s, nodes, buffer, stream, side, true); }, [] {}, drop, {1}});
+  }
 #ifdef CGRAPH_BENCH_GENERATED
   // The same graph from C++ that cgraphc emit-cpp generated at build time (bench_generated.hpp).
   // The table form at every size is a column of its own (below cgraphc's threshold the explicit

@@ -63,6 +63,15 @@ protected:
   const captured_routine* routine_of(const ir::node& n) const {
     return g_.symbols->any_routine && n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
   }
+  // Whether kernel step `step`'s launch passes the launch check without making it: it is the
+  // launch of the kernel step added last (value_template::same_launch_as), which passed. Call
+  // once per kernel step added through kernel_node (add or capture, or their _checked twins).
+  bool launch_known(std::uint32_t step) {
+    const std::uint32_t same = g_.templates->steps[step].same_launch_as;
+    const bool known = same != ir::none && same == last_kernel_;
+    last_kernel_ = step;
+    return known;
+  }
   // The launch of kernel step `step` (node `n`, without a captured routine) and, in `device`,
   // its GPU. Where its template covers it (value_template::launch_in_place), every argument's
   // address is in the template's constants or this build's conversion memo, so no value is
@@ -108,6 +117,7 @@ protected:
   node_values& values_ = (*scratch_).values;      // the step being built's (compute)
   std::vector<void*>& pointers_ = (*scratch_).pointers;  // a kernel's argument addresses
   std::vector<cudaGraphNode_t>& deps_ = (*scratch_).deps;  // a step's dependencies (explicit)
+  std::uint32_t last_kernel_ = ir::none;  // launch_known's: the kernel step added last
 };
 
 // A host node's slot holding `v`'s values, after checking the registered callable against the

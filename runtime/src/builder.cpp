@@ -34,7 +34,8 @@ private:
     if (n.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
       const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
-      backend::kernel_node::add(g_, i, parent, deps, p, at, device);
+      if (launch_known(i)) backend::kernel_node::add_checked(g_, i, parent, deps, p, at);
+      else backend::kernel_node::add(g_, i, parent, deps, p, at, device);
       return;
     }
     if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
@@ -85,7 +86,6 @@ private:
     for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
     return deps_;
   }
-
 };
 
 }  // namespace

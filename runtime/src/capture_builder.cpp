@@ -86,7 +86,8 @@ private:
     if (n.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
       const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
-      backend::kernel_node::capture(session_, k, i, p, at, device);
+      if (launch_known(i)) backend::kernel_node::capture_checked(session_, k, i, p, at);
+      else backend::kernel_node::capture(session_, k, i, p, at, device);
       return;
     }
     if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph

@@ -22,36 +22,50 @@ class node_params {
 public:
   node_params(const node_table& t, const std::vector<value>& computed) : t_(t), computed_(computed) {}
 
-  cudaKernelNodeParams kernel(const table_node& n, const site& at) {
+  // Made in place: consecutive nodes mostly share their kernel and launch configuration, which
+  // then stay as the node before left them, and only the argument pointers are written. Valid
+  // until the next call.
+  const cudaKernelNodeParams& kernel(const table_node& n, const site& at) {
     static constexpr const char* config_what[] = {"grid dimension x",  "grid dimension y",  "grid dimension z",
                                                   "block dimension x", "block dimension y", "block dimension z",
                                                   "dynamic shared memory bytes"};
+    const void* function = t_.functions.data()[n.function];
+    repeats_ = n.config == config_list_ && function == params_.func;
     if (n.config != config_list_) {
+      std::array<unsigned, 7> c;
       for (std::size_t k = 0; k < 7; ++k)
-        config_[k] = static_cast<unsigned>(entry(n.config, k, table_launch_type, table_launch_check(k), at, config_what[k]));
+        c[k] = static_cast<unsigned>(entry(n.config, k, table_launch_type, table_launch_check(k), at, config_what[k]));
+      params_.gridDim = dim3(c[0], c[1], c[2]);
+      params_.blockDim = dim3(c[3], c[4], c[5]);
+      params_.sharedMemBytes = c[6];
       config_list_ = n.config;
     }
+    params_.func = const_cast<void*>(function);
     const table_shape& shape = t_.shapes.data()[n.shape];
     if (storage_.size() < shape.count) {
       storage_.resize(shape.count);
       pointers_.resize(shape.count);
       made_.resize(shape.count);
     }
+    void** pointers = pointers_.data();
     for (std::uint32_t k = 0; k < shape.count; ++k) {
       const std::uint32_t e = t_.slot_lists.data()[n.args + k], a = shape.first + k;
       if (table_entry_is_converted(e)) {  // the driver only reads what the pointer names
-        pointers_[k] = const_cast<std::uint64_t*>(&t_.converted.data()[table_entry_index(e)]);
+        pointers[k] = const_cast<std::uint64_t*>(&t_.converted.data()[table_entry_index(e)]);
         continue;
       }
       if (made_[k].slot != e || made_[k].argument != a) {
         storage_[k] = argument(n, k, at);  // the argument's bytes, little-endian, from the first
         made_[k] = {e, a};
       }
-      pointers_[k] = &storage_[k];
+      pointers[k] = &storage_[k];
     }
-    return launch_params(t_.functions.data()[n.function], dim3(config_[0], config_[1], config_[2]),
-                         dim3(config_[3], config_[4], config_[5]), config_[6], pointers_.data());
+    params_.kernelParams = pointers;
+    return params_;
   }
+  // Whether the last kernel() has the kernel and launch configuration of the one before it: a
+  // launch that passed the launch check when that one was added (backend::kernel_node::add_checked).
+  bool launch_repeats() const { return repeats_; }
 
   memcpy_call copy(const table_node& n, const site& at) {
     return {reinterpret_cast<void*>(argument(n, 0, at)), reinterpret_cast<const void*>(argument(n, 1, at)), argument(n, 2, at)};
@@ -108,8 +122,9 @@ private:
     std::uint32_t argument = ~0u;
   };
   std::vector<made> made_;
-  std::uint32_t config_list_ = ~0u;  // the launch list config_ was converted from
-  std::array<unsigned, 7> config_{};
+  std::uint32_t config_list_ = ~0u;  // the launch list params_'s configuration was converted from
+  cudaKernelNodeParams params_{};
+  bool repeats_ = false;
 };
 
 // Whether one of the `count` entries of list `list` reads a computed slot whose value differs
@@ -144,7 +159,12 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
       deps = gathered;
     }
     switch (n.kind) {
-      case ir::node_kind::kernel: backend::kernel_node::add(g, i, g.graph, deps, make.kernel(n, at), at); break;
+      case ir::node_kind::kernel: {
+        const cudaKernelNodeParams& p = make.kernel(n, at);
+        if (make.launch_repeats()) backend::kernel_node::add_checked(g, i, g.graph, deps, p, at);
+        else backend::kernel_node::add(g, i, g.graph, deps, p, at);
+        break;
+      }
       case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, g.graph, deps, make.copy(n, at), at); break;
       case ir::node_kind::memset: backend::memset_node::add(g, i, g.graph, deps, make.set(n, at), at); break;
       default: value_failed(at, "", "the table form holds kernel, memcpy and memset nodes only");

@@ -90,10 +90,22 @@ void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, no
   CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
 }
 
+void kernel_node::add_checked(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p,
+                              const site& at) {
+  if (g.has_port_edges(step)) return add_placed(g, step, parent, d, p, at, -1);
+  CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+}
+
 void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
                           int device) {
   if (device >= 0 || c.state().has_port_edges(step)) return capture_placed(c, k, step, p, at, device);
   require_launch(p, at);
+  CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
+  c.launched(k, step, at);
+}
+
+void kernel_node::capture_checked(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
+  if (c.state().has_port_edges(step)) return capture_placed(c, k, step, p, at, -1);
   CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
   c.launched(k, step, at);
 }
