@@ -78,16 +78,8 @@ struct memcpy_node {
   static constexpr const char* name = "memcpy";
   static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at,
                   int device = -1);
-  // `add` (on the current device) for a launch its caller knows to pass the launch check: the
-  // kernel and configuration of a node it added before in this build. A graph mostly repeats
-  // one launch, which the table form's rows (generated_table.cpp) and a compiled program's
-  // templates (value_template::same_launch_as) tell with one comparison, against the check's nine.
-  static void add_checked(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p,
-                          const site& at);
   static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at,
                       int device = -1);
-  // `capture` for a launch its caller knows to pass the launch check, as add_checked.
-  static void capture_checked(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
 };
 
@@ -98,16 +90,8 @@ struct memset_node {
   static constexpr const char* name = "memset";
   static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p, const site& at,
                   int device = -1);
-  // `add` (on the current device) for a launch its caller knows to pass the launch check: the
-  // kernel and configuration of a node it added before in this build. A graph mostly repeats
-  // one launch, which the table form's rows (generated_table.cpp) and a compiled program's
-  // templates (value_template::same_launch_as) tell with one comparison, against the check's nine.
-  static void add_checked(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p,
-                          const site& at);
   static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at,
                       int device = -1);
-  // `capture` for a launch its caller knows to pass the launch check, as add_checked.
-  static void capture_checked(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at);
   static bool set(cudaGraphExec_t exec, cudaGraphNode_t node, const params& p);
 };
 
