@@ -10,6 +10,11 @@ Paths are named as in the CSV, without the update path in parentheses; a --limit
 target the cells are counted against (default 1.10). A hand-written path is summarised only
 where it is measured against another one (a diagnostic row, such as the setters on cgraph's
 exec): the references themselves read 1.00 in every cell.
+
+Last, a run's own spread: at 1 000 nodes and more (cgraphc's table threshold) the chain's and
+the fork-join's "generated C++, explicit" build is the table form, the same code as the
+"table form" column, timed in the same rounds. How far the two columns' cells differ is how
+far one cell can move by chance in that run (docs/performance.md, run 45).
 """
 import argparse
 import collections
@@ -64,6 +69,23 @@ def main():
             figures.append(f"{statistics.median(ratios.values()):.2f} ({within:2d}/{len(ratios):2d} <= {limit:.2f}, "
                            f"max {ratios[worst]:.2f})".ljust(width))
         print(f"{key[0]:<18} {key[1]:<46} " + "  ".join(figures).rstrip())
+    spreads = [same_code_spread(run) for run in runs]
+    if any(spreads):
+        print(f"{'same code, 2 cols':<18} {'generated explicit vs table form, >= 1000 nodes':<46} " +
+              "  ".join((f"differ by up to {s[0]:.2f} ({s[1]} cells)" if s else "-").ljust(width) for s in spreads).rstrip())
+
+
+TABLE_THRESHOLD = 1000  # cgraphc's default (compiler/emit_cpp.hpp, default_table_threshold)
+
+
+def same_code_spread(run):
+    """The largest difference between the two build columns that run the same code, and the
+    number of cells compared; None where the run has no such cells."""
+    explicit = run.get(("build", "cgraph generated C++, explicit"), {})
+    table = run.get(("build", "cgraph generated C++, table form"), {})
+    pairs = [(explicit[c], table[c]) for c in explicit
+             if c in table and c[1] >= TABLE_THRESHOLD and c[0] in ("chain", "fork-join")]
+    return (max(abs(a - b) for a, b in pairs), len(pairs)) if pairs else None
 
 
 if __name__ == "__main__":
