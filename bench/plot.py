@@ -2,7 +2,11 @@
 cuda_core_peer's: one panel per graph shape, log-log. Each path keeps one colour (and line
 style) in every panel, and the one legend sits below the panels, off the lines.
 
-    python3 bench/plot.py runtime_bench.csv [cuda_core_peer.csv] -o performance.png
+With --ratios FILE, a second figure: cgraph's ratio to the hand-written reference against
+graph size for the other measures (updates, instantiation, launch), one panel per measure,
+one colour per path and one line style per shape, with the issue's target drawn across.
+
+    python3 bench/plot.py runtime_bench.csv [cuda_core_peer.csv] -o performance.png [--ratios ratios.png]
 """
 import argparse
 import csv
@@ -18,7 +22,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("csv", nargs="+")
     parser.add_argument("-o", "--output", default="performance.png")
+    parser.add_argument("--ratios", help="also draw the ratios of the other measures into this file")
     args = parser.parse_args()
+    if args.ratios:
+        plot_ratios(args.csv, args.ratios)
     series = collections.defaultdict(list)  # (shape, path) -> [(nodes, us)]
     for name in args.csv:
         with open(name) as f:
@@ -54,6 +61,57 @@ def main():
     fig.tight_layout(rect=(0, 0.05 * rows, 1, 1))
     fig.savefig(args.output, dpi=120)
     print(f"wrote {args.output}")
+
+
+# The measures the ratio figure draws, with the targets issue 13 sets for each.
+RATIO_TARGETS = {"update one": (1.10, 1.30), "update all": (1.10,), "instantiate": (1.02,), "launch": (1.02,)}
+TARGET_NOTES = {"update one": "targets 1.10 by handle, 1.30 by name"}
+
+
+def plot_ratios(names, output):
+    series = collections.defaultdict(list)  # (measure, path, shape) -> [(nodes, ratio)]
+    for name in names:
+        with open(name) as f:
+            for row in csv.DictReader(f):
+                path = row["path"].split(" (")[0]  # without the update path taken
+                if row["measure"] in RATIO_TARGETS and path.startswith("cgraph"):
+                    series[(row["measure"], path, row["shape"])].append((int(row["nodes"]), float(row["ratio_to_hand"])))
+    measures = [m for m in RATIO_TARGETS if any(k[0] == m for k in series)]
+    if not measures:
+        print(f"no ratios to draw into {output}")
+        return
+    paths = sorted({k[1] for k in series})
+    shapes = sorted({k[2] for k in series})
+    palette = plt.get_cmap("tab10").colors
+    colour = {path: palette[i % len(palette)] for i, path in enumerate(paths)}
+    line = {shape: style for shape, style in zip(shapes, ["-", "--", ":", "-."])}
+    fig, axes = plt.subplots(1, len(measures), figsize=(max(8, 5 * len(measures)), 4.6), squeeze=False)
+    for ax, measure in zip(axes[0], measures):
+        for (m, path, shape), points in sorted(series.items()):
+            if m != measure:
+                continue
+            points.sort()
+            ax.plot([n for n, _ in points], [r for _, r in points], line[shape], marker="o", color=colour[path],
+                    label=f"{path}, {shape}")
+        for target in RATIO_TARGETS[measure]:
+            ax.axhline(target, color="black", linewidth=0.8, alpha=0.6)
+        ax.axhline(1.0, color="grey", linewidth=0.5, alpha=0.5)
+        ax.set_xscale("log")
+        note = TARGET_NOTES.get(measure, f"target {RATIO_TARGETS[measure][0]:.2f}")
+        ax.set_title(f"{measure}: ratio to hand-written\n({note})", fontsize=10)
+        ax.set_xlabel("nodes")
+        ax.set_ylabel("ratio")
+        ax.grid(True, which="both", alpha=0.3)
+    handles = {}
+    for ax in axes[0]:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    columns = min(4, len(handles), 2 * len(measures))
+    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=columns, fontsize=8, frameon=False)
+    rows = (len(handles) + columns - 1) // columns
+    fig.tight_layout(rect=(0, 0.05 * rows, 1, 1))
+    fig.savefig(output, dpi=120)
+    print(f"wrote {output}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,6 @@ PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.cs
 "$build/bench/features_bench" --csv "$out/features_bench.csv" > "$out/features_bench.txt" 2>&1 || echo "features_bench failed"
 "$build/bench/multi_gpu_bench" --csv "$out/multi_gpu_bench.csv" > "$out/multi_gpu_bench.txt" 2>&1 || echo "multi_gpu_bench failed"
 "$build/bench/table_form_bench" > "$out/table_form_bench.txt" 2>&1 || echo "table_form_bench failed"
-python3 bench/plot.py "$out/runtime_bench.csv" $( [ -s "$out/cuda_core_peer.csv" ] && echo "$out/cuda_core_peer.csv") -o "$out/performance.png" 2>&1 | tail -1
+python3 bench/plot.py "$out/runtime_bench.csv" $( [ -s "$out/cuda_core_peer.csv" ] && echo "$out/cuda_core_peer.csv") -o "$out/performance.png" --ratios "$out/ratios.png" 2>&1 | tail -2
 cat "$out/frontend_bench.txt" "$out/frontend_floor.txt" "$out/cuda_core_peer.txt"
 cat "$out/runtime_bench.txt" "$out/features_bench.txt" "$out/multi_gpu_bench.txt" "$out/table_form_bench.txt"
