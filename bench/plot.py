@@ -50,17 +50,23 @@ def main():
         ax.set_xlabel("nodes")
         ax.set_ylabel("microseconds per node")
         ax.grid(True, which="both", alpha=0.3)
-    handles = {}
-    for ax in axes[0]:
-        for h, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, h)
-    columns = min(4, len(handles))
-    fig.legend([handles[p] for p in paths if p in handles], [p for p in paths if p in handles],
-               loc="lower center", ncol=columns, fontsize=8, frameon=False)
-    rows = (len(handles) + columns - 1) // columns
-    fig.tight_layout(rect=(0, 0.05 * rows, 1, 1))
+    place_legend(fig, axes[0], order=paths, columns=4)
     fig.savefig(args.output, dpi=120)
     print(f"wrote {args.output}")
+
+
+def place_legend(fig, axes, order, columns):
+    """One legend for every panel, below them and off the lines: each label once, in `order`
+    where given (else as first drawn), at most `columns` a row."""
+    handles = {}
+    for ax in axes:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    labels = [p for p in order if p in handles] if order else list(handles)
+    columns = max(1, min(columns, len(labels)))
+    fig.legend([handles[p] for p in labels], labels, loc="lower center", ncol=columns, fontsize=8, frameon=False)
+    rows = (len(labels) + columns - 1) // columns
+    fig.tight_layout(rect=(0, 0.05 * rows, 1, 1))
 
 
 # The measures the ratio figure draws, with the targets issue 13 sets for each.
@@ -102,14 +108,7 @@ def plot_ratios(names, output):
         ax.set_xlabel("nodes")
         ax.set_ylabel("ratio")
         ax.grid(True, which="both", alpha=0.3)
-    handles = {}
-    for ax in axes[0]:
-        for h, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, h)
-    columns = min(4, len(handles), 2 * len(measures))
-    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=columns, fontsize=8, frameon=False)
-    rows = (len(handles) + columns - 1) // columns
-    fig.tight_layout(rect=(0, 0.05 * rows, 1, 1))
+    place_legend(fig, axes[0], order=None, columns=min(4, 2 * len(measures)))
     fig.savefig(output, dpi=120)
     print(f"wrote {output}")
 
