@@ -281,7 +281,7 @@ std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p, std::s
       result.path = s.core.update([&] { return apply_direct_nodes(s, s.direct[p], changed); },
                                   [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, s.staged); });
     } catch (...) {
-      s.staged.copy(p, s.params);  // the exec core is unsettled if it applied anything: the next update puts it right
+      s.unstage({&p, 1});  // the exec core is unsettled if it applied anything: the next update puts it right
       throw;
     }
   }
@@ -371,7 +371,7 @@ update_result apply(exec_state& s) {
   for (auto i : exprs) t.saved.push_back(s.pool[i]);
   auto restore = [&] {
     for (std::size_t k = 0; k < exprs.size(); ++k) s.pool.own(exprs[k]) = t.saved[k];
-    for (std::uint32_t p : t.params) s.staged.copy(p, s.params);
+    s.unstage(t.params);
   };
   bool defaults_changed = false;
   try {

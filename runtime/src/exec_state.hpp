@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace cgraph::detail {
@@ -41,9 +42,13 @@ struct exec_state {
     staged.set(p, v);
     if (std::find(staged_list.begin(), staged_list.end(), p) == staged_list.end()) staged_list.push_back(p);
   }
+  // Stages the applied values of `ps` again: what was staged for them is dropped.
+  void unstage(std::span<const std::uint32_t> ps) {
+    for (std::uint32_t p : ps) staged.copy(p, params);
+  }
   // Drops what was staged: the next apply() gives params again.
   void drop_staged() {
-    for (std::uint32_t p : staged_list) staged.copy(p, params);
+    unstage(staged_list);
     staged_list.clear();
   }
   // Where each parameter reaches nodes, when every node takes it whole as an argument
