@@ -1,6 +1,7 @@
 // The explicit strategy on the run-time path: walks an explicit plan and hands each step's
 // values to the backend's node operations (backend/node_ops.hpp), in plan order.
 
+#include "backend/kernel_known.hpp"
 #include "build_steps.hpp"
 #include "node_params.hpp"
 
@@ -34,7 +35,7 @@ private:
     if (n.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
       const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
-      if (launch_known(i)) backend::kernel_node::add_checked(g_, i, parent, deps, p, at);
+      if (launch_known(i)) backend::kernel_known::add(g_, i, parent, deps, p, at);
       else backend::kernel_node::add(g_, i, parent, deps, p, at, device);
       return;
     }

@@ -3,6 +3,7 @@
 // capture, and issues each step through the backend's node operations. Generated code in
 // capture mode makes the same calls, printed.
 
+#include "backend/kernel_known.hpp"
 #include "build_steps.hpp"
 #include "node_params.hpp"
 
@@ -86,7 +87,7 @@ private:
     if (n.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
       const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
-      if (launch_known(i)) backend::kernel_node::capture_checked(session_, k, i, p, at);
+      if (launch_known(i)) backend::kernel_known::capture(session_, k, i, p, at);
       else backend::kernel_node::capture(session_, k, i, p, at, device);
       return;
     }

@@ -1,6 +1,8 @@
 // The table form of generated code (cgraph/runtime/generated.hpp, "the table form"): one loop
 // that adds, or sets again, every node of a graph that cgraphc wrote as constant arrays.
 
+#include "backend/kernel_known.hpp"
+
 #include <cgraph/compiler/emit_cpp.hpp>
 #include <cgraph/compiler/eval.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
@@ -25,28 +27,17 @@ public:
   // Made in place: consecutive nodes mostly share their kernel and launch configuration, which
   // then stay as the node before left them, and only the argument pointers are written. Valid
   // until the next call.
-  const cudaKernelNodeParams& kernel(const table_node& n, const site& at) {
-    static constexpr const char* config_what[] = {"grid dimension x",  "grid dimension y",  "grid dimension z",
-                                                  "block dimension x", "block dimension y", "block dimension z",
-                                                  "dynamic shared memory bytes"};
+  // Inline in build_from_table's loop: called, its frame's setup and teardown were a fifth of
+  // its instructions (host_work_generated, run 46). What a node seldom needs is out of line.
+  [[gnu::always_inline]] const cudaKernelNodeParams& kernel(const table_node& n, const site& at) {
     const void* function = t_.functions.data()[n.function];
     repeats_ = n.config == config_list_ && function == params_.func;
-    if (n.config != config_list_) {
-      std::array<unsigned, 7> c;
-      for (std::size_t k = 0; k < 7; ++k)
-        c[k] = static_cast<unsigned>(entry(n.config, k, table_launch_type, table_launch_check(k), at, config_what[k]));
-      params_.gridDim = dim3(c[0], c[1], c[2]);
-      params_.blockDim = dim3(c[3], c[4], c[5]);
-      params_.sharedMemBytes = c[6];
-      config_list_ = n.config;
-    }
+    if (n.config != config_list_) [[unlikely]]
+      convert_config(n.config, at);
     params_.func = const_cast<void*>(function);
     const table_shape& shape = t_.shapes.data()[n.shape];
-    if (storage_.size() < shape.count) {
-      storage_.resize(shape.count);
-      pointers_.resize(shape.count);
-      made_.resize(shape.count);
-    }
+    if (storage_.size() < shape.count) [[unlikely]]
+      grow(shape.count);
     void** pointers = pointers_.data();
     for (std::uint32_t k = 0; k < shape.count; ++k) {
       const std::uint32_t e = t_.slot_lists.data()[n.args + k], a = shape.first + k;
@@ -77,6 +68,27 @@ public:
   }
 
 private:
+  // The launch configuration of list `list`, converted into params_.
+  [[gnu::noinline]] void convert_config(std::uint32_t list, const site& at) {
+    static constexpr const char* config_what[] = {"grid dimension x",  "grid dimension y",  "grid dimension z",
+                                                  "block dimension x", "block dimension y", "block dimension z",
+                                                  "dynamic shared memory bytes"};
+    std::array<unsigned, 7> c;
+    for (std::size_t k = 0; k < 7; ++k)
+      c[k] = static_cast<unsigned>(entry(list, k, table_launch_type, table_launch_check(k), at, config_what[k]));
+    params_.gridDim = dim3(c[0], c[1], c[2]);
+    params_.blockDim = dim3(c[3], c[4], c[5]);
+    params_.sharedMemBytes = c[6];
+    config_list_ = list;
+  }
+
+  // Room for a kernel of `count` arguments.
+  [[gnu::noinline]] void grow(std::size_t count) {
+    storage_.resize(count);
+    pointers_.resize(count);
+    made_.resize(count);
+  }
+
   // Argument k of a node, converted to its shape's target (memcpy and memset nodes have shapes
   // too: a memset's value takes the destination's element type).
   std::uint64_t argument(const table_node& n, std::size_t k, const site& at) const {
@@ -161,7 +173,7 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
     switch (n.kind) {
       case ir::node_kind::kernel: {
         const cudaKernelNodeParams& p = make.kernel(n, at);
-        if (make.launch_repeats()) backend::kernel_node::add_checked(g, i, g.graph, deps, p, at);
+        if (make.launch_repeats()) backend::kernel_known::add(g, i, g.graph, deps, p, at);
         else backend::kernel_node::add(g, i, g.graph, deps, p, at);
         break;
       }

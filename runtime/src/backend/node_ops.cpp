@@ -1,5 +1,6 @@
 // The node operations tables (node_ops.hpp): every add-node, capture and exec-setter call.
 
+#include "kernel_known.hpp"
 #include "launch_check.hpp"
 #include "seam.hpp"
 
@@ -83,34 +84,33 @@ namespace {
 }
 }  // namespace
 
-// `add` is the launch check and then add_checked, `capture` the check and then capture_checked:
-// the node is added in one place either way. One function with the check as a flag instead
-// cost every kernel node 11 instructions (run 46, host_work_bench: its ninth argument went to
-// the stack), more than the check it skips saves on a short run of one launch.
+// `add` is the launch check and then what add_checked does (kernel_known.hpp), `capture` the
+// check and then what capture_checked does: one piece of code adds the node either way. One
+// function with the check as a flag instead cost every kernel node 11 instructions: its ninth
+// argument went to the stack (run 46).
 void kernel_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p, const site& at,
                       int device) {
   if (device >= 0 || g.has_port_edges(step)) return add_placed(g, step, parent, d, p, at, device);
   require_launch(p, at);
-  add_checked(g, step, parent, d, p, at);
+  kernel_known::add_plain(g, step, parent, d, p, at);
 }
 
 void kernel_node::add_checked(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, const params& p,
                               const site& at) {
   if (g.has_port_edges(step)) return add_placed(g, step, parent, d, p, at, -1);
-  CGRAPH_CUDA(cudaGraphAddKernelNode(&g.nodes[step], parent, d.data(), d.size(), &p), at);
+  kernel_known::add_plain(g, step, parent, d, p, at);
 }
 
 void kernel_node::capture(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at,
                           int device) {
   if (device >= 0 || c.state().has_port_edges(step)) return capture_placed(c, k, step, p, at, device);
   require_launch(p, at);
-  capture_checked(c, k, step, p, at);
+  kernel_known::capture_plain(c, k, step, p, at);
 }
 
 void kernel_node::capture_checked(capture_session& c, unsigned k, std::uint32_t step, const params& p, const site& at) {
   if (c.state().has_port_edges(step)) return capture_placed(c, k, step, p, at, -1);
-  CGRAPH_CUDA(cudaLaunchKernel(p.func, p.gridDim, p.blockDim, p.kernelParams, p.sharedMemBytes, c.stream(k)), at);
-  c.launched(k, step, at);
+  kernel_known::capture_plain(c, k, step, p, at);
 }
 
 void kernel_node::refresh(graph_state& g, std::uint32_t step, const params& p, const site& at) {

@@ -48,7 +48,7 @@ public:
   // a build makes no call that a hand-written capture does not. Read now where the graph has
   // programmatic edges: adding a node with edge data looks up the nodes it depends on while
   // the capture is open.
-  void launched(unsigned k, std::uint32_t step, const site& at) {
+  [[gnu::always_inline]] void launched(unsigned k, std::uint32_t step, const site& at) {
     if (!g_.port_edges.empty()) return captured(k, step, at);
     made_.push_back({step, false});
   }
