@@ -30,8 +30,7 @@ void step_builder::prepare() {
   g_.port_edges = plan_.port_steps;  // the program's: it outlives the build
 }
 
-void step_builder::create_conds(plan::location home, cudaGraph_t graph) {
-  if (home.step != ir::none && !g_.templates->body_holds_conds[plan_.body_index(home)]) return;
+void step_builder::create_conds_in(plan::location home, cudaGraph_t graph) {
   auto it = plan_.conds_by_home.find(plan::home_key(home));
   if (it == plan_.conds_by_home.end()) return;
   for (std::uint32_t c : it->second)

@@ -98,7 +98,10 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
   free_.reserve(4);
 }
 
-capture_session::frame& capture_session::push(cudaStream_t stream0, bool is_body, cudaGraph_t body) {
+// push, take_stream, close_frame and defer_reads are inline: a conditional's body calls each
+// once, and as calls their frames cost a body about 60 instructions (host_work_bench, run 46).
+[[gnu::always_inline]] inline capture_session::frame& capture_session::push(cudaStream_t stream0, bool is_body,
+                                                                            cudaGraph_t body) {
   if (open_ == frames_.size()) frames_.emplace_back();
   frame& f = frames_[open_++];
   // clear + push_back, inline into the capacity the frame kept; assign(1, x) was a call that
@@ -133,7 +136,7 @@ capture_session::~capture_session() {
   (void)cudaGetLastError();
 }
 
-cudaStream_t capture_session::take_stream() {
+[[gnu::always_inline]] inline cudaStream_t capture_session::take_stream() {
   if (!free_.empty()) {
     cudaStream_t s = free_.back();
     free_.pop_back();
@@ -207,7 +210,7 @@ void capture_session::begin(unsigned streams) {
 }
 
 // Joins the body's streams into its stream 0 and ends its capture.
-cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
+[[gnu::always_inline]] inline cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
   frame& f = top();
   for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[0], event_of(step), 0), at_);
   free_.reserve(taken_.size());  // every stream taken may come back here: one allocation a build at most
@@ -218,7 +221,7 @@ cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
   return result;  // the caller pops the frame: if ending failed, abort() must end it
 }
 
-void capture_session::defer_reads(cudaGraph_t graph) {
+[[gnu::always_inline]] inline void capture_session::defer_reads(cudaGraph_t graph) {
   const std::size_t first = top().first_made;
   g_.defer_reads(graph, std::span<const made_node>(made_).subspan(first));
   made_.resize(first);
@@ -237,7 +240,7 @@ void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
   push(s, true, g_.bodies[body]);
-  fork(streams);
+  if (streams > 1) fork(streams);
 }
 
 void capture_session::leave_body(list<std::uint32_t> joins) {

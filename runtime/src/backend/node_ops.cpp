@@ -311,13 +311,22 @@ void free_node::capture(capture_session& c, unsigned k, std::uint32_t step, std:
 
 // ---- conditional -----------------------------------------------------------------------------
 
-conditional_node::params conditional_node::make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned body_count) {
+namespace {
+// Throws feature_unavailable where the driver cannot make a conditional of kind `kind`. Out of
+// line: its messages in make's frame cost every conditional a dozen instructions of spills.
+[[gnu::noinline, gnu::cold]] void require_conditional(ir::cond_kind kind) {
   bool needs_12_8 = kind == ir::cond_kind::if_else || kind == ir::cond_kind::switch_cases;
   detail::require_driver(kind == ir::cond_kind::if_else        ? "an 'if' with 'else'"
                          : kind == ir::cond_kind::switch_cases ? "a 'switch'"
                          : kind == ir::cond_kind::while_loop   ? "a 'while' loop"
                                                                : "an 'if'",
                          needs_12_8 ? detail::if_else_switch_version : detail::conditional_nodes_version);
+}
+}  // namespace
+
+conditional_node::params conditional_node::make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned body_count) {
+  if (detail::driver_version() < detail::if_else_switch_version) [[unlikely]]
+    require_conditional(kind);  // an older driver has some kinds only
   params p{};
   p.type = cudaGraphNodeTypeConditional;
   p.conditional.handle = handle;
