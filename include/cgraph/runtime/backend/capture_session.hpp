@@ -77,6 +77,7 @@ private:
   void defer_reads(cudaGraph_t graph);
   cudaStream_t take_stream();
   cudaEvent_t take_event();
+  void more_events();  // take_event's: a batch more from the pool
   cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
 
