@@ -72,7 +72,7 @@ private:
   void body(std::uint32_t index) {
     const plan::capture_body& b = capture_.bodies[index];
     for (const auto& cn : b.nodes) {
-      for (auto w : cn.waits) session_.wait(cn.stream, w);
+      if (!cn.waits.empty()) session_.wait(cn.stream, cn.waits);
       issue(cn);
       if (cn.record_event) session_.record(cn.stream, cn.step);
     }

@@ -39,6 +39,7 @@ public:
     return f.streams[k];
   }
   void wait(unsigned k, std::uint32_t step);              // stream k waits for step's event
+  void wait(unsigned k, list<std::uint32_t> steps);       // … for each of steps' events
   void record(unsigned k, std::uint32_t step);            // records step's event on stream k
 
   // For node_ops: the node the last call on stream k made becomes step's node, read back now.
@@ -101,6 +102,7 @@ private:
   std::size_t open_ = 0;
   frame& top() { return frames_[open_ - 1]; }
   frame& push(cudaStream_t stream0, bool is_body, cudaGraph_t body);
+  void wait_for(frame& f, unsigned k, std::uint32_t step);  // wait's one call, stream k joined
   void pop() { --open_; }
   std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
   std::vector<cudaStream_t> free_;                 // taken and not capturing now
