@@ -26,6 +26,7 @@ cudaGraphNode_t made_in(cudaGraph_t g) { auto n = fresh<cudaGraphNode_t>(); grap
 // What each kernel node was given, in the order made, when recording is on (tests/fake_runtime
 // checks a build's values with it; host_work_bench leaves it off, so it costs a branch).
 bool recording = false;
+long handles_made = 0;  // streams and events created (fake_cuda::streams_and_events_made)
 std::vector<fake_cuda::kernel_record>& records() { static std::vector<fake_cuda::kernel_record> r; return r; }
 void record_kernel(dim3 grid, dim3 block, size_t shared, void** args) {
   unsigned long long a = 0;
@@ -49,7 +50,7 @@ cudaError_t __cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStre
 unsigned __cudaPopCallConfiguration(dim3*, dim3*, size_t*, void*) { return 0; }
 cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr, int) { *v = 1 << 20; OK; }
 cudaError_t cudaDriverGetVersion(int* v) { *v = 13000; OK; }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { *e = fresh<cudaEvent_t>(); OK; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { *e = fresh<cudaEvent_t>(); ++handles_made; OK; }
 cudaError_t cudaEventDestroy(cudaEvent_t) { OK; }
 cudaError_t cudaEventQuery(cudaEvent_t) { OK; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { auto& c = streams()[s]; if (c.on) events()[e] = c; OK; }
@@ -143,7 +144,7 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t) { OK; }
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode) { auto& c = streams()[s]; c = {true, fresh<cudaGraph_t>(), {}, next_handle++}; OK; }
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData*, size_t n, cudaStreamCaptureMode) {
   auto& c = streams()[s]; c = {true, g, std::vector<cudaGraphNode_t>(d, d + n), next_handle++}; OK; }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { *s = fresh<cudaStream_t>(); OK; }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { *s = fresh<cudaStream_t>(); ++handles_made; OK; }
 cudaError_t cudaStreamDestroy(cudaStream_t) { OK; }
 // As CUDA does, ending a capture ends it on every stream that joined it.
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* g) {
@@ -183,4 +184,5 @@ int ncclReduce() { return 0; } int ncclReduceScatter() { return 0; } int ncclSen
 namespace fake_cuda {
 void record_kernels(bool on) { recording = on; records().clear(); }
 const std::vector<kernel_record>& kernels_recorded() { return records(); }
+long streams_and_events_made() { return handles_made; }
 }  // namespace fake_cuda

@@ -19,5 +19,6 @@ struct kernel_record {
 
 void record_kernels(bool on);  // on: clears what was recorded
 const std::vector<kernel_record>& kernels_recorded();
+long streams_and_events_made();  // cudaStreamCreateWithFlags and cudaEventCreateWithFlags calls so far
 
 }  // namespace fake_cuda

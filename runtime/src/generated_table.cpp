@@ -23,6 +23,8 @@ namespace {
 class node_params {
 public:
   node_params(const node_table& t, const std::vector<value>& computed) : t_(t), computed_(computed) {}
+  node_params(const node_params&) = delete;  // its pointers name its own lists
+  node_params& operator=(const node_params&) = delete;
 
   // Made in place: consecutive nodes mostly share their kernel and launch configuration, which
   // then stay as the node before left them, and only the argument pointers are written. Valid
@@ -36,9 +38,9 @@ public:
       convert_config(n.config, at);
     params_.func = const_cast<void*>(function);
     const table_shape& shape = t_.shapes.data()[n.shape];
-    if (storage_.size() < shape.count) [[unlikely]]
+    if (room_ < shape.count) [[unlikely]]
       grow(shape.count);
-    void** pointers = pointers_.data();
+    void** pointers = pointers_;
     for (std::uint32_t k = 0; k < shape.count; ++k) {
       const std::uint32_t e = t_.slot_lists.data()[n.args + k], a = shape.first + k;
       if (table_entry_is_converted(e)) {  // the driver only reads what the pointer names
@@ -82,11 +84,15 @@ private:
     config_list_ = list;
   }
 
-  // Room for a kernel of `count` arguments.
+  // Room for a kernel of `count` arguments, more than the lists in the object hold.
   [[gnu::noinline]] void grow(std::size_t count) {
-    storage_.resize(count);
-    pointers_.resize(count);
-    made_.resize(count);
+    grown_storage_.resize(count);
+    grown_pointers_.resize(count);
+    grown_made_.assign(count, made{});
+    storage_ = grown_storage_.data();
+    pointers_ = grown_pointers_.data();
+    made_ = grown_made_.data();
+    room_ = count;
   }
 
   // Argument k of a node, converted to its shape's target (memcpy and memset nodes have shapes
@@ -126,14 +132,25 @@ private:
 
   const node_table& t_;
   const std::vector<value>& computed_;
-  std::vector<std::uint64_t> storage_;  // one kernel's converted slots, each in 8 bytes
-  std::vector<void*> pointers_;
   // What storage_[k] was converted from: an entry, and the argument (a target) of the shapes.
   struct made {
     std::uint32_t slot = ~0u;
     std::uint32_t argument = ~0u;
   };
-  std::vector<made> made_;
+  // One kernel's converted slots (each in 8 bytes), their addresses and what each was converted
+  // from: in the object for kernels of up to 16 arguments, else in the grown_ lists. Three
+  // lists grown per build were about 450 instructions of a 10-node build (run 48).
+  static constexpr std::size_t inline_arguments = 16;
+  std::array<std::uint64_t, inline_arguments> inline_storage_;
+  std::array<void*, inline_arguments> inline_pointers_;
+  std::array<made, inline_arguments> inline_made_{};
+  std::uint64_t* storage_ = inline_storage_.data();
+  void** pointers_ = inline_pointers_.data();
+  made* made_ = inline_made_.data();
+  std::size_t room_ = inline_arguments;
+  std::vector<std::uint64_t> grown_storage_;
+  std::vector<void*> grown_pointers_;
+  std::vector<made> grown_made_;
   std::uint32_t config_list_ = ~0u;  // the launch list params_'s configuration was converted from
   cudaKernelNodeParams params_{};
   bool repeats_ = false;

@@ -13,6 +13,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -244,6 +245,51 @@ graph g(p: f32*, first: i32, which: u32 = 1) {
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, reg, with(how)).instantiate();
     check_update(exec.update({{"first", 2}}), cgraph::update_path::node_params, 1);
   }
+}
+
+TEST_CASE("fake_runtime.a_capture_takes_the_streams_and_events_its_thread_parked") {
+  // A capture session parks its streams and events, with its lists, for the next session on its
+  // thread (capture_session.cpp, `parked`); they count as given back meanwhile, and a thread that
+  // ends returns its parked ones to the process's pool. A fork of four branches takes four
+  // streams and several events; a conditional's body, a session's nested frame, takes more; the
+  // child graph is captured first, by a session of its own, which parks what it took for the
+  // root's session to take.
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*) {
+  parallel {
+    add<<<1, 32>>>(p, 1);
+    add<<<1, 32>>>(p, 2);
+    add<<<1, 32>>>(p, 3);
+    add<<<1, 32>>>(p, 4);
+  }
+  cond c = 1;
+  if c { parallel { add<<<1, 32>>>(p, 5); add<<<1, 32>>>(p, 6); } }
+  call child(p, 7);
+}
+)",
+                                       "test.cgraph");
+  auto build = [&] {
+    (void)cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(cgraph::strategy::stream_capture));
+  };
+  build();  // parks what it took on this thread
+  const auto before = cgraph::testing::live_handles();
+  const long made = fake_cuda::streams_and_events_made();
+  for (int k = 0; k < 3; ++k) build();
+  CHECK(fake_cuda::streams_and_events_made() == made);  // each took the parked ones
+  CHECK(cgraph::testing::live_handles() == before);     // and parked them again
+  CHECK(cgraph::testing::streams_left_capturing() == 0);
+
+  // A new thread finds nothing parked: it takes from the pool or makes its own, and gives them
+  // back when it ends, so a second thread makes none.
+  std::thread([&] {
+    build();
+    build();
+  }).join();
+  const long after_one_thread = fake_cuda::streams_and_events_made();
+  std::thread([&] { build(); }).join();
+  CHECK(fake_cuda::streams_and_events_made() == after_one_thread);
+  CHECK(cgraph::testing::live_handles() == before);
+  build();  // this thread's parked ones are still its own
+  CHECK(fake_cuda::streams_and_events_made() == after_one_thread);
 }
 
 TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_reported_and_leaks_nothing") {
