@@ -19,20 +19,16 @@ namespace {
 class capture_builder : step_builder {
 public:
   explicit capture_builder(built_graph& out)
-      : step_builder(out), capture_(out.capture()) {}
+      : step_builder(out), capture_(out.capture()), session_(out, out.graph_site, out.symbols->capture_mode) {}
 
   void run() {
     prepare();
     materialize();
-    // Opened after materialize, whose child graphs' captures then take the streams and events
-    // this thread parked before this one does (capture_session.cpp, `parked`).
-    backend::capture_session session(g_, g_.graph_site, g_.symbols->capture_mode);
-    session_ = &session;
-    session_->begin(capture_.bodies[0].streams);
+    session_.begin(capture_.bodies[0].streams);
     // Only a root that holds conds asks CUDA for the graph being captured.
-    if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_conds(plan::location{}, session_->root());
+    if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_conds(plan::location{}, session_.root());
     body(0);
-    session_->end(capture_.bodies[0].joins);
+    session_.end(capture_.bodies[0].joins);
     refresh_late_readers();
     apply_attributes();
   }
@@ -76,9 +72,9 @@ private:
   void body(std::uint32_t index) {
     const plan::capture_body& b = capture_.bodies[index];
     for (const auto& cn : b.nodes) {
-      if (!cn.waits.empty()) session_->wait(cn.stream, cn.waits);
+      if (!cn.waits.empty()) session_.wait(cn.stream, cn.waits);
       issue(cn);
-      if (cn.record_event) session_->record(cn.stream, cn.step);
+      if (cn.record_event) session_.record(cn.stream, cn.step);
     }
   }
 
@@ -91,52 +87,52 @@ private:
     if (n.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
       const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
-      if (launch_known(i)) backend::kernel_known::capture(*session_, k, i, p, at);
-      else backend::kernel_node::capture(*session_, k, i, p, at, device);
+      if (launch_known(i)) backend::kernel_known::capture(session_, k, i, p, at);
+      else backend::kernel_node::capture(session_, k, i, p, at, device);
       return;
     }
     if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
       auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, n.bodies_count);
-      backend::conditional_node::capture(*session_, k, i, p, plan_.first_body[i], at);
+      backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], at);
       for (std::uint32_t b = 0; b < n.bodies_count; ++b) {
         const plan::capture_body& body_plan = capture_.bodies[cn.bodies[b]];
-        session_->enter_body(plan_.first_body[i] + b, body_plan.streams);
+        session_.enter_body(plan_.first_body[i] + b, body_plan.streams);
         create_conds(plan::location{i, b}, g_.bodies[plan_.first_body[i] + b]);
         body(cn.bodies[b]);
-        session_->leave_body(body_plan.joins);
+        session_.leave_body(body_plan.joins);
       }
       return;
     }
     node_values& v = compute(i, routine);
     switch (n.kind) {
       case ir::node_kind::kernel:  // with a captured routine
-        backend::child_node::capture(*session_, k, i, routines_.at(i), at);
+        backend::child_node::capture(session_, k, i, routines_.at(i), at);
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
-        backend::kernel_node::capture(*session_, k, i, repeat_params(n, v, g_).params(), at);
+        backend::kernel_node::capture(session_, k, i, repeat_params(n, v, g_).params(), at);
         break;
-      case ir::node_kind::memcpy: backend::memcpy_node::capture(*session_, k, i, memcpy_params(v), at, v.device); break;
-      case ir::node_kind::memset: backend::memset_node::capture(*session_, k, i, memset_params(n, v), at, v.device); break;
-      case ir::node_kind::collective: backend::child_node::capture(*session_, k, i, routines_.at(i), at); break;
-      case ir::node_kind::host: backend::host_node::capture(*session_, k, i, host_params(i, v, session_->root()), at); break;
-      case ir::node_kind::event_record: backend::event_record_node::capture(*session_, k, i, event_params(v), at); break;
-      case ir::node_kind::event_wait: backend::event_wait_node::capture(*session_, k, i, event_params(v), at); break;
-      case ir::node_kind::mem_alloc: backend::alloc_node::capture(*session_, k, i, n.callee, v.args[0].as_u64(), at); break;
-      case ir::node_kind::mem_free: backend::free_node::capture(*session_, k, i, n.callee, at); break;
+      case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at, v.device); break;
+      case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at, v.device); break;
+      case ir::node_kind::collective: backend::child_node::capture(session_, k, i, routines_.at(i), at); break;
+      case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, v, session_.root()), at); break;
+      case ir::node_kind::event_record: backend::event_record_node::capture(session_, k, i, event_params(v), at); break;
+      case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
+      case ir::node_kind::mem_alloc: backend::alloc_node::capture(session_, k, i, n.callee, v.args[0].as_u64(), at); break;
+      case ir::node_kind::mem_free: backend::free_node::capture(session_, k, i, n.callee, at); break;
       case ir::node_kind::child_graph:
         if (!g_.child_at(i)) {
           backend::relaxed_capture_mode aside;
           g_.set_child(i, build_child(g_, n, v));
         }
-        backend::child_node::capture(*session_, k, i, g_.child_at(i)->graph, at);
+        backend::child_node::capture(session_, k, i, g_.child_at(i)->graph, at);
         break;
       case ir::node_kind::conditional: break;  // issued above
     }
   }
 
   const plan::capture_plan& capture_;
-  backend::capture_session* session_ = nullptr;  // run()'s, while it runs
+  backend::capture_session session_;
   // Captured routines and collectives by step, made before the capture.
   std::map<std::uint32_t, backend::graph_handle> routines_;
 };

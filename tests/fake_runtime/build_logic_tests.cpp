@@ -247,13 +247,12 @@ graph g(p: f32*, first: i32, which: u32 = 1) {
   }
 }
 
-TEST_CASE("fake_runtime.a_capture_takes_the_streams_and_events_its_thread_parked") {
-  // A capture session parks its streams and events, with its lists, for the next session on its
-  // thread (capture_session.cpp, `parked`); they count as given back meanwhile, and a thread that
-  // ends returns its parked ones to the process's pool. A fork of four branches takes four
-  // streams and several events; a conditional's body, a session's nested frame, takes more; the
-  // child graph is captured first, by a session of its own, which parks what it took for the
-  // root's session to take.
+TEST_CASE("fake_runtime.a_capture_gives_back_its_streams_and_events_for_the_next") {
+  // A capture session's streams and events come from the process's pool and go back to it
+  // (capture_session.cpp): a capture after the first makes none, on this thread or another,
+  // and none stays counted as taken. A fork of four branches takes four streams and several
+  // events; a conditional's body, a session's nested frame, takes more; the child graph is
+  // captured by a session of its own.
   auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*) {
   parallel {
     add<<<1, 32>>>(p, 1);
@@ -270,26 +269,24 @@ TEST_CASE("fake_runtime.a_capture_takes_the_streams_and_events_its_thread_parked
   auto build = [&] {
     (void)cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(cgraph::strategy::stream_capture));
   };
-  build();  // parks what it took on this thread
+  build();  // fills the pool with what a build of this graph takes
   const auto before = cgraph::testing::live_handles();
   const long made = fake_cuda::streams_and_events_made();
   for (int k = 0; k < 3; ++k) build();
-  CHECK(fake_cuda::streams_and_events_made() == made);  // each took the parked ones
-  CHECK(cgraph::testing::live_handles() == before);     // and parked them again
+  CHECK(fake_cuda::streams_and_events_made() == made);  // each took the pool's
+  CHECK(cgraph::testing::live_handles() == before);     // and gave them back
   CHECK(cgraph::testing::streams_left_capturing() == 0);
 
-  // A new thread finds nothing parked: it takes from the pool or makes its own, and gives them
-  // back when it ends, so a second thread makes none.
+  // Other threads take from the same pool and give back to it.
   std::thread([&] {
     build();
     build();
   }).join();
-  const long after_one_thread = fake_cuda::streams_and_events_made();
   std::thread([&] { build(); }).join();
-  CHECK(fake_cuda::streams_and_events_made() == after_one_thread);
+  CHECK(fake_cuda::streams_and_events_made() == made);
   CHECK(cgraph::testing::live_handles() == before);
-  build();  // this thread's parked ones are still its own
-  CHECK(fake_cuda::streams_and_events_made() == after_one_thread);
+  build();
+  CHECK(fake_cuda::streams_and_events_made() == made);
 }
 
 TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_reported_and_leaks_nothing") {

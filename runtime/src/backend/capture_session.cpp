@@ -48,11 +48,6 @@ public:
     }
     ledger(owned::capture_stream, -static_cast<long>(streams.size()));
     ledger(owned::capture_event, -static_cast<long>(events.size()));
-    put_back(device, streams, events);
-  }
-
-  // Handles of `device` that the ledger already counts as given back (a thread's parked ones).
-  void put_back(int device, const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) noexcept {
     std::lock_guard<std::mutex> guard(lock_);
     streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
     events_[device].insert(events_[device].end(), events.begin(), events.end());
@@ -95,83 +90,12 @@ private:
 
 }  // namespace
 
-// What a session leaves to the next on its thread: its lists, empty but with their storage, and
-// the streams and events it took, of `device`, which the ledger counts as given back. A session
-// that finds them takes them all, with no lock and no allocation; a build of ten nodes spent
-// about 1 500 instructions, a fifth of its host work, making these lists and going through the
-// pool's lock and map twice (host_work_generated, 10 nodes, run 48). A session opened while
-// another is open on the thread (a child's capture) keeps lists of its own, as before.
-struct capture_session::parked {
-  bool in_use = false;
-  int device = -1;
-  std::vector<frame> frames;
-  std::vector<cudaStream_t> taken, free;
-  std::vector<cudaEvent_t> events, step_events;
-  std::vector<made_node> made;
-
-  static parked& on_this_thread() {
-    thread_local parked p;
-    return p;
-  }
-  void swap_lists(capture_session& s) noexcept {
-    frames.swap(s.frames_);
-    taken.swap(s.taken_);
-    free.swap(s.free_);
-    events.swap(s.events_);
-    step_events.swap(s.step_events_);
-    made.swap(s.made_);
-  }
-  void return_handles() noexcept {  // to the process's pool, for a session on another device
-    if (!taken.empty() || !events.empty()) capture_pool::instance().put_back(device, taken, events);
-    taken.clear();
-    events.clear();
-  }
-  ~parked() { return_handles(); }  // the thread ends: its handles go back to the pool
-};
-
 capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode)
-    : g_(g), at_(at), mode_(mode) {
-  check(cudaGetDevice(&device_), "cudaGetDevice", at);
-  parked& p = parked::on_this_thread();
-  if (!p.in_use) {
-    if (p.device != device_) p.return_handles();
-    p.in_use = true;
-    p.swap_lists(*this);
-    leased_ = true;
-    // Taken again: every parked stream is free, every parked event unused.
-    ledger(owned::capture_stream, static_cast<long>(taken_.size()));
-    ledger(owned::capture_event, static_cast<long>(events_.size()));
-  }
-  try {
-    free_.assign(taken_.begin(), taken_.end());
-    step_events_.assign(g.nodes.size(), nullptr);
-    made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
-    frames_.reserve(4);               // bodies nest this deep in most programs
-    taken_.reserve(4);
-    free_.reserve(4);
-  } catch (...) {
-    release();
-    throw;
-  }
-}
-
-// Parks the lists and handles for the thread's next session, or gives the handles back to the
-// pool when this session did not lease them.
-void capture_session::release() noexcept {
-  if (!leased_) {
-    capture_pool::instance().give_back(taken_, events_);
-    return;
-  }
-  ledger(owned::capture_stream, -static_cast<long>(taken_.size()));
-  ledger(owned::capture_event, -static_cast<long>(events_.size()));
-  free_.clear();
-  step_events_.clear();
-  made_.clear();
-  parked& p = parked::on_this_thread();
-  p.device = device_;
-  p.swap_lists(*this);
-  p.in_use = false;
-  leased_ = false;
+    : g_(g), at_(at), mode_(mode), step_events_(g.nodes.size(), nullptr) {
+  made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
+  frames_.reserve(4);               // bodies nest this deep in most programs
+  taken_.reserve(4);
+  free_.reserve(4);
 }
 
 // push, take_stream, close_frame and defer_reads are inline: a conditional's body calls each
@@ -208,7 +132,7 @@ capture_session::~capture_session() {
       if (partial) cudaGraphDestroy(partial);
     }
   }
-  release();
+  capture_pool::instance().give_back(taken_, events_);
   (void)cudaGetLastError();
 }
 

@@ -6,8 +6,7 @@
 // hand-written capture does), and only a stream whose first call issues work waits for the
 // frame's fork event, recorded once where the body begins. Streams and events come from a
 // process-wide pool. A failure anywhere ends every open capture, innermost
-// first, and the destructor gives the streams and events back, so no stream is left capturing:
-// it parks them, with the session's lists, for the next session on its thread.
+// first, and the destructor gives the streams and events back, so no stream is left capturing.
 
 #include <cgraph/runtime/backend/graph_state.hpp>
 #include <cgraph/runtime/backend/list.hpp>
@@ -83,8 +82,6 @@ private:
   void more_events();  // take_event's: a batch more from the pool
   cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
-  struct parked;           // the lists and handles the thread's last session left (capture_session.cpp)
-  void release() noexcept;  // parks them again, or gives the handles back to the pool
 
   graph_state& g_;
   site at_;
@@ -116,8 +113,6 @@ private:
   std::vector<made_node> made_;
   mutable cudaGraph_t root_ = nullptr;             // root(), asked for once
   bool ended_ = false;                             // end() succeeded: no stream can be capturing
-  bool leased_ = false;                            // the lists are the thread's parked ones
-  int device_ = 0;                                 // the current device when the session began
 };
 
 // While alive, this thread may make calls an open capture forbids (cudaMalloc, another capture):
