@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One compute-sanitizer tool over the GPU tests one doctest case at a time, each under its own
+# time limit, for the device machine: which case is slow or hangs under the tool, and how long
+# each takes. A whole-suite run under a limit says neither when it is stopped (doctest prints a
+# case only once it has a message; run 48's racecheck stopped at its 150 s limit with no
+# sign of the case it was in). Builds the GPU test program alone (8 jobs: three builds at once,
+# 18 jobs of the Spirit-heavy front end, stalled a machine in run 48).
+#   [TOOL=racecheck] [CASES='capture.*'] [LIMIT=120] [CGRAPH_BUILD_DIR=/tmp/sc] sanitize_cases.sh
+# Carry .device-deps. Per case: its name, the tool's exit status (124: stopped at the limit),
+# its seconds and the tool's summary; each case's log goes to $OUT/TOOL-N.log.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+tool=${TOOL:-racecheck}
+cases=${CASES:-capture.*}
+limit=${LIMIT:-120}
+out=${OUT:-/tmp/cgraph-sanitize}
+build=${CGRAPH_BUILD_DIR:-/tmp/sc}
+mkdir -p "$out"
+start=$(date +%s)
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_EXAMPLES=OFF \
+  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j 8 --target cgraph_gpu_tests > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+echo "built in $(( $(date +%s) - start )) s"
+program="$build/tests/cgraph_gpu_tests"
+# The attributes cases stay out of racecheck, as in device_check.sh (docs/reliability.md).
+skip=()
+[ "$tool" = racecheck ] && skip=(-tce='v2.attributes*')
+mapfile -t names < <("$program" -ltc -tc="$cases" "${skip[@]}" | sed -n '/^====/,/^====/p' | grep -v '^====')
+status=0 n=0
+for name in "${names[@]}"; do
+  n=$((n + 1))
+  t0=$(date +%s)
+  timeout "$limit" compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$program" -tc="$name" \
+    > "$out/$tool-$n.log" 2>&1
+  code=$?
+  [ "$code" != 0 ] && status=1
+  summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-$n.log" | tail -1)
+  echo "$name: exit $code, $(( $(date +%s) - t0 )) s, ${summary:-no summary}"
+done
+echo "${#names[@]} cases in $(( $(date +%s) - start )) s"
+exit $status
