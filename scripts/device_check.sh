@@ -41,8 +41,11 @@ if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
     # the other two tools only (docs/reliability.md).
     skip=()
     [ "$tool" = racecheck ] && skip=(-tce='v2.attributes*')
+    # Timed, so that a run stopped at its limit can be told from the same tool's time in a run
+    # before (run 48's racecheck stopped at 150 s; scripts/sanitize_cases.sh finds the case).
+    started=$SECONDS
     "${limit[@]}" compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$build/tests/cgraph_gpu_tests" \
       "${cases[@]}" "${skip[@]}" > "$out/sanitizer-$tool.log" 2>&1
-    echo "exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
+    echo "exit $? after $(( SECONDS - started )) s"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
   done
 fi
