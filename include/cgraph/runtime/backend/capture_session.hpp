@@ -82,6 +82,8 @@ private:
   void more_events();  // take_event's: a batch more from the pool
   cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
+  struct spare_lists;           // the lists the thread's last session left (capture_session.cpp)
+  void return_lists() noexcept;  // empties them and leaves them for the thread's next session
 
   graph_state& g_;
   site at_;
@@ -113,6 +115,7 @@ private:
   std::vector<made_node> made_;
   mutable cudaGraph_t root_ = nullptr;             // root(), asked for once
   bool ended_ = false;                             // end() succeeded: no stream can be capturing
+  bool leased_ = false;                            // the lists are the thread's spare ones
 };
 
 // While alive, this thread may make calls an open capture forbids (cudaMalloc, another capture):
