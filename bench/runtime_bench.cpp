@@ -103,6 +103,7 @@ struct row {
   int nodes;
   double us;       // per node (per launch / per iteration where said)
   double ratio;    // median over the rounds of the ratio to the hand-written figure of the same round
+  double ratio_q1, ratio_q3;  // its quartiles over the rounds: how far a cell's rounds spread
   bench::hw_counters::readings counted;  // --counters: each counter's median per unit (negative: absent)
 };
 std::vector<row> rows;
@@ -164,7 +165,8 @@ bool race(shape s, int nodes, std::vector<entrant> entrants) {
       for (const auto& readings : counted[i]) v.push_back(readings[c]);
       per_unit[c] = !counters || !counters->available(static_cast<bench::hw_counters::which>(c)) ? -1 : median(v) / e.per;
     }
-    rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios), per_unit});
+    rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios),
+                    bench::quantile(ratios, 0.25), bench::quantile(ratios, 0.75), per_unit});
   }
   return true;
 }
@@ -560,12 +562,20 @@ int main(int argc, char** argv) {
   if (wanted("device loop")) bench_loops(buffer, stream);
 
   std::ofstream out(csv);
-  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand\n";
-  for (const auto& r : rows) out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio);
-  std::printf("\n%-13s %6s  %-17s %-53s %10s %7s\n", "shape", "nodes", "measure", "path", "us/unit", "ratio");
+  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand,ratio_q1,ratio_q3\n";
   for (const auto& r : rows)
-    std::printf("%-13s %6d  %-17s %-53s %10.3f %7s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
-                r.ratio > 0 ? fmt::format("{:.2f}", r.ratio).c_str() : "");
+    out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f},{:.3f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio,
+                       r.ratio_q1, r.ratio_q3);
+  // The quartiles of a cell's ratios, round by round, beside its median: a cell whose median
+  // misses a target by less than its spread could read the other side of it in the next run.
+  std::printf("\n%-13s %6s  %-17s %-53s %10s %7s  %s\n", "shape", "nodes", "measure", "path", "us/unit", "ratio",
+              "quartiles");
+  for (const auto& r : rows) {
+    const bool reference = r.ratio_q1 == 1.0 && r.ratio_q3 == 1.0;  // a hand-written path against itself
+    std::printf("%-13s %6d  %-17s %-53s %10.3f %7s  %s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
+                r.ratio > 0 ? fmt::format("{:.2f}", r.ratio).c_str() : "",
+                reference ? "" : fmt::format("{:.2f}-{:.2f}", r.ratio_q1, r.ratio_q3).c_str());
+  }
   std::printf("\nwrote %s\n", csv.c_str());
   if (!counters_csv.empty()) {
     std::ofstream c(counters_csv);
