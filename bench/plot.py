@@ -75,13 +75,18 @@ TARGET_NOTES = {"update one": "targets 1.10 by handle, 1.30 by name"}
 
 
 def plot_ratios(names, output):
-    series = collections.defaultdict(list)  # (measure, path, shape) -> [(nodes, ratio)]
+    # (measure, path, shape) -> [(nodes, ratio, q1, q3)]; the quartiles of the cell's rounds where
+    # the CSV has them (runtime_bench since run 48), drawn as a bar through the median.
+    series = collections.defaultdict(list)
     for name in names:
         with open(name) as f:
             for row in csv.DictReader(f):
                 path = row["path"].split(" (")[0]  # without the update path taken
                 if row["measure"] in RATIO_TARGETS and path.startswith("cgraph"):
-                    series[(row["measure"], path, row["shape"])].append((int(row["nodes"]), float(row["ratio_to_hand"])))
+                    ratio = float(row["ratio_to_hand"])
+                    q1 = float(row["ratio_q1"]) if row.get("ratio_q1") else ratio
+                    q3 = float(row["ratio_q3"]) if row.get("ratio_q3") else ratio
+                    series[(row["measure"], path, row["shape"])].append((int(row["nodes"]), ratio, q1, q3))
     measures = [m for m in RATIO_TARGETS if any(k[0] == m for k in series)]
     if not measures:
         print(f"no ratios to draw into {output}")
@@ -97,8 +102,12 @@ def plot_ratios(names, output):
             if m != measure:
                 continue
             points.sort()
-            ax.plot([n for n, _ in points], [r for _, r in points], line[shape], marker="o", color=colour[path],
-                    label=f"{path}, {shape}")
+            nodes = [p[0] for p in points]
+            ratios = [p[1] for p in points]
+            ax.plot(nodes, ratios, line[shape], marker="o", color=colour[path], label=f"{path}, {shape}")
+            spread = [[r - q1 for _, r, q1, _ in points], [q3 - r for _, r, _, q3 in points]]
+            if any(any(v > 0 for v in side) for side in spread):
+                ax.errorbar(nodes, ratios, yerr=spread, fmt="none", ecolor=colour[path], alpha=0.45, capsize=2)
         for target in RATIO_TARGETS[measure]:
             ax.axhline(target, color="black", linewidth=0.8, alpha=0.6)
         ax.axhline(1.0, color="grey", linewidth=0.5, alpha=0.5)
