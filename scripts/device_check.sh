@@ -31,21 +31,11 @@ if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
   [ -n "${CGRAPH_SANITIZE_TIMEOUT:-}" ] && limit=(timeout "$CGRAPH_SANITIZE_TIMEOUT")
   for tool in memcheck racecheck synccheck; do
     echo "== compute-sanitizer --tool $tool"
-    # --report-api-errors no: cgraph probes cudaFuncGetParamInfo one index past the last
-    # parameter (CUDA has no count), which the API-error report would list; every memory,
-    # race and sync check stays on, and cgraph checks every CUDA result itself.
-    # racecheck (CUDA 13.0) loses the launches of the `attributes` graph's cluster kernel inside
-    # this test binary ("Internal Sanitizer Error: Detected a failure to track a kernel launch")
-    # and its results come out wrong, though the same graph is right natively and under memcheck
-    # and synccheck, and a hand-written cluster graph is racecheck-clean: those cases run under
-    # the other two tools only (docs/reliability.md).
-    skip=()
-    [ "$tool" = racecheck ] && skip=(-tce='v2.attributes*')
     # Timed, so that a run stopped at its limit can be told from the same tool's time in a run
     # before (run 48's racecheck stopped at 150 s; scripts/sanitize_cases.sh finds the case).
     started=$SECONDS
-    "${limit[@]}" compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$build/tests/cgraph_gpu_tests" \
-      "${cases[@]}" "${skip[@]}" > "$out/sanitizer-$tool.log" 2>&1
+    # scripts/sanitize.sh: the tools' flags, and the cases racecheck skips.
+    "${limit[@]}" bash scripts/sanitize.sh "$tool" "$build/tests/cgraph_gpu_tests" "${cases[@]}" > "$out/sanitizer-$tool.log" 2>&1
     echo "exit $? after $(( SECONDS - started )) s"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases" "$out/sanitizer-$tool.log" | tail -3
   done
 fi

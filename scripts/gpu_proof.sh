@@ -15,7 +15,7 @@ grep -E "device:|test cases:|assertions:|Status:|tests passed|Failed|^== compute
   "$OUT/device_check.txt" | tail -20
 grep -c "verified against the CPU reference" "$OUT/device_check.txt"
 for i in 1 2 3 4 5; do
-  timeout 60 compute-sanitizer --tool racecheck --report-api-errors no --error-exitcode 9 /tmp/dc/tests/cgraph_gpu_tests \
+  timeout 60 bash scripts/sanitize.sh racecheck /tmp/dc/tests/cgraph_gpu_tests \
     -tc='capture.isomorphic_to_explicit_with_the_same_results' > "$OUT/racecheck-nested-$i.txt" 2>&1
   echo "racecheck nested #$i exit $? at $(( $(date +%s) - start )) s"
   grep -E "RACECHECK SUMMARY|test cases:" "$OUT/racecheck-nested-$i.txt" | tail -2

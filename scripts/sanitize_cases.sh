@@ -22,16 +22,13 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_A
 cmake --build "$build" -j 8 --target cgraph_gpu_tests > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 program="$build/tests/cgraph_gpu_tests"
-# The attributes cases stay out of racecheck, as in device_check.sh (docs/reliability.md).
-skip=()
-[ "$tool" = racecheck ] && skip=(-tce='v2.attributes*')
-mapfile -t names < <("$program" -ltc -tc="$cases" "${skip[@]}" | sed -n '/^====/,/^====/p' | grep -v '^====')
+skip=$(bash scripts/sanitize.sh --skip "$tool")  # scripts/sanitize.sh: the tools' flags and skips
+mapfile -t names < <("$program" -ltc -tc="$cases" ${skip:+"$skip"} | sed -n '/^====/,/^====/p' | grep -v '^====')
 status=0 n=0
 for name in "${names[@]}"; do
   n=$((n + 1))
   t0=$(date +%s)
-  timeout "$limit" compute-sanitizer --tool "$tool" --report-api-errors no --error-exitcode 9 "$program" -tc="$name" \
-    > "$out/$tool-$n.log" 2>&1
+  timeout "$limit" bash scripts/sanitize.sh "$tool" "$program" -tc="$name" > "$out/$tool-$n.log" 2>&1
   code=$?
   [ "$code" != 0 ] && status=1
   summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool-$n.log" | tail -1)
