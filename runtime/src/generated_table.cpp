@@ -47,11 +47,9 @@ public:
         pointers[k] = const_cast<std::uint64_t*>(&t_.converted.data()[table_entry_index(e)]);
         continue;
       }
-      if (made_[k].slot != e || made_[k].argument != a) {
-        storage_[k] = argument(n, k, at);  // the argument's bytes, little-endian, from the first
-        made_[k] = {e, a};
-      }
-      pointers[k] = &storage_[k];
+      converted& c = converted_[k];
+      if (c.slot != e || c.argument != a) c = {argument(n, k, at), e, a};  // little-endian, from the first byte
+      pointers[k] = &c.bytes;
     }
     params_.kernelParams = pointers;
     return params_;
@@ -84,14 +82,13 @@ private:
     config_list_ = list;
   }
 
-  // Room for a kernel of `count` arguments, more than the lists in the object hold.
+  // Room for a kernel of `count` arguments, more than the lists in the object hold. What was
+  // converted is converted again.
   [[gnu::noinline]] void grow(std::size_t count) {
-    grown_storage_.resize(count);
+    grown_converted_.assign(count, converted{});
     grown_pointers_.resize(count);
-    grown_made_.assign(count, made{});
-    storage_ = grown_storage_.data();
+    converted_ = grown_converted_.data();
     pointers_ = grown_pointers_.data();
-    made_ = grown_made_.data();
     room_ = count;
   }
 
@@ -132,25 +129,24 @@ private:
 
   const node_table& t_;
   const std::vector<value>& computed_;
-  // What storage_[k] was converted from: an entry, and the argument (a target) of the shapes.
-  struct made {
+  // One kernel argument's bytes, converted, and what from: an entry, and the argument (a
+  // target) of the shapes.
+  struct converted {
+    std::uint64_t bytes = 0;
     std::uint32_t slot = ~0u;
     std::uint32_t argument = ~0u;
   };
-  // One kernel's converted slots (each in 8 bytes), their addresses and what each was converted
-  // from: in the object for kernels of up to 16 arguments, else in the grown_ lists. Three
-  // lists grown per build were about 450 instructions of a 10-node build (run 48).
+  // One kernel's converted arguments and their addresses: in the object for kernels of up to
+  // 16 arguments, else in the grown_ lists. Lists grown per build were about 450 instructions
+  // of a 10-node build (run 48).
   static constexpr std::size_t inline_arguments = 16;
-  std::array<std::uint64_t, inline_arguments> inline_storage_;
+  std::array<converted, inline_arguments> inline_converted_{};
   std::array<void*, inline_arguments> inline_pointers_;
-  std::array<made, inline_arguments> inline_made_{};
-  std::uint64_t* storage_ = inline_storage_.data();
+  converted* converted_ = inline_converted_.data();
   void** pointers_ = inline_pointers_.data();
-  made* made_ = inline_made_.data();
   std::size_t room_ = inline_arguments;
-  std::vector<std::uint64_t> grown_storage_;
+  std::vector<converted> grown_converted_;
   std::vector<void*> grown_pointers_;
-  std::vector<made> grown_made_;
   std::uint32_t config_list_ = ~0u;  // the launch list params_'s configuration was converted from
   cudaKernelNodeParams params_{};
   bool repeats_ = false;
