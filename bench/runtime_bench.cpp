@@ -510,6 +510,15 @@ graph flagged(p: f32*, counter: u32*) {{
   cudaFree(flag);
 }
 
+// Every row so far, as CSV, to `path` (replacing what was there).
+void write_csv(const std::string& path) {
+  std::ofstream out(path);
+  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand,ratio_q1,ratio_q3\n";
+  for (const auto& r : rows)
+    out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f},{:.3f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio,
+                       r.ratio_q1, r.ratio_q3);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -556,16 +565,26 @@ int main(int argc, char** argv) {
   cudaStream_t stream, side;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   CHECK_CUDA(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+  // The CSV is written again after every cell, and each cell's end is told on stderr: a run
+  // stopped at a device call's time limit keeps what it measured (run 49 lost a whole run's
+  // figures, written only at the end, to a 300 s limit).
+  const auto started = std::chrono::steady_clock::now();
+  auto cell_done = [&](const char* what, int nodes) {
+    write_csv(csv);
+    std::fprintf(stderr, "runtime_bench: %s %d done at %.0f s\n", what, nodes,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  };
   for (shape s : bench::shapes)
     for (int nodes : {10, 100, 1000, 10000})
-      if (nodes <= max_nodes) bench_shape(s, nodes, buffer, other, stream, side);
-  if (wanted("device loop")) bench_loops(buffer, stream);
-
-  std::ofstream out(csv);
-  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand,ratio_q1,ratio_q3\n";
-  for (const auto& r : rows)
-    out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f},{:.3f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio,
-                       r.ratio_q1, r.ratio_q3);
+      if (nodes <= max_nodes) {
+        bench_shape(s, nodes, buffer, other, stream, side);
+        cell_done(name(s), nodes);
+      }
+  if (wanted("device loop")) {
+    bench_loops(buffer, stream);
+    cell_done("device loops", 0);
+  }
+  write_csv(csv);
   // The quartiles of a cell's ratios, round by round, beside its median: a cell whose median
   // misses a target by less than its spread could read the other side of it in the next run.
   std::printf("\n%-13s %6s  %-17s %-53s %10s %7s  %s\n", "shape", "nodes", "measure", "path", "us/unit", "ratio",
