@@ -56,6 +56,13 @@ __global__ void copy_scaled(const float* in, float* out, float s, int n) {
   if (i < n) out[i] = s * in[i];
 }
 
+// Eighteen arguments, more than the table form of generated C++ keeps in its builder (16,
+// generated_table.cpp): out[1] = the sum of the other seventeen.
+__global__ void wide(float* out, float a1, float a2, float a3, float a4, float a5, float a6, float a7, float a8, int b1,
+                     int b2, int b3, int b4, int b5, int b6, int b7, int b8, int b9) {
+  out[1] = a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + static_cast<float>(b1 + b2 + b3 + b4 + b5 + b6 + b7 + b8 + b9);
+}
+
 cgraph::registry kernels() {
   cgraph::registry r;
   r.kernel("fill", fill)
@@ -66,7 +73,8 @@ cgraph::registry kernels() {
       .kernel("count_step", count_step)
       .kernel("set_cond", set_cond)
       .kernel("increment", increment)
-      .kernel("copy_scaled", copy_scaled);
+      .kernel("copy_scaled", copy_scaled)
+      .kernel("wide", wide);
   return r;
 }
 
