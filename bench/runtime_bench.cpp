@@ -3,7 +3,7 @@
 // the per-iteration cost of device-side loops. A program, not a test.
 //
 //   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N] [--only MEASURE,MEASURE…]
-//                 [--counters FILE]
+//                 [--shapes SHAPE,SHAPE…] [--counters FILE]
 //
 // Every figure is the median of N repeats after a warm-up, in microseconds per node (per
 // launch for launches, per iteration for loops). The paths compared with each other run
@@ -11,7 +11,9 @@
 // the median, over the rounds, of its ratio to the hand-written figure of the same round.
 // `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
 // update one, update one warm, first update, launch, device loop): an A/B of one path in a few
-// seconds, where a whole run takes minutes (text -> graph builds of 10 000 nodes).
+// seconds, where a whole run takes minutes (text -> graph builds of 10 000 nodes, and the
+// driver's instantiations of a 10 000-node fork-join, seconds each). `--shapes` runs the named
+// shapes alone (chain, fork-join, conditionals).
 // `--counters FILE` also counts each timed body's instructions, cycles, page faults, context
 // switches and time on a CPU (hw_counters.hpp) and writes their medians per unit to FILE:
 // whether a slower path runs more instructions or the same ones more slowly, in user space or
@@ -533,23 +535,36 @@ void write_csv(const std::string& path) {
                        r.ratio_q1, r.ratio_q3);
 }
 
+// The comma-separated names in `list`.
+std::set<std::string, std::less<>> names_in(std::string_view list) {
+  std::set<std::string, std::less<>> names;
+  while (!list.empty()) {
+    auto comma = std::min(list.find(','), list.size());
+    names.emplace(list.substr(0, comma));
+    list.remove_prefix(std::min(comma + 1, list.size()));
+  }
+  return names;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string csv = "runtime_bench.csv", counters_csv;
   int max_nodes = 10000;
+  std::set<std::string, std::less<>> shapes;  // --shapes: the shapes to run; empty: all
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
     if (!std::strcmp(argv[i], "--max-nodes")) max_nodes = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--counters")) counters_csv = argv[i + 1];
-    if (!std::strcmp(argv[i], "--only"))
-      for (std::string_view list = argv[i + 1]; !list.empty();) {
-        auto comma = std::min(list.find(','), list.size());
-        only.emplace(list.substr(0, comma));
-        list.remove_prefix(std::min(comma + 1, list.size()));
-      }
+    if (!std::strcmp(argv[i], "--only")) only = names_in(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--shapes")) shapes = names_in(argv[i + 1]);
   }
+  for (const auto& n : shapes)
+    if (!bench::shape_named(n)) {
+      std::fprintf(stderr, "runtime_bench: --shapes: no shape '%s' (chain, fork-join, conditionals)\n", n.c_str());
+      return 2;
+    }
   for (const auto& m : only)
     if (m != "build" && m != "instantiate" && m != "first instantiate" && m != "update all" && m != "update one" &&
         m != "update one warm" && m != "first update" && m != "launch" && m != "device loop") {
@@ -590,7 +605,7 @@ int main(int argc, char** argv) {
   };
   for (shape s : bench::shapes)
     for (int nodes : {10, 100, 1000, 10000})
-      if (nodes <= max_nodes) {
+      if (nodes <= max_nodes && (shapes.empty() || shapes.count(name(s)))) {
         bench_shape(s, nodes, buffer, other, stream, side);
         cell_done(name(s), nodes);
       }
