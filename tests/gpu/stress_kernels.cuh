@@ -1,5 +1,5 @@
 #pragma once
-// The kernels stress.cgraph and table_chain.cgraph use, for its generated C++ (defined in kernels.cu).
+// The kernels stress.cgraph and table_chain.cgraph use, for their generated C++ (defined in kernels.cu).
 #include <cuda_runtime.h>
 
 namespace gpu_test {
