@@ -325,6 +325,10 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   // built with `buffer`) has the values cgraph knows of.
   exec.reset();  // first: CUDA lets a graph with conditional nodes have one exec at a time
   exec.emplace(g->instantiate());
+  // The hand-written exec made afresh beside it, so that the one-node rows below compare execs
+  // of one age (until run 49 the re-instantiate row above had just remade hand_exec).
+  cudaGraphExecDestroy(hand_exec);
+  hand_exec = instantiate(h.graph);
   int first = 0;
   auto first_handle = exec->parameter<int>("first");  // resolved once, as the hand code keeps its node
   // A one-node update with `value` as the first node's index: by hand (its setter) and through
