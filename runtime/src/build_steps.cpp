@@ -18,8 +18,6 @@ built_graph::built_graph(std::shared_ptr<const program_state> p, std::shared_ptr
   graph_site = at(ir().range);
 }
 
-thread_local std::unique_ptr<build_scratch> build_scratch_lease::spare_;
-
 step_builder::step_builder(built_graph& out) : g_(out), ir_(out.ir()), plan_(out.plan()) {}
 
 void step_builder::prepare() {

@@ -7,35 +7,19 @@
 #include "node_params.hpp"
 
 #include <cgraph/runtime/backend/handle.hpp>
+#include <cgraph/runtime/backend/thread_spare.hpp>
 
 namespace cgraph::detail {
 
 // What a build uses only while it runs: its shared conversions, the values of the step being
 // built, its argument pointers and dependency handles. A thread keeps one between builds
-// (build_scratch_lease), so a warm build allocates none of it: four allocations, 6% of a
+// (backend::thread_spare), so a warm build allocates none of it: four allocations, 6% of a
 // 10-node build's host work (docs/performance.md, run 27).
 struct build_scratch {
   conversion_memo memo;
   node_values values;
   std::vector<void*> pointers;
   std::vector<cudaGraphNode_t> deps;
-};
-
-// The thread's build_scratch for one build, or a new one where the thread's is in use (a child
-// graph built during its parent's build); given back when the build ends.
-class build_scratch_lease {
-public:
-  build_scratch_lease() : scratch_(spare_ ? std::move(spare_) : std::make_unique<build_scratch>()) {}
-  ~build_scratch_lease() {
-    if (!spare_) spare_ = std::move(scratch_);
-  }
-  build_scratch_lease(const build_scratch_lease&) = delete;
-  build_scratch_lease& operator=(const build_scratch_lease&) = delete;
-  build_scratch& operator*() const { return *scratch_; }
-
-private:
-  static thread_local std::unique_ptr<build_scratch> spare_;
-  std::unique_ptr<build_scratch> scratch_;
 };
 
 class step_builder {
@@ -117,11 +101,11 @@ protected:
   built_graph& g_;
   const ir::graph& ir_;
   const plan::explicit_plan& plan_;
-  build_scratch_lease scratch_;
-  conversion_memo& memo_ = (*scratch_).memo;      // this build's shared conversions (reset by prepare)
-  node_values& values_ = (*scratch_).values;      // the step being built's (compute)
-  std::vector<void*>& pointers_ = (*scratch_).pointers;  // a kernel's argument addresses
-  std::vector<cudaGraphNode_t>& deps_ = (*scratch_).deps;  // a step's dependencies (explicit)
+  backend::thread_spare<build_scratch> scratch_;  // the thread's, or a new one in a nested build
+  conversion_memo& memo_ = scratch_->memo;                 // this build's shared conversions (reset by prepare)
+  node_values& values_ = scratch_->values;                 // the step being built's (compute)
+  std::vector<void*>& pointers_ = scratch_->pointers;      // a kernel's argument addresses
+  std::vector<cudaGraphNode_t>& deps_ = scratch_->deps;    // a step's dependencies (explicit)
   std::uint32_t last_kernel_ = ir::none;  // launch_known's: the kernel step added last
 };
 

@@ -90,42 +90,8 @@ private:
 
 }  // namespace
 
-// The lists a session fills, left empty with their storage for the thread's next session: a
-// session of a 10-node graph spent about 1 000 instructions, a tenth of its build, allocating
-// and freeing them (host_work_bench, run 48). A session opened while another is open on the
-// thread (a child's capture) makes lists of its own. The streams and events themselves go back
-// to the pool as before: a session that kept them for its thread's next one (run 48, branch
-// parked-capture-lists) gave each stream the same role in every build, and its GPU proof did
-// not finish.
-struct capture_session::spare_lists {
-  bool in_use = false;
-  std::vector<frame> frames;
-  std::vector<cudaStream_t> taken, free;
-  std::vector<cudaEvent_t> events, step_events;
-  std::vector<made_node> made;
-
-  static spare_lists& on_this_thread() {
-    thread_local spare_lists spare;
-    return spare;
-  }
-  void swap_with(capture_session& s) noexcept {
-    frames.swap(s.frames_);
-    taken.swap(s.taken_);
-    free.swap(s.free_);
-    events.swap(s.events_);
-    step_events.swap(s.step_events_);
-    made.swap(s.made_);
-  }
-};
-
 capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode)
     : g_(g), at_(at), mode_(mode) {
-  spare_lists& spare = spare_lists::on_this_thread();
-  if (!spare.in_use) {
-    spare.in_use = true;
-    spare.swap_with(*this);
-    leased_ = true;
-  }
   try {
     step_events_.assign(g.nodes.size(), nullptr);
     made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
@@ -133,24 +99,19 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
     taken_.reserve(4);
     free_.reserve(4);
   } catch (...) {
-    return_lists();
+    clear_lists();
     throw;
   }
 }
 
-// Empties the lists, keeping their storage (a frame keeps its lists too), and hands them back
-// for the thread's next session.
-void capture_session::return_lists() noexcept {
-  if (!leased_) return;
+// Empties the lists, keeping their storage (a frame keeps its lists too), for the thread's next
+// session; lists_ hands them back as the session ends.
+void capture_session::clear_lists() noexcept {
   taken_.clear();
   free_.clear();
   events_.clear();
   step_events_.clear();
   made_.clear();
-  spare_lists& spare = spare_lists::on_this_thread();
-  spare.swap_with(*this);
-  spare.in_use = false;
-  leased_ = false;
 }
 
 // push, take_stream, close_frame and defer_reads are inline: a conditional's body calls each
@@ -188,7 +149,7 @@ capture_session::~capture_session() {
     }
   }
   capture_pool::instance().give_back(taken_, events_);
-  return_lists();
+  clear_lists();
   (void)cudaGetLastError();
 }
 

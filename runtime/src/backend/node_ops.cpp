@@ -324,17 +324,9 @@ namespace {
 }
 }  // namespace
 
-conditional_node::params conditional_node::make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned body_count) {
+void conditional_node::require_driver_for(ir::cond_kind kind) {
   if (detail::driver_version() < detail::if_else_switch_version) [[unlikely]]
     require_conditional(kind);  // an older driver has some kinds only
-  params p{};
-  p.type = cudaGraphNodeTypeConditional;
-  p.conditional.handle = handle;
-  p.conditional.type = kind == ir::cond_kind::while_loop     ? cudaGraphCondTypeWhile
-                       : kind == ir::cond_kind::switch_cases ? cudaGraphCondTypeSwitch
-                                                             : cudaGraphCondTypeIf;
-  p.conditional.size = body_count;
-  return p;
 }
 
 namespace {

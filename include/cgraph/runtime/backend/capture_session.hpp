@@ -10,6 +10,7 @@
 
 #include <cgraph/runtime/backend/graph_state.hpp>
 #include <cgraph/runtime/backend/list.hpp>
+#include <cgraph/runtime/backend/thread_spare.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -82,8 +83,7 @@ private:
   void more_events();  // take_event's: a batch more from the pool
   cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
-  struct spare_lists;           // the lists the thread's last session left (capture_session.cpp)
-  void return_lists() noexcept;  // empties them and leaves them for the thread's next session
+  void clear_lists() noexcept;  // empties them for the thread's next session, keeping their storage
 
   graph_state& g_;
   site at_;
@@ -99,23 +99,37 @@ private:
   // The nodes made in the open graphs, in the order they were made, innermost graph last: a
   // step and whether its handle is known yet (launched() leaves it unread).
   using made_node = graph_state::made_node;
-  // The open bodies, innermost last: frames_[0, open_). A frame closed keeps its lists' storage
-  // for the next body, so a conditional's body costs no allocation.
-  std::vector<frame> frames_;
+  // What a session fills, kept by the thread for its next session (thread_spare): a session of
+  // a 10-node graph spent about 1 000 instructions, a tenth of its build, allocating and
+  // freeing these (host_work_bench, run 48). The streams and events themselves go back to the
+  // pool: a session that kept them for its thread's next one (run 48, branch
+  // parked-capture-lists) gave each stream the same role in every build, and its GPU proof did
+  // not finish.
+  struct lists {
+    // The open bodies, innermost last: frames[0, open_). A frame closed keeps its lists'
+    // storage for the next body, so a conditional's body costs no allocation.
+    std::vector<frame> frames;
+    std::vector<cudaStream_t> taken;        // from the pool, given back by the destructor
+    std::vector<cudaStream_t> free;         // taken and not capturing now
+    std::vector<cudaEvent_t> events;        // taken from the pool: events[0, used_events_) in use
+    std::vector<cudaEvent_t> step_events;
+    std::vector<made_node> made;
+  };
+  thread_spare<lists> lists_;
+  std::vector<frame>& frames_ = lists_->frames;
+  std::vector<cudaStream_t>& taken_ = lists_->taken;
+  std::vector<cudaStream_t>& free_ = lists_->free;
+  std::vector<cudaEvent_t>& events_ = lists_->events;
+  std::vector<cudaEvent_t>& step_events_ = lists_->step_events;
+  std::vector<made_node>& made_ = lists_->made;
   std::size_t open_ = 0;
+  std::size_t used_events_ = 0;
   frame& top() { return frames_[open_ - 1]; }
   frame& push(cudaStream_t stream0, bool is_body, cudaGraph_t body);
   void wait_for(frame& f, unsigned k, std::uint32_t step);  // wait's one call, stream k joined
   void pop() { --open_; }
-  std::vector<cudaStream_t> taken_;                // from the pool, given back by the destructor
-  std::vector<cudaStream_t> free_;                 // taken and not capturing now
-  std::vector<cudaEvent_t> events_;                // taken from the pool: events_[0, used_events_) in use
-  std::size_t used_events_ = 0;
-  std::vector<cudaEvent_t> step_events_;
-  std::vector<made_node> made_;
-  mutable cudaGraph_t root_ = nullptr;             // root(), asked for once
-  bool ended_ = false;                             // end() succeeded: no stream can be capturing
-  bool leased_ = false;                            // the lists are the thread's spare ones
+  mutable cudaGraph_t root_ = nullptr;  // root(), asked for once
+  bool ended_ = false;                  // end() succeeded: no stream can be capturing
 };
 
 // While alive, this thread may make calls an open capture forbids (cudaMalloc, another capture):

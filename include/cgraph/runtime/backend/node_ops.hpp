@@ -150,8 +150,22 @@ struct free_node {
 struct conditional_node {
   using params = cudaGraphNodeParams;
   static constexpr const char* name = "conditional";
-  // Conditional-node parameters, after checking that the driver supports the kind.
-  static params make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies);
+  // Conditional-node parameters, after checking that the driver supports the kind. Inline: the
+  // 256-byte struct is zeroed in the caller's frame, as a hand-written build zeroes it (out of
+  // line, 7 instructions more a conditional: host_work_bench, run 50).
+  static params make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies) {
+    require_driver_for(kind);
+    params p{};
+    p.type = cudaGraphNodeTypeConditional;
+    p.conditional.handle = handle;
+    p.conditional.type = kind == ir::cond_kind::while_loop     ? cudaGraphCondTypeWhile
+                         : kind == ir::cond_kind::switch_cases ? cudaGraphCondTypeSwitch
+                                                               : cudaGraphCondTypeIf;
+    p.conditional.size = bodies;
+    return p;
+  }
+  // Throws feature_unavailable where the driver cannot make a conditional of kind `kind`.
+  static void require_driver_for(ir::cond_kind kind);
   // `p` by reference (CUDA writes the body graphs into it): 256 bytes a copy.
   static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params& p,
                   std::uint32_t first_body, const site& at);
