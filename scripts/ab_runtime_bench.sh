@@ -4,9 +4,9 @@
 # against the tree, `runtime_bench --only build --repeats 7` (or REPEATS) in the order old, new, new, old,
 # old, new, each run's CSV to $OUT/NAME-RUN-old|new.csv, and their medians side by side to
 # $OUT/NAME-summary.txt (scripts/ab_summary.py; the first measure of ONLY).
-#   [ONLY=MEASURE,…] [REPEATS=N] ab_runtime_bench.sh NAME [generated]   (generated: with the
-#   generated-C++ columns; ONLY: the measures to run, `build` unless given; REPEATS: rounds of
-#   each run, 7 unless given)
+#   [ONLY=MEASURE,…] [REPEATS=N] [SHAPES=SHAPE,…] ab_runtime_bench.sh NAME [generated]
+#   (generated: with the generated-C++ columns; ONLY: the measures to run, `build` unless given;
+#   REPEATS: rounds of each run, 7 unless given; SHAPES: runtime_bench's --shapes, all unless given)
 set -uo pipefail
 name=$1
 only=${ONLY:-build}
@@ -24,7 +24,7 @@ wait
 echo "built in $(( $(date +%s) - start )) s"; grep -E "error:|FAILED" /tmp/build-*.log | head
 n=0
 for v in old new new old old new; do
-  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
+  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" ${SHAPES:+--shapes "$SHAPES"} --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
   echo "runtime_bench $name $n $v done at $(( $(date +%s) - start )) s"
 done
 python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv --measure "${only%%,*}" \
