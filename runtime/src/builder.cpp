@@ -40,8 +40,8 @@ private:
       return;
     }
     if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, n.bodies_count);
-      backend::conditional_node::add(g_, i, parent, deps, p, plan_.first_body[i], at);
+      backend::conditional_node::add(g_, i, parent, deps, {g_.conds[n.cond], n.cond_kind, n.bodies_count},
+                                     plan_.first_body[i], at);
       for (std::uint32_t k = 0; k < n.bodies_count; ++k)
         create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
       return;

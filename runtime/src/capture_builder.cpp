@@ -92,8 +92,8 @@ private:
       return;
     }
     if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      auto p = backend::conditional_node::make(g_.conds[n.cond], n.cond_kind, n.bodies_count);
-      backend::conditional_node::capture(session_, k, i, p, plan_.first_body[i], at);
+      backend::conditional_node::capture(session_, k, i, {g_.conds[n.cond], n.cond_kind, n.bodies_count},
+                                         plan_.first_body[i], at);
       for (std::uint32_t b = 0; b < n.bodies_count; ++b) {
         const plan::capture_body& body_plan = capture_.bodies[cn.bodies[b]];
         session_.enter_body(plan_.first_body[i] + b, body_plan.streams);

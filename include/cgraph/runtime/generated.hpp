@@ -258,8 +258,10 @@ struct cond_init {
 inline void create_conds(graph_state& g, cudaGraph_t graph, std::initializer_list<cond_init> conds) {
   for (const auto& c : conds) backend::create_cond(g, c.cond, graph, c.value, c.has_default, c.at);
 }
-inline cudaGraphNodeParams conditional_params(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies) {
-  return backend::conditional_node::make(handle, kind, bodies);
+// What add_conditional and capture::conditional take: the backend makes the node's parameters.
+inline backend::conditional_node::spec conditional_params(cudaGraphConditionalHandle handle, ir::cond_kind kind,
+                                                          unsigned bodies) {
+  return {handle, kind, bodies};
 }
 
 // ---- the values of one node ----------------------------------------------------------------------
@@ -410,9 +412,9 @@ inline void add_child(graph_state& g, std::uint32_t step, cudaGraph_t parent, no
   backend::child_node::add(g, step, parent, view(d), child->graph, at);
   g.set_child(step, std::move(child));
 }
-inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, cudaGraphNodeParams p,
-                            std::uint32_t first_body, const site& at) {
-  backend::conditional_node::add(g, step, parent, view(d), p, first_body, at);
+inline void add_conditional(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d,
+                            backend::conditional_node::spec s, std::uint32_t first_body, const site& at) {
+  backend::conditional_node::add(g, step, parent, view(d), s, first_body, at);
 }
 
 // A collective node's calls (LANGUAGE.md §15), captured into a graph kept by a state of its own,
@@ -472,8 +474,9 @@ public:
     backend::child_node::capture(*this, k, step, child->graph, at);
     state().set_child(step, std::move(child));
   }
-  void conditional(unsigned k, std::uint32_t step, cudaGraphNodeParams p, std::uint32_t first_body, const site& at) {
-    backend::conditional_node::capture(*this, k, step, p, first_body, at);
+  void conditional(unsigned k, std::uint32_t step, backend::conditional_node::spec s, std::uint32_t first_body,
+                   const site& at) {
+    backend::conditional_node::capture(*this, k, step, s, first_body, at);
   }
 };
 

@@ -324,13 +324,22 @@ namespace {
 }
 }  // namespace
 
-void conditional_node::require_driver_for(ir::cond_kind kind) {
+namespace {
+// The parameters of a conditional node of `s`, once the driver is known to make its kind.
+cudaGraphNodeParams conditional_params(conditional_node::spec s) {
   if (detail::driver_version() < detail::if_else_switch_version) [[unlikely]]
-    require_conditional(kind);  // an older driver has some kinds only
+    require_conditional(s.kind);  // an older driver has some kinds only
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = s.handle;
+  p.conditional.type = s.kind == ir::cond_kind::while_loop     ? cudaGraphCondTypeWhile
+                       : s.kind == ir::cond_kind::switch_cases ? cudaGraphCondTypeSwitch
+                                                               : cudaGraphCondTypeIf;
+  p.conditional.size = s.bodies;
+  return p;
 }
 
-namespace {
-// The body graphs CUDA made for the conditional of `step` become bodies first…
+// The body graphs CUDA made for the conditional of `step` (into `p`) become bodies first…
 void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const cudaGraphNodeParams& p) {
   for (unsigned k = 0; k < p.conditional.size; ++k) {
     g.bodies[first + k] = p.conditional.phGraph_out[k];
@@ -339,14 +348,16 @@ void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const 
 }
 }  // namespace
 
-void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, params& p,
+void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, spec s,
                            std::uint32_t first_body, const site& at) {
+  cudaGraphNodeParams p = conditional_params(s);
   CGRAPH_CUDA(cudaGraphAddNode(&g.nodes[step], parent, d.data(), nullptr, d.size(), &p), at);
   keep_bodies(g, step, first_body, p);
 }
 
-void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, params& p, std::uint32_t first_body,
+void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, spec s, std::uint32_t first_body,
                                const site& at) {
+  cudaGraphNodeParams p = conditional_params(s);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
     cudaGraphNode_t node = nullptr;
     CGRAPH_CUDA(cudaGraphAddNode(&node, graph, d.data(), nullptr, d.size(), &p), at);

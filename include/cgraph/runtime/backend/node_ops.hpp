@@ -148,28 +148,20 @@ struct free_node {
 // bodies first_body… of the graph state. An exec cannot change one in place: a new launch
 // value for its cond needs a whole-graph update.
 struct conditional_node {
-  using params = cudaGraphNodeParams;
   static constexpr const char* name = "conditional";
-  // Conditional-node parameters, after checking that the driver supports the kind. Inline: the
-  // 256-byte struct is zeroed in the caller's frame, as a hand-written build zeroes it (out of
-  // line, 7 instructions more a conditional: host_work_bench, run 50).
-  static params make(cudaGraphConditionalHandle handle, ir::cond_kind kind, unsigned bodies) {
-    require_driver_for(kind);
-    params p{};
-    p.type = cudaGraphNodeTypeConditional;
-    p.conditional.handle = handle;
-    p.conditional.type = kind == ir::cond_kind::while_loop     ? cudaGraphCondTypeWhile
-                         : kind == ir::cond_kind::switch_cases ? cudaGraphCondTypeSwitch
-                                                               : cudaGraphCondTypeIf;
-    p.conditional.size = bodies;
-    return p;
-  }
-  // Throws feature_unavailable where the driver cannot make a conditional of kind `kind`.
-  static void require_driver_for(ir::cond_kind kind);
-  // `p` by reference (CUDA writes the body graphs into it): 256 bytes a copy.
-  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, params& p,
+  // What makes a conditional node: its cond's handle, its kind and how many bodies it has. The
+  // 256-byte cudaGraphNodeParams is made from it inside add and capture, not by their callers:
+  // made and copied in every conditional of generated C++, it was about 200 bytes of code
+  // each, which a 1 000-conditional build runs through once (docs/performance.md, run 50).
+  struct spec {
+    cudaGraphConditionalHandle handle;
+    ir::cond_kind kind;
+    unsigned bodies;
+  };
+  // Both check first that the driver supports the kind (feature_unavailable where it does not).
+  static void add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, spec s,
                   std::uint32_t first_body, const site& at);
-  static void capture(capture_session& c, unsigned stream, std::uint32_t step, params& p, std::uint32_t first_body,
+  static void capture(capture_session& c, unsigned stream, std::uint32_t step, spec s, std::uint32_t first_body,
                       const site& at);
 };
 
