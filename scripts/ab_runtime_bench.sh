@@ -27,6 +27,6 @@ for v in old new new old old new; do
   n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" ${SHAPES:+--shapes "$SHAPES"} --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
   echo "runtime_bench $name $n $v done at $(( $(date +%s) - start )) s"
 done
-python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv --measure "${only%%,*}" \
+python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv --runs --measure "${only%%,*}" \
   --title "A/B of runtime_bench --only $only --repeats $repeats (old = old-tree, new = the tree); runs old, new, new, old, old, new; medians of three runs' ratios to the hand-written path" \
   > "$OUT/$name-summary.txt" && cat "$OUT/$name-summary.txt"

@@ -4,9 +4,12 @@ path) of the `build` measure, the median over the old runs and over the new runs
 to the hand-written build of the same round, side by side. With --absolute: the median
 microseconds a unit (a node, for builds) of each side, their range over the runs, and new / old,
 for runs whose hand-written rows moved between runs (the machine, not the code), where a ratio
-to them hides what cgraph's own rows did.
+to them hides what cgraph's own rows did. With --runs: each run's ratio beside the medians, and
+"split" where every new run is below every old one ("split up": above). A cell of the same code
+moves by 5% between runs (docs/performance.md, run 50), so a median's change alone is no
+evidence; a split over three runs a side is.
 
-    python3 scripts/ab_summary.py OUT/NAME-*.csv [--title "old = REV, …"] [--absolute] > summary.txt
+    python3 scripts/ab_summary.py OUT/NAME-*.csv [--title "old = REV, …"] [--absolute | --runs] > summary.txt
 
 A CSV's run (old or new) is the last word of its name before .csv (NAME-RUN-old.csv).
 """
@@ -22,6 +25,7 @@ def main():
     ap.add_argument("--title", default="")
     ap.add_argument("--measure", default="build")
     ap.add_argument("--absolute", action="store_true")
+    ap.add_argument("--runs", action="store_true")
     args = ap.parse_args()
     column = "us_per_unit" if args.absolute else "ratio_to_hand"
     ratios = collections.defaultdict(lambda: collections.defaultdict(list))
@@ -35,6 +39,8 @@ def main():
         print(f"# {args.title}")
     if args.absolute:
         print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old us':>6s} {'range':>13s} {'new us':>6s} {'range':>13s} {'new/old':>7s}")
+    elif args.runs:
+        print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old':>6s} {'new':>6s}  {'old runs':23s} {'new runs':23s}")
     else:
         print(f"{'shape':14s} {'nodes':>6s}  {'path':48s} {'old':>6s} {'new':>6s}")
     for (shape, nodes, path), sides in sorted(ratios.items()):
@@ -45,6 +51,14 @@ def main():
             change = f"{statistics.median(sides['new']) / statistics.median(sides['old']):7.3f}" if both else f"{'-':>7s}"
             old_range, new_range = spread
             print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {old_range} {new} {new_range} {change}")
+        elif args.runs:
+            runs = (" ".join(f"{r:.3f}" for r in sides[s]) for s in ("old", "new"))
+            old_runs, new_runs = runs
+            split = ""
+            if sides["old"] and sides["new"]:
+                split = ("split" if max(sides["new"]) < min(sides["old"])
+                         else "split up" if min(sides["new"]) > max(sides["old"]) else "")
+            print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {new}  {old_runs:23s} {new_runs:23s} {split}".rstrip())
         else:
             print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {new}")
 
