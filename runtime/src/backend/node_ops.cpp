@@ -326,7 +326,7 @@ namespace {
 
 namespace {
 // The parameters of a conditional node of `s`, once the driver is known to make its kind.
-cudaGraphNodeParams conditional_params(conditional_node::spec s) {
+cudaGraphNodeParams node_params_of(conditional_node::spec s) {
   if (detail::driver_version() < detail::if_else_switch_version) [[unlikely]]
     require_conditional(s.kind);  // an older driver has some kinds only
   cudaGraphNodeParams p{};
@@ -350,14 +350,14 @@ void keep_bodies(graph_state& g, std::uint32_t step, std::uint32_t first, const 
 
 void conditional_node::add(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps d, spec s,
                            std::uint32_t first_body, const site& at) {
-  cudaGraphNodeParams p = conditional_params(s);
+  cudaGraphNodeParams p = node_params_of(s);
   CGRAPH_CUDA(cudaGraphAddNode(&g.nodes[step], parent, d.data(), nullptr, d.size(), &p), at);
   keep_bodies(g, step, first_body, p);
 }
 
 void conditional_node::capture(capture_session& c, unsigned k, std::uint32_t step, spec s, std::uint32_t first_body,
                                const site& at) {
-  cudaGraphNodeParams p = conditional_params(s);
+  cudaGraphNodeParams p = node_params_of(s);
   c.add_node(k, step, at, [&](cudaGraph_t graph, node_deps d) {
     cudaGraphNode_t node = nullptr;
     CGRAPH_CUDA(cudaGraphAddNode(&node, graph, d.data(), nullptr, d.size(), &p), at);

@@ -151,7 +151,7 @@ struct conditional_node {
   static constexpr const char* name = "conditional";
   // What makes a conditional node: its cond's handle, its kind and how many bodies it has. The
   // 256-byte cudaGraphNodeParams is made from it inside add and capture, not by their callers:
-  // made and copied in every conditional of generated C++, it was about 200 bytes of code
+  // made and copied in every conditional of generated C++, it was about 400 bytes of code
   // each, which a 1 000-conditional build runs through once (docs/performance.md, run 50).
   struct spec {
     cudaGraphConditionalHandle handle;
