@@ -1,6 +1,6 @@
 #pragma once
-// What the benchmark programs share: a checked CUDA call that ends the program, and the median
-// (median.hpp, which the front-end benchmarks include alone).
+// What the benchmark programs share: a checked CUDA call that ends the program, the median
+// (median.hpp, which the front-end benchmarks include alone), and pinning the timed thread.
 
 #include "median.hpp"
 
@@ -8,6 +8,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 #define CHECK_CUDA(call)                                                                                   \
   do {                                                                                                     \
@@ -17,3 +22,22 @@
       std::exit(1);                                                                                        \
     }                                                                                                      \
   } while (0)
+
+namespace bench {
+
+// Runs the calling thread on CPU `cpu` alone; false where that cannot be done (no such CPU, not
+// allowed, or not Linux). Threads made later inherit it, so call it after CUDA has made its own.
+inline bool pin_this_thread(int cpu) {
+#ifdef __linux__
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return false;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+#else
+  (void)cpu;
+  return false;
+#endif
+}
+
+}  // namespace bench

@@ -4,9 +4,11 @@
 # against the tree, `runtime_bench --only build --repeats 7` (or REPEATS) in the order old, new, new, old,
 # old, new, each run's CSV to $OUT/NAME-RUN-old|new.csv, and their medians side by side to
 # $OUT/NAME-summary.txt (scripts/ab_summary.py; the first measure of ONLY).
-#   [ONLY=MEASURE,…] [REPEATS=N] [SHAPES=SHAPE,…] ab_runtime_bench.sh NAME [generated]
+#   [ONLY=MEASURE,…] [REPEATS=N] [SHAPES=SHAPE,…] [CPU=N] ab_runtime_bench.sh NAME [generated]
 #   (generated: with the generated-C++ columns; ONLY: the measures to run, `build` unless given;
-#   REPEATS: rounds of each run, 7 unless given; SHAPES: runtime_bench's --shapes, all unless given)
+#   REPEATS: rounds of each run, 7 unless given; SHAPES: runtime_bench's --shapes, all unless given;
+#   CPU: runtime_bench's --cpu, the CPU its timed thread runs on; a runtime_bench older than
+#   run 50 ignores it, so give it only when old-tree has it too)
 set -uo pipefail
 name=$1
 only=${ONLY:-build}
@@ -24,7 +26,7 @@ wait
 echo "built in $(( $(date +%s) - start )) s"; grep -E "error:|FAILED" /tmp/build-*.log | head
 n=0
 for v in old new new old old new; do
-  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" ${SHAPES:+--shapes "$SHAPES"} --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
+  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" ${SHAPES:+--shapes "$SHAPES"} ${CPU:+--cpu "$CPU"} --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
   echo "runtime_bench $name $n $v done at $(( $(date +%s) - start )) s"
 done
 python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv --runs --measure "${only%%,*}" \
