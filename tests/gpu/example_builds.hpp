@@ -80,6 +80,11 @@ void register_example_kernels(cgraph::registry& r);
 // instantiated, launched on `stream` and synchronised.
 void run_v2_chain_explicit(int* out, unsigned which, cudaStream_t stream);
 void run_v2_chain_capture(int* out, unsigned which, cudaStream_t stream);
+// Its graph `cond_default` (a cond's value computed from `start`) likewise, built on (out,
+// start), then updated to `then` (a whole-graph update: the value is fixed with the handle) and
+// launched again; returns synchronised, with what the first launch left in out[0].
+int run_v2_cond_default_explicit(int* out, unsigned start, unsigned then, cudaStream_t stream);
+int run_v2_cond_default_capture(int* out, unsigned start, unsigned then, cudaStream_t stream);
 // Its graphs `produce` (on stream a) and `consume` (on stream b) synchronised by event `e`:
 // buf = value slowly, then dst = 2 * buf; returns once b is done.
 void run_v2_events_explicit(int* buf, int* dst, int value, cudaEvent_t e, cudaStream_t a, cudaStream_t b);

@@ -342,3 +342,40 @@ TEST_CASE("v2.conds_passed_by_call_generated_cpp_in_both_modes") {
     check_all(out, caller_loop_expected(2));
   }
 }
+
+namespace {
+// What `cond_default` leaves for `start`.
+int cond_default_expected(unsigned start) { return start % 2 ? 5 : 6; }
+}  // namespace
+
+TEST_CASE("v2.a_cond_value_computed_from_a_parameter_in_both_strategies_and_updated") {
+  auto prog = v2_program();
+  std::string shapes[2];
+  for (auto how : both) {
+    CAPTURE(name_of(how));
+    buffer<int> out(256);
+    auto g = cgraph::graph::build(prog, "cond_default", {{"out", out.get()}, {"start", 3u}}, v2_kernels(), with(how));
+    shapes[how == cgraph::strategy::stream_capture] = canonical(g);
+    auto exec = g.instantiate();
+    run(exec);
+    check_all(out, cond_default_expected(3));
+    for (unsigned start : {4u, 7u, 0u}) {
+      CAPTURE(start);
+      exec.update({{"start", start}});  // the value is fixed with the handle: the graph is built again
+      run(exec);
+      check_all(out, cond_default_expected(start));
+    }
+  }
+  CHECK(shapes[0] == shapes[1]);
+}
+
+TEST_CASE("v2.a_cond_value_computed_from_a_parameter_generated_cpp_in_both_modes") {
+  for (auto* run_generated : {run_v2_cond_default_explicit, run_v2_cond_default_capture}) {
+    for (auto [start, then] : {std::pair{1u, 2u}, std::pair{2u, 5u}}) {
+      CAPTURE(start);
+      buffer<int> out(256);
+      CHECK(run_generated(out.get(), start, then, nullptr) == cond_default_expected(start));
+      check_all(out, cond_default_expected(then));
+    }
+  }
+}

@@ -34,6 +34,7 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -255,7 +256,7 @@ struct cond_init {
   bool has_default;
   site at;
 };
-inline void create_conds(graph_state& g, cudaGraph_t graph, std::initializer_list<cond_init> conds) {
+inline void create_conds(graph_state& g, cudaGraph_t graph, std::span<const cond_init> conds) {
   for (const auto& c : conds) backend::create_cond(g, c.cond, graph, c.value, c.has_default, c.at);
 }
 // What add_conditional and capture::conditional take: the backend makes the node's parameters.
