@@ -92,26 +92,14 @@ private:
 
 capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptureMode mode)
     : g_(g), at_(at), mode_(mode) {
-  try {
-    step_events_.assign(g.nodes.size(), nullptr);
-    made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
-    frames_.reserve(4);               // bodies nest this deep in most programs
-    taken_.reserve(4);
-    free_.reserve(4);
-  } catch (...) {
-    clear_lists();
-    throw;
-  }
-}
-
-// Empties the lists, keeping their storage (a frame keeps its lists too), for the thread's next
-// session; lists_ hands them back as the session ends.
-void capture_session::clear_lists() noexcept {
-  taken_.clear();
-  free_.clear();
-  events_.clear();
-  step_events_.clear();
-  made_.clear();
+  // The lease's lists are empty here (a session empties them as it ends). Where one of these
+  // throws, nothing needs undoing: each leaves its list as it was, reserving changes no
+  // contents, and the step events assigned before are assigned again by the next session.
+  step_events_.assign(g.nodes.size(), nullptr);
+  made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
+  frames_.reserve(4);               // bodies nest this deep in most programs
+  taken_.reserve(4);
+  free_.reserve(4);
 }
 
 // push, take_stream, close_frame and defer_reads are inline: a conditional's body calls each
@@ -149,7 +137,13 @@ capture_session::~capture_session() {
     }
   }
   capture_pool::instance().give_back(taken_, events_);
-  clear_lists();
+  // Empty, with their storage kept (a frame keeps its lists too), for the thread's next
+  // session: lists_ hands them back as this one ends.
+  taken_.clear();
+  free_.clear();
+  events_.clear();
+  step_events_.clear();
+  made_.clear();
   (void)cudaGetLastError();
 }
 

@@ -83,7 +83,6 @@ private:
   void more_events();  // take_event's: a batch more from the pool
   cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
-  void clear_lists() noexcept;  // empties them for the thread's next session, keeping their storage
 
   graph_state& g_;
   site at_;
