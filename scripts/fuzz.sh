@@ -21,7 +21,7 @@
 #                 from the inputs it kept
 #   FUZZ_TIMEOUT  seconds one input may run before libFuzzer calls it a timeout (default 10).
 #                 Its alarm is wall-clock: jobs at `nice 19` beside a build or a CI run stopped
-#                 on inputs that take 1.3 s alone (runs 132, 133, 136); give such a run 30
+#                 on inputs that take 1.3 s alone (runs 132, 133, 137); give such a run 30
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."

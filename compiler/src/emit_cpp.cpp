@@ -419,9 +419,9 @@ private:
 
   // The conds whose conditional node lives in `where`, created as soon as that graph exists.
   // Their list is a `static constexpr` array where every initial value is a constant (the
-  // common case): a braced list is copied onto the stack at each build (32 bytes a cond; 16 KB
-  // for 500 conds, about 50 instructions a cond), a constant array is not. A value computed from
-  // a parameter makes it a local array. One line, so splitting the build into parts never
+  // common case): a braced list is copied onto the stack at each build (32 bytes a cond, so
+  // 3.2 MB of stack for 100 000 conds), a constant array is not. A value computed from a
+  // parameter makes it a local array. One line, so splitting the build into parts never
   // separates the array from its call.
   void create_conds(plan::location where, std::string_view graph, std::string_view indent) {
     auto it = plan_.conds_by_home.find(plan::home_key(where));
