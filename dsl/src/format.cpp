@@ -30,7 +30,7 @@ public:
       bool separate = !previous_kind.empty() && (kind != previous_kind || kind == "graph" || kind == "struct");
       leading(tagged.begin, separate);
       boost::apply_visitor([&](const auto& x) { declaration(x); }, d);
-      trailing(tagged.end);
+      trailing(last_token_end(tagged));
       previous_kind = kind;
     }
     leading(static_cast<std::uint32_t>(src_.text().size()), false);
@@ -749,9 +749,18 @@ private:
       token(f.type.end, ';', ";");
       trailing(f.end);
     }
-    leading(d.end - 1, false);
+    leading(closing_brace(d), false);
     --depth_;
     out_ += '}';
+  }
+  // Just past a declaration's last token. A struct's tree ends past the spaces and comments
+  // after its '}' where no ';' follows: the parser skipped them looking for the optional ';'.
+  // Ending it there moved a comment after the '}' into the struct (found by fuzzing, run 138).
+  std::uint32_t last_token_end(const ast::tagged& t) const { return end_of_token_before(t.end); }
+  // Where a struct's '}' stands, before its optional ';'.
+  std::uint32_t closing_brace(const ast::struct_decl& d) const {
+    std::uint32_t last = last_token_end(d) - 1;
+    return src_.text()[last] == ';' ? end_of_token_before(last) - 1 : last;
   }
   void declaration(const ast::graph_decl& d) {
     out_ += "graph ";
