@@ -7,28 +7,42 @@
 #   [ONLY=MEASURE,…] [REPEATS=N] [SHAPES=SHAPE,…] [CPU=N] ab_runtime_bench.sh NAME [generated]
 #   (generated: with the generated-C++ columns; ONLY: the measures to run, `build` unless given;
 #   REPEATS: rounds of each run, 7 unless given; SHAPES: runtime_bench's --shapes, all unless given;
-#   CPU: runtime_bench's --cpu, the CPU its timed thread runs on; a runtime_bench older than
-#   run 50 ignores it, so give it only when old-tree has it too)
+#   CPU: runtime_bench's --cpu, the CPU its timed thread runs on, 5 unless given (CPU= runs
+#   unpinned): pinned, one run's cells spread about a quarter less, 25 of 32 cells narrower in
+#   the A/A of docs/performance.md, run 52; a runtime_bench older than run 50 ignores it)
+#   PIN_AA=N: an A/A of pinning instead: no old-tree; "old" runs are the tree's runtime_bench
+#   unpinned, "new" runs the same binary with --cpu N, so the spread of each side's runs
+#   (ab_summary.py --spread) shows whether pinning the timed thread narrows the noise
+#   ORDER: the runs' order, "old new new old old new" unless given
 set -uo pipefail
 name=$1
 only=${ONLY:-build}
 repeats=${REPEATS:-7}
+pin=${CPU-5}  # CPU= (empty) runs unpinned
 generated=OFF; [ "${2:-}" = generated ] && generated=ON
 D=$PWD/.device-deps/include
 cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF \
   -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_GENERATED=$generated \
   -DCGRAPH_EXTRA_INCLUDE_DIRS=$D > "/tmp/cfg-$3.log" 2>&1; }
 start=$(date +%s)
-cfg old-tree /tmp/old old & cfg . /tmp/new new & wait
-cmake --build /tmp/old -j8 --target runtime_bench > /tmp/build-old.log 2>&1 &
-cmake --build /tmp/new -j8 --target runtime_bench > /tmp/build-new.log 2>&1
-wait
+if [ -n "${PIN_AA:-}" ]; then
+  cfg . /tmp/new new && cmake --build /tmp/new -j16 --target runtime_bench > /tmp/build-new.log 2>&1
+  rm -rf /tmp/old && ln -s /tmp/new /tmp/old  # the same binary on both sides (an earlier A/B's old build goes)
+else
+  cfg old-tree /tmp/old old & cfg . /tmp/new new & wait
+  cmake --build /tmp/old -j8 --target runtime_bench > /tmp/build-old.log 2>&1 &
+  cmake --build /tmp/new -j8 --target runtime_bench > /tmp/build-new.log 2>&1
+  wait
+fi
 echo "built in $(( $(date +%s) - start )) s"; grep -E "error:|FAILED" /tmp/build-*.log | head
 n=0
-for v in old new new old old new; do
-  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" ${SHAPES:+--shapes "$SHAPES"} ${CPU:+--cpu "$CPU"} --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
+for v in ${ORDER:-old new new old old new}; do
+  cpu=$pin; [ -n "${PIN_AA:-}" ] && { cpu=; [ "$v" = new ] && cpu=$PIN_AA; }
+  n=$((n+1)); /tmp/$v/bench/runtime_bench --only "$only" --repeats "$repeats" ${SHAPES:+--shapes "$SHAPES"} ${cpu:+--cpu "$cpu"} --csv "$OUT/$name-$n-$v.csv" > /dev/null 2>&1
   echo "runtime_bench $name $n $v done at $(( $(date +%s) - start )) s"
 done
-python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv --runs --measure "${only%%,*}" \
-  --title "A/B of runtime_bench --only $only --repeats $repeats (old = old-tree, new = the tree); runs old, new, new, old, old, new; medians of three runs' ratios to the hand-written path" \
+view=--runs sides="old = old-tree, new = the tree${pin:+; the timed thread on CPU $pin}"
+[ -n "${PIN_AA:-}" ] && view=--spread sides="A/A: old = the tree unpinned, new = the same binary with --cpu $PIN_AA"
+python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv $view --measure "${only%%,*}" \
+  --title "A/B of runtime_bench --only $only --repeats $repeats ($sides); runs ${ORDER:-old new new old old new}; medians of each side's runs' ratios to the hand-written path" \
   > "$OUT/$name-summary.txt" && cat "$OUT/$name-summary.txt"
