@@ -3,7 +3,7 @@
 // the per-iteration cost of device-side loops. A program, not a test.
 //
 //   runtime_bench [--repeats N] [--csv FILE] [--max-nodes N] [--only MEASURE,MEASURE…]
-//                 [--shapes SHAPE,SHAPE…] [--counters FILE] [--cpu N]
+//                 [--shapes SHAPE,SHAPE…] [--counters FILE] [--cpu N] [--cell-seconds S]
 //
 // Every figure is the median of N repeats after a warm-up, in microseconds per node (per
 // launch for launches, per iteration for loops). The paths compared with each other run
@@ -21,7 +21,13 @@
 // the wall clock: compare that column between paths, not with the wall clock.
 // `--cpu N` runs the timed thread on CPU N alone (Linux), pinned once CUDA has made its own
 // threads, which keep the CPUs they had: whether a run's cells move less between runs when the
-// thread does not migrate (run 50 saw one cell of unchanged code move 4.5% between runs).
+// thread does not migrate (run 50 saw one cell of unchanged code move 4.5% between runs; pinned
+// runs spread about a quarter less, docs/performance.md, run 52).
+// `--cell-seconds S` stops a race (one measure of one cell) once it has run S seconds and has
+// at least 3 timed rounds: the 10 000-node fork-join's instantiating measures take seconds a
+// round, and a whole run at 21 rounds did not end within 400 s (run 52). Such a figure is the
+// median of fewer rounds; the CSV's `rounds` column and the table say how many. 0 (the
+// default): every race runs all its rounds.
 
 #include <cgraph/runtime.hpp>
 
@@ -61,6 +67,8 @@ using bench::text_of;
 using bench::name;
 using clock_type = std::chrono::steady_clock;
 int repeats = 9;
+double cell_seconds = 0;  // --cell-seconds: a race's time after which it may stop early; 0: never
+constexpr int min_rounds = 3;  // the fewest timed rounds a race stopped early keeps
 std::set<std::string, std::less<>> only;  // --only: the measures to run; empty: all
 std::optional<bench::hw_counters> counters;  // --counters: opened once, on the thread that runs every body
 
@@ -110,6 +118,7 @@ struct row {
   double ratio;    // median over the rounds of the ratio to the hand-written figure of the same round
   double ratio_q1, ratio_q3;  // its quartiles over the rounds: how far a cell's rounds spread
   bench::hw_counters::readings counted;  // --counters: each counter's median per unit (negative: absent)
+  int rounds;  // timed rounds behind the figures: `repeats`, or fewer (--cell-seconds)
 };
 std::vector<row> rows;
 
@@ -136,6 +145,7 @@ bool race(shape s, int nodes, std::vector<entrant> entrants) {
   const std::size_t n = entrants.size();
   std::vector<std::vector<double>> times(n);
   std::vector<std::vector<bench::hw_counters::readings>> counted(n);
+  const auto race_start = clock_type::now();
   for (int r = 0; r <= repeats; ++r) {
     const std::vector<std::size_t>& order = orders.next(n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -152,6 +162,9 @@ bool race(shape s, int nodes, std::vector<entrant> entrants) {
         counted[&e - entrants.data()].push_back(readings);
       }
     }
+    if (cell_seconds > 0 && r >= min_rounds &&
+        std::chrono::duration<double>(clock_type::now() - race_start).count() > cell_seconds)
+      break;
   }
   for (std::size_t i = 0; i < n; ++i) {
     const entrant& e = entrants[i];
@@ -171,7 +184,8 @@ bool race(shape s, int nodes, std::vector<entrant> entrants) {
       per_unit[c] = !counters || !counters->available(static_cast<bench::hw_counters::which>(c)) ? -1 : median(v) / e.per;
     }
     rows.push_back({name(s), e.what, e.path, nodes, median(times[i]) * 1e6 / e.per, median(ratios),
-                    bench::quantile(ratios, 0.25), bench::quantile(ratios, 0.75), per_unit});
+                    bench::quantile(ratios, 0.25), bench::quantile(ratios, 0.75), per_unit,
+                    static_cast<int>(times[i].size())});
   }
   return true;
 }
@@ -536,10 +550,10 @@ graph flagged(p: f32*, counter: u32*) {{
 // Every row so far, as CSV, to `path` (replacing what was there).
 void write_csv(const std::string& path) {
   std::ofstream out(path);
-  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand,ratio_q1,ratio_q3\n";
+  out << "shape,nodes,measure,path,us_per_unit,ratio_to_hand,ratio_q1,ratio_q3,rounds\n";
   for (const auto& r : rows)
-    out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f},{:.3f},{:.3f}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio,
-                       r.ratio_q1, r.ratio_q3);
+    out << fmt::format("{},{},{},\"{}\",{:.4f},{:.3f},{:.3f},{:.3f},{}\n", r.shape, r.nodes, r.what, r.path, r.us, r.ratio,
+                       r.ratio_q1, r.ratio_q3, r.rounds);
 }
 
 // The comma-separated names in `list`.
@@ -568,6 +582,7 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--only")) only = names_in(argv[i + 1]);
     if (!std::strcmp(argv[i], "--shapes")) shapes = names_in(argv[i + 1]);
     if (!std::strcmp(argv[i], "--cpu")) cpu = std::atoi(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--cell-seconds")) cell_seconds = std::max(0.0, std::atof(argv[i + 1]));
   }
   for (const auto& n : shapes)
     if (!bench::shape_named(n)) {
@@ -587,8 +602,10 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s; %s; %d repeats per figure (median)\n", prop.name, cgraph::to_string(cgraph::versions()).c_str(),
-              repeats);
+  std::printf("device: %s; %s; %d repeats per figure (median)%s\n", prop.name,
+              cgraph::to_string(cgraph::versions()).c_str(), repeats,
+              cell_seconds > 0 ? fmt::format(", at least {} in a race stopped after {} s", min_rounds, cell_seconds).c_str()
+                               : "");
   if (!counters_csv.empty()) {
     counters.emplace();
     std::printf("counters:");
@@ -636,9 +653,10 @@ int main(int argc, char** argv) {
               "quartiles");
   for (const auto& r : rows) {
     const bool reference = r.ratio_q1 == 1.0 && r.ratio_q3 == 1.0;  // a hand-written path against itself
-    std::printf("%-13s %6d  %-17s %-53s %10.3f %7s  %s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
+    std::printf("%-13s %6d  %-17s %-53s %10.3f %7s  %s%s\n", r.shape.c_str(), r.nodes, r.what.c_str(), r.path.c_str(), r.us,
                 r.ratio > 0 ? fmt::format("{:.2f}", r.ratio).c_str() : "",
-                reference ? "" : fmt::format("{:.2f}-{:.2f}", r.ratio_q1, r.ratio_q3).c_str());
+                reference ? "" : fmt::format("{:.2f}-{:.2f}", r.ratio_q1, r.ratio_q3).c_str(),
+                r.rounds < repeats ? fmt::format("  ({} rounds)", r.rounds).c_str() : "");
   }
   std::printf("\nwrote %s\n", csv.c_str());
   if (!counters_csv.empty()) {
