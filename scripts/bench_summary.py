@@ -19,6 +19,9 @@ Last, a run's own spread: at 1 000 nodes and more (cgraphc's table threshold) th
 the fork-join's "generated C++, explicit" build is the table form, the same code as the
 "table form" column, timed in the same rounds. How far the two columns' cells differ is how
 far one cell can move by chance in that run (docs/performance.md, run 45).
+
+Where a CSV has each figure's rounds (runtime_bench since run 52), the cells timed in fewer
+rounds than the run's most (a race that `--cell-seconds` stopped early) are listed last.
 """
 import argparse
 import collections
@@ -30,8 +33,12 @@ import statistics
 def cells(name, min_nodes):
     out = collections.defaultdict(dict)  # (measure, path) -> {(shape, nodes): ratio}
     lower = collections.defaultdict(dict)  # the same cells' lower quartiles, where the CSV has them
+    rounds = {}  # (measure, shape, nodes) -> the fewest rounds of its rows, where the CSV has them
     with open(name) as f:
         for row in csv.DictReader(f):
+            if row.get("rounds"):
+                key = (row["measure"], row["shape"], int(row["nodes"]))
+                rounds[key] = min(rounds.get(key, int(row["rounds"])), int(row["rounds"]))
             if int(row["nodes"]) < min_nodes:
                 continue
             path = re.sub(r" \(.*\)$", "", row["path"])
@@ -42,7 +49,7 @@ def cells(name, min_nodes):
     # A hand-written reference is 1.00 against itself in every cell: left out.
     kept = {key: ratios for key, ratios in out.items()
             if not (key[1].startswith("hand") and all(r == 1.0 for r in ratios.values()))}
-    return kept, lower
+    return kept, lower, rounds
 
 
 def main():
@@ -62,8 +69,8 @@ def main():
         read = [cells(name, args.min_nodes) for name in args.csv]
     except (OSError, KeyError, ValueError) as e:
         raise SystemExit(f"bench_summary: cannot read a runtime_bench CSV: {e}")
-    runs = [run for run, _ in read]
-    lowers = [lower for _, lower in read]
+    runs = [run for run, _, _ in read]
+    lowers = [lower for _, lower, _ in read]
     keys = sorted({k for run in runs for k in run}, key=lambda k: (k[0] != "build", k))
     width = 33 if not any(lowers) else 44  # "1.23 (12/12 <= 1.10, max 1.55, q1 ok 12/12)" and room
     print(f"{'measure':<18} {'path':<46} " + "  ".join(f"{'run ' + str(i + 1):<{width}}" for i in range(len(runs))).rstrip())
@@ -86,6 +93,12 @@ def main():
     if any(spreads):
         print(f"{'same code, 2 cols':<18} {'generated explicit vs table form, >= 1000 nodes':<46} " +
               "  ".join((f"differ by up to {s[0]:.2f} ({s[1]} cells)" if s else "-").ljust(width) for s in spreads).rstrip())
+    for i, (_, _, rounds) in enumerate(read):
+        most = max(rounds.values(), default=0)
+        fewer = sorted((key, n) for key, n in rounds.items() if n < most)
+        if fewer:
+            print(f"run {i + 1}: fewer rounds than {most} (--cell-seconds): " +
+                  ", ".join(f"{m} {shape} {nodes} ({n})" for (m, shape, nodes), n in fewer))
 
 
 TABLE_THRESHOLD = 1000  # cgraphc's default (compiler/emit_cpp.hpp, default_table_threshold)
