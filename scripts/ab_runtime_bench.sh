@@ -14,6 +14,8 @@
 #   unpinned, "new" runs the same binary with --cpu N, so the spread of each side's runs
 #   (ab_summary.py --spread) shows whether pinning the timed thread narrows the noise
 #   ORDER: the runs' order, "old new new old old new" unless given
+#   PACK=1: the runs' CSVs go into $OUT/NAME-runs.tar.gz, beside the summary (the device machine
+#   returns at most 8 files from $OUT: an ORDER of 8 runs and the summary are 9)
 set -uo pipefail
 name=$1
 only=${ONLY:-build}
@@ -46,3 +48,6 @@ view=--runs sides="old = old-tree, new = the tree${pin:+; the timed thread on CP
 python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv $view --measure "${only%%,*}" \
   --title "A/B of runtime_bench --only $only --repeats $repeats ($sides); runs ${ORDER:-old new new old old new}; medians of each side's runs' ratios to the hand-written path" \
   > "$OUT/$name-summary.txt" && cat "$OUT/$name-summary.txt"
+if [ -n "${PACK:-}" ]; then
+  (cd "$OUT" && tar czf "$name-runs.tar.gz" "$name"-[0-9]*-old.csv "$name"-[0-9]*-new.csv && rm -f "$name"-[0-9]*-old.csv "$name"-[0-9]*-new.csv)
+fi

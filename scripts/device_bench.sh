@@ -3,6 +3,8 @@
 # hand-written CUDA and generated C++), features_bench (PDL, graph memory), the cuda.core peer, and the plot, in one call. Results go to $OUT.
 # runtime_bench stops a race after CELL_SECONDS (20 unless given; 0: never) once it has 3 rounds:
 # the 10 000-node fork-join's instantiations take seconds a round (docs/performance.md, run 52).
+# PACK=1 leaves $OUT holding one bench.tar.gz of everything: the device machine returns at
+# most 8 files from $OUT, and this writes about 17 (run 52 lost a whole benchmark's files so).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/cgraph-bench}
@@ -21,3 +23,6 @@ PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.cs
 python3 bench/plot.py "$out/runtime_bench.csv" $( [ -s "$out/cuda_core_peer.csv" ] && echo "$out/cuda_core_peer.csv") -o "$out/performance.png" --ratios "$out/ratios.png" 2>&1 | tail -2
 cat "$out/frontend_bench.txt" "$out/frontend_floor.txt" "$out/cuda_core_peer.txt"
 cat "$out/runtime_bench.txt" "$out/features_bench.txt" "$out/multi_gpu_bench.txt" "$out/table_form_bench.txt"
+if [ -n "${PACK:-}" ]; then
+  packed=$(mktemp) && tar czf "$packed" -C "$out" . && find "$out" -mindepth 1 -delete && mv "$packed" "$out/bench.tar.gz"
+fi
