@@ -51,6 +51,7 @@ def main():
     spreads = {"old": [], "new": []}
     for (shape, nodes, path), sides in sorted(ratios.items()):
         old, new = (f"{statistics.median(sides[s]):6.3f}" if sides[s] else f"{'-':>6s}" for s in ("old", "new"))
+        old_runs, new_runs = (" ".join(f"{r:.3f}" for r in sides[s]) for s in ("old", "new"))  # --runs, --spread
         if args.absolute:
             spread = (f"{min(sides[s]):6.3f}-{max(sides[s]):6.3f}" if sides[s] else f"{'-':>13s}" for s in ("old", "new"))
             both = sides["old"] and sides["new"]
@@ -58,7 +59,6 @@ def main():
             old_range, new_range = spread
             print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {old_range} {new} {new_range} {change}")
         elif args.spread:
-            old_runs, new_runs = (" ".join(f"{r:.3f}" for r in sides[s]) for s in ("old", "new"))
             ranges = [max(sides[s]) - min(sides[s]) if sides[s] else None for s in ("old", "new")]
             for s, r in zip(("old", "new"), ranges):
                 if r is not None and any(v != 1.0 for v in sides[s]):
@@ -66,8 +66,6 @@ def main():
             shown = (f"{r:9.3f}" if r is not None else f"{'-':>9s}" for r in ranges)
             print(f"{shape:14s} {nodes:6d}  {path:48s} {old} {new}  {old_runs:23s} {new_runs:23s}  " + "  ".join(shown))
         elif args.runs:
-            runs = (" ".join(f"{r:.3f}" for r in sides[s]) for s in ("old", "new"))
-            old_runs, new_runs = runs
             split = ""
             if sides["old"] and sides["new"]:
                 split = ("split" if max(sides["new"]) < min(sides["old"])

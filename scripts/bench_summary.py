@@ -38,7 +38,8 @@ def cells(name, min_nodes):
         for row in csv.DictReader(f):
             if row.get("rounds"):
                 key = (row["measure"], row["shape"], int(row["nodes"]))
-                rounds[key] = min(rounds.get(key, int(row["rounds"])), int(row["rounds"]))
+                n = int(row["rounds"])
+                rounds[key] = min(rounds.get(key, n), n)
             if int(row["nodes"]) < min_nodes:
                 continue
             path = re.sub(r" \(.*\)$", "", row["path"])
