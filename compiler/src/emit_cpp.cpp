@@ -597,9 +597,9 @@ private:
 
   // Whether every node fits the table's one loop: kernel, memcpy and memset nodes of the root
   // (no conditional), without attributes or programmatic edges, with arguments of scalar and
-  // pointer types, all in the file itself (a node's site names `file`).
+  // pointer types, all in the file itself (a node's site names `file`). Either strategy: a
+  // capture walks the same rows in its plan's order (capture_from_table).
   bool table_form_fits() const {
-    if (mode_ != emit_mode::explicit_nodes) return false;
     for (const auto& s : plan_.steps) {
       const ir::node& n = *s.node;
       if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::memcpy && n.kind != ir::node_kind::memset) return false;
@@ -751,6 +751,7 @@ private:
       line("{}", row);
     }
     line("}};");
+    if (mode_ == emit_mode::stream_capture) capture_rows(numbers);
     line("}}  // namespace table_form");
     line("");
     line("inline cg::node_table table() {{");
@@ -776,6 +777,34 @@ private:
     line("");
   }
 
+  // The capture's order of the rows (plan::lower_capture: one body, the root), its waits and the
+  // end's joins, and the function that names them.
+  template <typename Numbers>
+  void capture_rows(const Numbers& numbers) {
+    capture_ = plan::lower_capture(plan_);
+    const plan::capture_body& body = capture_.bodies[0];
+    std::vector<std::uint32_t> waits;
+    std::vector<std::string> rows;
+    for (const plan::capture_node& cn : body.nodes) {
+      rows.push_back(fmt::format("{{{},{},{},{},{}}}", cn.step, cn.stream, waits.size(), cn.waits.size(), cn.record_event));
+      waits.insert(waits.end(), cn.waits.begin(), cn.waits.end());
+    }
+    line("// The capture's order: {{step, stream, first wait, waits, records its event}}");
+    line("inline constexpr cg::table_capture_node capture_nodes[] = {{");
+    for (std::size_t i = 0; i < rows.size(); i += 8) {
+      std::string row;
+      for (std::size_t k = i; k < std::min(rows.size(), i + 8); ++k) row += rows[k] + ",";
+      line("{}", row);
+    }
+    line("}};");
+    line("inline constexpr std::uint32_t capture_waits[] = {{{}}};", numbers(waits));
+    line("inline constexpr std::uint32_t capture_joins[] = {{{}}};", numbers(body.joins));
+    line("inline cg::capture_table capture_table() {{");
+    line("  return {{{}, {{capture_nodes, {}}}, {{capture_waits, {}}}, {{capture_joins, {}}}}};", body.streams, rows.size(),
+         waits.size(), body.joins.size());
+    line("}}");
+  }
+
   void build_table() {
     line("inline cg::state_ptr traits::build_state(const parameters& p, [[maybe_unused]] const callbacks& cb) {{");
     line("  auto state = std::make_shared<cg::table_state>(table());");
@@ -783,8 +812,12 @@ private:
     line("  const values v = evaluate(p);");
     line("  std::vector<cgraph::value> s = cg::table_slots({});", computed_slots_);
     line("  compute_slots(p, v, s);");
-    line("  cg::create_graph(g, {});", site(g_.range));
-    line("  cg::build_from_table(g, table(), s);");
+    if (mode_ == emit_mode::stream_capture) {
+      line("  cg::capture_from_table(g, table(), table_form::capture_table(), s, {});", site(g_.range));
+    } else {
+      line("  cg::create_graph(g, {});", site(g_.range));
+      line("  cg::build_from_table(g, table(), s);");
+    }
     line("  return state;");
     line("}}");
     line("");

@@ -5,6 +5,7 @@
 
 #include <cgraph/compiler/emit_cpp.hpp>
 #include <cgraph/compiler/eval.hpp>
+#include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 #include <cgraph/runtime/generated.hpp>
 
@@ -195,6 +196,34 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
       default: value_failed(at, "", "the table form holds kernel, memcpy and memset nodes only");
     }
   }
+}
+
+// The capture's loop: one row a node, as the readable capture form issues it (emit_cpp.cpp,
+// capture_body), through the same backend calls. A launch that repeats the kernel and launch
+// configuration of the one before skips the launch check, as build_from_table does.
+void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, const std::vector<value>& computed,
+                        const site& graph_at) {
+  node_params make(t, computed);
+  backend::capture_session c(g, graph_at);
+  c.begin(ct.streams);
+  for (const table_capture_node& row : ct.nodes) {
+    const table_node& n = t.nodes.data()[row.step];
+    const site at = row_site(t, n);
+    if (row.wait_count != 0) c.wait(row.stream, backend::list<std::uint32_t>(ct.waits.data() + row.waits, row.wait_count));
+    switch (n.kind) {
+      case ir::node_kind::kernel: {
+        const cudaKernelNodeParams& p = make.kernel(n, at);
+        if (make.launch_repeats()) backend::kernel_known::capture(c, row.stream, row.step, p, at);
+        else backend::kernel_node::capture(c, row.stream, row.step, p, at);
+        break;
+      }
+      case ir::node_kind::memcpy: backend::memcpy_node::capture(c, row.stream, row.step, make.copy(n, at), at); break;
+      case ir::node_kind::memset: backend::memset_node::capture(c, row.stream, row.step, make.set(n, at), at); break;
+      default: value_failed(at, "", "the table form holds kernel, memcpy and memset nodes only");
+    }
+    if (row.record) c.record(row.stream, row.step);
+  }
+  c.end(ct.joins);
 }
 
 void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,

@@ -103,10 +103,12 @@ void run_v2_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
 void run_v2_caller_loop_explicit(int* out, int* counter, int first, int then, cudaStream_t stream);
 void run_v2_caller_loop_capture(int* out, int* counter, int first, int then, cudaStream_t stream);
 
-// tests/gpu/table_chain.cgraph (2 103 nodes) as generated C++ in the explicit mode's table form:
+// tests/gpu/table_chain.cgraph (2 103 nodes) as generated C++ in either mode's table form:
 // updating s as make_stress does, and the built state alone.
 generated_stress make_table_chain_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_explicit(float* a, float* b, float s, int n);
+generated_stress make_table_chain_capture(float* a, float* b, float s, int n);
+cgraph::gen::state_ptr build_table_chain_capture(float* a, float* b, float s, int n);
 
 // tests/gpu/multi_gpu.cgraph's graph `dp_rank` as generated C++ in one mode: built on (g, w,
 // value, lr, n, comm, device), launched `steps` times on `stream`, updated to n / 2 elements and

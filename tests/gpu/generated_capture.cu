@@ -2,6 +2,8 @@
 #define GENERATED_EXAMPLES generated_examples_capture
 #define MAKE_STRESS make_stress_capture
 #define MAKE_LONG_CHAIN make_long_chain_capture
+#define MAKE_TABLE_CHAIN make_table_chain_capture
+#define BUILD_TABLE_CHAIN build_table_chain_capture
 #define RUN_MIXED_TYPES run_mixed_types_capture
 #define RUN_BIG_SHARED run_big_shared_capture
 #define RUN_STRUCTS run_structs_capture

@@ -116,25 +116,35 @@ TEST_CASE("generated.update_takes_the_cheapest_path") {
 }
 
 TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
-  // table_chain.cgraph has 2 104 nodes: above the threshold, the explicit mode writes tables.
-  // Its last kernel has 18 arguments, more than the table's builder keeps inline.
+  // table_chain.cgraph has 2 104 nodes: above the threshold, both modes write tables (the
+  // capture walks them with capture_from_table). Its last kernel has 18 arguments, more than
+  // the table's builder keeps inline.
   const int n = 1000;
-  buffer<float> a(n), b(n);
-  auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_chain.cgraph").string());
-  auto expected = cgraph::graph::build(prog, "table_chain", {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
-  auto state = build_table_chain_explicit(a.get(), b.get(), 1.0f, n);
-  CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) == canonical(expected));
-  auto exec = make_table_chain_explicit(a.get(), b.get(), 1.0f, n);
-  exec.launch(nullptr);
-  auto first = b.read();
-  CHECK(std::count(first.begin(), first.end(), 2100.0f) == n);
-  CHECK(a.read()[0] == 2100.0f);  // the memcpy
-  CHECK(a.read()[1] == 1065.0f);  // 1 + … + 7, s, 1 + … + 8, n: the wide kernel's 17 values
-  exec.update(2.0f);  // 2 101 kernel nodes read s: set again through the table's loop
-  exec.launch(nullptr);
-  auto second = b.read();
-  CHECK(std::count(second.begin(), second.end(), 4200.0f) == n);
-  CHECK(a.read()[1] == 1066.0f);
+  struct mode {
+    const char* name;
+    cgraph::gen::state_ptr (*build)(float*, float*, float, int);
+    generated_stress (*make)(float*, float*, float, int);
+  };
+  for (const mode& m : {mode{"explicit", build_table_chain_explicit, make_table_chain_explicit},
+                        mode{"capture", build_table_chain_capture, make_table_chain_capture}}) {
+    CAPTURE(m.name);
+    buffer<float> a(n), b(n);
+    auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_chain.cgraph").string());
+    auto expected = cgraph::graph::build(prog, "table_chain", {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
+    auto state = m.build(a.get(), b.get(), 1.0f, n);
+    CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) == canonical(expected));
+    auto exec = m.make(a.get(), b.get(), 1.0f, n);
+    exec.launch(nullptr);
+    auto first = b.read();
+    CHECK(std::count(first.begin(), first.end(), 2100.0f) == n);
+    CHECK(a.read()[0] == 2100.0f);  // the memcpy
+    CHECK(a.read()[1] == 1065.0f);  // 1 + … + 7, s, 1 + … + 8, n: the wide kernel's 17 values
+    exec.update(2.0f);  // 2 101 kernel nodes read s: set again through the table's loop
+    exec.launch(nullptr);
+    auto second = b.read();
+    CHECK(std::count(second.begin(), second.end(), 4200.0f) == n);
+    CHECK(a.read()[1] == 1066.0f);
+  }
 }
 
 TEST_CASE("generated.long_graphs_build_and_update_in_parts") {

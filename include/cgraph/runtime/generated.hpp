@@ -600,10 +600,32 @@ struct table_state final : graph_state {
   site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
+// The capture mode's order of a table's nodes (plan::lower_capture, one body: the table form
+// holds no conditional): row k issues step `step` on stream `stream` of the capture, first
+// waiting for the events of the steps at capture_table::waits[waits, waits + wait_count), and
+// records the step's event when `record` (a node on another stream, or the end's join, waits
+// for it).
+struct table_capture_node {
+  std::uint32_t step;
+  std::uint32_t stream;
+  std::uint32_t waits;
+  std::uint32_t wait_count;
+  bool record;
+};
+struct capture_table {
+  unsigned streams;                            // the capture's streams, 1 for a chain
+  backend::list<table_capture_node> nodes;     // every step of the node table once
+  backend::list<std::uint32_t> waits;
+  backend::list<std::uint32_t> joins;          // last steps of streams 1… that stream 0 waits for at the end
+};
 // Room for the `computed` slots, which generated code fills (s[k] is slot constants + k).
 std::vector<value> table_slots(std::size_t computed);
 // Adds every node of `t` to g.graph (made already), in order, with `computed`'s values.
 void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& computed);
+// Captures every node of `t` into a new g.graph, in `c`'s order, with `computed`'s values: the
+// stream-capture strategy of the table form. `at` is the graph's statement.
+void capture_from_table(graph_state& g, const node_table& t, const capture_table& c, const std::vector<value>& computed,
+                        const site& at);
 // Sets again each node that reads a computed slot whose value differs between `before` and `now`.
 void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
                        const std::vector<value>& now);
