@@ -35,10 +35,13 @@ void exercise_backends(const ir::program& program, const source_file& source) {
     (void)plan::lower_capture(steps);
   }
   (void)print_dot(program, source);
-  for (auto mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
-    auto emitted = emit_cpp(program, source, mode);
-    (void)format_diagnostics(source, emitted.diags);
-  }
+  // Each mode in its readable form and in the table form (threshold 1: fuzz inputs are far
+  // below the default 1 000 nodes, so the table's writer would otherwise never run).
+  for (auto mode : {emit_mode::explicit_nodes, emit_mode::stream_capture})
+    for (std::size_t threshold : {std::size_t{0}, std::size_t{1}}) {
+      auto emitted = emit_cpp(program, source, mode, threshold);
+      (void)format_diagnostics(source, emitted.diags);
+    }
 }
 
 // The text of every comment of `source`, in order, without trailing blanks and with "\r\n" as
