@@ -599,11 +599,19 @@ private:
   // (no conditional), without attributes or programmatic edges, with arguments of scalar and
   // pointer types, all in the file itself (a node's site names `file`). Either strategy: a
   // capture walks the same rows in its plan's order (capture_from_table).
+  // Kernel, memcpy and memset nodes, and in the explicit mode conditionals at the root whose
+  // bodies hold those nodes (capture_from_table walks one body, the root). Every cond's initial
+  // value is a constant: update_from_table sets no cond.
   bool table_form_fits() const {
+    const bool explicit_mode = mode_ == emit_mode::explicit_nodes;
     for (const auto& s : plan_.steps) {
       const ir::node& n = *s.node;
-      if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::memcpy && n.kind != ir::node_kind::memset) return false;
-      if (n.attributes != ir::none || n.ports != ir::none || s.parent.step != ir::none) return false;
+      if (n.kind == ir::node_kind::conditional) {
+        if (!explicit_mode || s.parent.step != ir::none || !g_.args(n).empty() || n.bodies_count > 0xffff) return false;
+      } else if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::memcpy && n.kind != ir::node_kind::memset) {
+        return false;
+      }
+      if (n.attributes != ir::none || n.ports != ir::none || (s.parent.step != ir::none && !explicit_mode)) return false;
       if (src_.segment_of(n.range.begin) != 0) return false;
       bool plain = true;
       ir::for_each_argument(g_, n, [&](const ir::argument& a) {
@@ -611,6 +619,8 @@ private:
       });
       if (!plain) return false;
     }
+    for (const ir::cond_handle& h : g_.conds)
+      if (h.default_expr != ir::none && !g_.exprs[h.default_expr].is_constant()) return false;
     return prog_.kernels.size() < 65536;
   }
 
@@ -700,10 +710,19 @@ private:
         if (f == functions.end()) functions.push_back(n.callee);
       }
       const auto lc = src_.location(n.range.begin);
-      records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{}}}",
-                                    n.kind == ir::node_kind::kernel ? "K" : n.kind == ir::node_kind::memcpy ? "C" : "S",
-                                    n.element_size, function, it->second, lc.line, lc.column, config, list_of(std::move(args)),
-                                    deps.size(), plan_.steps[i].deps.size()));
+      const plan::location parent = plan_.steps[i].parent;
+      const std::size_t graph = parent.step == ir::none ? 0 : plan_.body_index(parent) + 1;
+      std::uint32_t list = list_of(std::move(args));
+      if (n.kind == ir::node_kind::conditional) {  // generated.hpp, table_node: its values in the kernel's fields
+        records.push_back(fmt::format("{{Q,{},{},{},{},{},{},{},{},{},{}}}", static_cast<int>(n.cond_kind), n.bodies_count,
+                                      it->second, lc.line, lc.column, n.cond, plan_.first_body[i], deps.size(),
+                                      plan_.steps[i].deps.size(), graph));
+      } else {
+        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}",
+                                      n.kind == ir::node_kind::kernel ? "K" : n.kind == ir::node_kind::memcpy ? "C" : "S",
+                                      n.element_size, function, it->second, lc.line, lc.column, config, list, deps.size(),
+                                      plan_.steps[i].deps.size(), graph));
+      }
       deps.insert(deps.end(), plan_.steps[i].deps.begin(), plan_.steps[i].deps.end());
     }
     // The argument table: each shape's arguments in a row of their own.
@@ -719,7 +738,8 @@ private:
     line("// The table: {} nodes, {} converted constants, {} constant and {} computed slots.", records.size(), converted.size(),
          constants.size(), computed.size());
     line("namespace table_form {{");
-    line("constexpr auto K = cgraph::ir::node_kind::kernel, C = cgraph::ir::node_kind::memcpy, S = cgraph::ir::node_kind::memset;");
+    line("constexpr auto K = cgraph::ir::node_kind::kernel, C = cgraph::ir::node_kind::memcpy, S = cgraph::ir::node_kind::memset,");
+    line("               Q = cgraph::ir::node_kind::conditional;");
     std::string kinds;
     for (const auto& c : constants)
       kinds += c.first == ir::value::kind::integer    ? 'i'
@@ -743,7 +763,10 @@ private:
     line("inline const void* const functions[] = {{{}}};",
          functions.empty() ? std::string("nullptr")
                            : detail::join(functions, ", ", [&](std::uint32_t k) { return kernel_pointer(prog_.kernels[k]); }));
-    line("// {{kind, memset element size, function, shape, line, column, launch slots, argument slots, first dependency, dependencies}}");
+    line("// {{kind, memset element size, function, shape, line, column, launch slots, argument slots, first dependency, "
+         "dependencies, graph}}");
+    if (plan_.body_graphs != 0)
+      line("// (a conditional: {{Q, cond kind, bodies, shape, line, column, cond, first body, first dependency, dependencies, graph}})");
     line("inline constexpr cg::table_node nodes[] = {{");
     for (std::size_t i = 0; i < records.size(); i += 8) {
       std::string row;
@@ -807,7 +830,8 @@ private:
 
   void build_table() {
     line("inline cg::state_ptr traits::build_state(const parameters& p, [[maybe_unused]] const callbacks& cb) {{");
-    line("  auto state = std::make_shared<cg::table_state>(table());");
+    if (plan_.body_graphs == 0) line("  auto state = std::make_shared<cg::table_state>(table());");
+    else line("  auto state = std::make_shared<cg::table_state>(table(), {}, {});", plan_.body_graphs, g_.conds.size());
     line("  cg::graph_state& g = *state;");
     line("  const values v = evaluate(p);");
     line("  std::vector<cgraph::value> s = cg::table_slots({});", computed_slots_);
@@ -816,6 +840,7 @@ private:
       line("  cg::capture_from_table(g, table(), table_form::capture_table(), s, {});", site(g_.range));
     } else {
       line("  cg::create_graph(g, {});", site(g_.range));
+      create_conds(plan::location{}, "g.graph", "  ");  // every conditional is at the root (table_form_fits)
       line("  cg::build_from_table(g, table(), s);");
     }
     line("  return state;");

@@ -184,16 +184,22 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
       for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
       deps = gathered;
     }
+    cudaGraph_t parent = n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
     switch (n.kind) {
       case ir::node_kind::kernel: {
         const cudaKernelNodeParams& p = make.kernel(n, at);
-        if (make.launch_repeats()) backend::kernel_known::add(g, i, g.graph, deps, p, at);
-        else backend::kernel_node::add(g, i, g.graph, deps, p, at);
+        if (make.launch_repeats()) backend::kernel_known::add(g, i, parent, deps, p, at);
+        else backend::kernel_node::add(g, i, parent, deps, p, at);
         break;
       }
-      case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, g.graph, deps, make.copy(n, at), at); break;
-      case ir::node_kind::memset: backend::memset_node::add(g, i, g.graph, deps, make.set(n, at), at); break;
-      default: value_failed(at, "", "the table form holds kernel, memcpy and memset nodes only");
+      case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, parent, deps, make.copy(n, at), at); break;
+      case ir::node_kind::memset: backend::memset_node::add(g, i, parent, deps, make.set(n, at), at); break;
+      case ir::node_kind::conditional:
+        backend::conditional_node::add(g, i, parent, deps,
+                                       {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function}, n.args,
+                                       at);
+        break;
+      default: value_failed(at, "", "the table form holds kernel, memcpy, memset and conditional nodes only");
     }
   }
 }

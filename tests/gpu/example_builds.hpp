@@ -109,6 +109,12 @@ generated_stress make_table_chain_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_chain_capture(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_capture(float* a, float* b, float s, int n);
+// tests/gpu/table_conditionals.cgraph (1 043 nodes: the table form in the explicit mode, the
+// readable form in the capture mode), the same way.
+generated_stress make_table_conditionals_explicit(float* a, float* b, float s, int n);
+cgraph::gen::state_ptr build_table_conditionals_explicit(float* a, float* b, float s, int n);
+generated_stress make_table_conditionals_capture(float* a, float* b, float s, int n);
+cgraph::gen::state_ptr build_table_conditionals_capture(float* a, float* b, float s, int n);
 
 // tests/gpu/multi_gpu.cgraph's graph `dp_rank` as generated C++ in one mode: built on (g, w,
 // value, lr, n, comm, device), launched `steps` times on `stream`, updated to n / 2 elements and

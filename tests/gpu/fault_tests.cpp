@@ -445,38 +445,46 @@ TEST_CASE("faults.generated_update_in_both_modes") {
 }
 
 TEST_CASE("faults.the_table_form_in_both_modes") {
-  // table_chain.cgraph's 2 104 nodes take the table form: build_from_table (explicit) and
-  // capture_from_table (capture) fail at each of their calls, then update_from_table's.
+  // table_chain.cgraph's 2 104 nodes take the table form in both modes: build_from_table
+  // (explicit) and capture_from_table (capture) fail at each of their calls, then
+  // update_from_table's; table_conditionals.cgraph's 1 043 (390 conditionals) in the explicit mode.
   const int n = 1000;
   buffer<float> a(n), b(n);
-  struct mode {
-    const char* name;
+  struct table_graph {
+    const char* file;
+    const char* mode;
     cgraph::gen::state_ptr (*build)(float*, float*, float, int);
     generated_stress (*make)(float*, float*, float, int);
+    float updated;  // b's elements after the update to s = 2
   };
-  for (const mode& m : {mode{"explicit", build_table_chain_explicit, make_table_chain_explicit},
-                        mode{"capture", build_table_chain_capture, make_table_chain_capture}}) {
-    CAPTURE(m.name);
-    auto built = fail_each_call("table_chain.cgraph", [&] {
-      auto state = m.build(a.get(), b.get(), 1.0f, n);
+  for (const table_graph& t :
+       {table_graph{"table_chain.cgraph", "explicit", build_table_chain_explicit, make_table_chain_explicit, 4200.0f},
+        table_graph{"table_chain.cgraph", "capture", build_table_chain_capture, make_table_chain_capture, 4200.0f},
+        table_graph{"table_conditionals.cgraph", "explicit", build_table_conditionals_explicit,
+                    make_table_conditionals_explicit, 780.0f}}) {
+    CAPTURE(t.file);
+    CAPTURE(t.mode);
+    auto built = fail_each_call(t.file, [&] {
+      auto state = t.build(a.get(), b.get(), 1.0f, n);
       cgraph::gen::exec_core core(state, {});
     });
     CHECK(built.errors == built.faults);
     std::optional<generated_stress> exec;
     update_case c{[&] {
-                    exec = m.make(a.get(), b.get(), 1.0f, n);
+                    exec = t.make(a.get(), b.get(), 1.0f, n);
                     exec->launch(nullptr);
                   },
                   [&] { exec->update(2.0f); },
                   [&] {
                     exec->launch(nullptr);
-                    for (float v : b.read()) REQUIRE(v == 4200.0f);
+                    for (float v : b.read()) REQUIRE(v == t.updated);
                   },
                   [&] { exec.reset(); }};
-    auto updated = fail_each_update_call_on_one_path("table_chain.cgraph", c);  // the fallbacks rebuild, as swept above
-    MESSAGE("generated C++, table form, ", std::string(m.name), " mode: ", built.faults, " faults injected in build + instantiate, ",
-            built.errors, " errors; update of s (2 101 nodes, CUDA's cheapest path): ", updated.faults, " faults, ", updated.errors, " errors, ",
-            updated.recovered, " survived by a fallback path; nothing leaked");
+    auto updated = fail_each_update_call_on_one_path(t.file, c);  // the fallbacks rebuild, as swept above
+    MESSAGE("generated C++, table form, ", std::string(t.file), ", ", std::string(t.mode), " mode: ", built.faults,
+            " faults injected in build + instantiate, ", built.errors, " errors; update of s (CUDA's cheapest path): ",
+            updated.faults, " faults, ", updated.errors, " errors, ", updated.recovered,
+            " survived by a fallback path; nothing leaked");
   }
 }
 

@@ -4,6 +4,8 @@
 #define MAKE_LONG_CHAIN make_long_chain_capture
 #define MAKE_TABLE_CHAIN make_table_chain_capture
 #define BUILD_TABLE_CHAIN build_table_chain_capture
+#define MAKE_TABLE_CONDITIONALS make_table_conditionals_capture
+#define BUILD_TABLE_CONDITIONALS build_table_conditionals_capture
 #define RUN_MIXED_TYPES run_mixed_types_capture
 #define RUN_BIG_SHARED run_big_shared_capture
 #define RUN_STRUCTS run_structs_capture

@@ -14,6 +14,8 @@
 #define RUN_V2_CALLER_LOOP run_v2_caller_loop_explicit
 #define MAKE_TABLE_CHAIN make_table_chain_explicit
 #define BUILD_TABLE_CHAIN build_table_chain_explicit
+#define MAKE_TABLE_CONDITIONALS make_table_conditionals_explicit
+#define BUILD_TABLE_CONDITIONALS build_table_conditionals_explicit
 #define RUN_DP_RANK run_dp_rank_explicit
 #define RUN_DP_TWO run_dp_two_explicit
 #include "generated_examples.inc"

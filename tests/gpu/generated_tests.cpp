@@ -147,6 +147,38 @@ TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
   }
 }
 
+TEST_CASE("generated.the_table_form_of_conditionals_matches_the_run_time_graph_and_updates") {
+  // table_conditionals.cgraph has 1 043 nodes, 390 of them conditionals (if, if/else, switch)
+  // at the root: the explicit mode writes a table, the capture mode its readable form. A body
+  // run by mistake adds 1000 * s, so only the right bodies give 390 * s.
+  const int n = 1000;
+  struct mode {
+    const char* name;
+    cgraph::gen::state_ptr (*build)(float*, float*, float, int);
+    generated_stress (*make)(float*, float*, float, int);
+  };
+  for (const mode& m : {mode{"explicit", build_table_conditionals_explicit, make_table_conditionals_explicit},
+                        mode{"capture", build_table_conditionals_capture, make_table_conditionals_capture}}) {
+    CAPTURE(m.name);
+    buffer<float> a(n), b(n);
+    auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_conditionals.cgraph").string());
+    auto expected =
+        cgraph::graph::build(prog, "table_conditionals", {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
+    auto state = m.build(a.get(), b.get(), 1.0f, n);
+    CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) ==
+          canonical(expected));
+    auto exec = m.make(a.get(), b.get(), 1.0f, n);
+    exec.launch(nullptr);
+    auto first = b.read();
+    CHECK(std::count(first.begin(), first.end(), 390.0f) == n);
+    CHECK(a.read()[0] == 390.0f);  // the memcpy
+    exec.update(2.0f);  // the 650 kernel nodes in bodies read s
+    exec.launch(nullptr);
+    auto second = b.read();
+    CHECK(std::count(second.begin(), second.end(), 780.0f) == n);
+  }
+}
+
 TEST_CASE("generated.long_graphs_build_and_update_in_parts") {
   // long_chain.cgraph's generated build_state and update_nodes call build_part_K/update_part_K.
   const int n = 1000;

@@ -545,7 +545,8 @@ private:
 // ---- the table form: large graphs as constant arrays walked by one loop ----------------------
 //
 // Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
-// memset nodes is written as tables instead of a function per node: the per-kernel
+// memset nodes (and, in the explicit mode, conditionals at its root whose bodies hold those)
+// is written as tables instead of a function per node: the per-kernel
 // static_asserts and every node's .cgraph line stay, and the C++ grows by tens of bytes per
 // node instead of hundreds. Each argument reads a list entry: a constant that cgraphc converted
 // to the argument's type (emit_cpp.hpp, table_converted_entry), or a slot, converted when the
@@ -564,17 +565,21 @@ struct table_shape {
   std::uint32_t first;
   std::uint32_t count;
 };
+// A conditional row (explicit mode only) keeps its own values in the kernel's fields: its
+// cond_kind in element_size, its body count in function, its cond in config and its first body
+// in args; its shape has no arguments. Its cond is made before the first row (create_conds).
 struct table_node {
-  ir::node_kind kind;          // kernel, memcpy or memset
-  std::uint8_t element_size;   // memset: 1, 2 or 4
-  std::uint16_t function;      // kernel: index into node_table::functions
+  ir::node_kind kind;          // kernel, memcpy, memset or conditional
+  std::uint8_t element_size;   // memset: 1, 2 or 4; conditional: its ir::cond_kind
+  std::uint16_t function;      // kernel: index into node_table::functions; conditional: its bodies
   std::uint16_t shape;         // index into node_table::shapes: its arguments' targets
   std::uint32_t line;
   std::uint32_t column;
-  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]
-  std::uint32_t args;          // its arguments' entries at slot_lists[args] (memcpy, memset: 3)
+  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]; conditional: its cond
+  std::uint32_t args;          // its arguments' entries at slot_lists[args] (memcpy, memset: 3); conditional: its first body
   std::uint32_t deps;          // its dependencies, steps at node_table::deps[deps, deps + dep_count)
   std::uint32_t dep_count;
+  std::uint32_t graph;         // the graph it is added to: 0 the root, b + 1 body b
 };
 struct node_table {
   const char* file;
@@ -596,7 +601,8 @@ inline site row_site(const node_table& t, const table_node& n) { return site{t.f
 // A table-form graph's state: a step's site is its row's, worked out when an error needs one
 // (the readable form's state has a constant table of sites instead).
 struct table_state final : graph_state {
-  explicit table_state(const node_table& t) : graph_state(t.nodes.size(), 0, 0), table(t) {}
+  explicit table_state(const node_table& t, std::size_t body_count = 0, std::size_t cond_count = 0)
+      : graph_state(t.nodes.size(), body_count, cond_count), table(t) {}
   site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
