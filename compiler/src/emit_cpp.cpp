@@ -767,13 +767,7 @@ private:
          "dependencies, graph}}");
     if (plan_.body_graphs != 0)
       line("// (a conditional: {{Q, cond kind, bodies, shape, line, column, cond, first body, first dependency, dependencies, graph}})");
-    line("inline constexpr cg::table_node nodes[] = {{");
-    for (std::size_t i = 0; i < records.size(); i += 8) {
-      std::string row;
-      for (std::size_t k = i; k < std::min(records.size(), i + 8); ++k) row += records[k] + ",";
-      line("{}", row);
-    }
-    line("}};");
+    array_of_records("cg::table_node nodes", records);
     if (mode_ == emit_mode::stream_capture) capture_rows(numbers);
     line("}}  // namespace table_form");
     line("");
@@ -800,6 +794,14 @@ private:
     line("");
   }
 
+  // A constant array of the table's records (`declaration` is its type and name), eight a line.
+  void array_of_records(std::string_view declaration, const std::vector<std::string>& records) {
+    line("inline constexpr {}[] = {{", declaration);
+    for (auto row : records | detail::views::chunk(8))
+      line("{}", detail::join(row, "", [](const std::string& r) { return r + ","; }));
+    line("}};");
+  }
+
   // The capture's order of the rows (plan::lower_capture: one body, the root), its waits and the
   // end's joins, and the function that names them.
   template <typename Numbers>
@@ -813,13 +815,7 @@ private:
       waits.insert(waits.end(), cn.waits.begin(), cn.waits.end());
     }
     line("// The capture's order: {{step, stream, first wait, waits, records its event}}");
-    line("inline constexpr cg::table_capture_node capture_nodes[] = {{");
-    for (std::size_t i = 0; i < rows.size(); i += 8) {
-      std::string row;
-      for (std::size_t k = i; k < std::min(rows.size(), i + 8); ++k) row += rows[k] + ",";
-      line("{}", row);
-    }
-    line("}};");
+    array_of_records("cg::table_capture_node capture_nodes", rows);
     line("inline constexpr std::uint32_t capture_waits[] = {{{}}};", numbers(waits));
     line("inline constexpr std::uint32_t capture_joins[] = {{{}}};", numbers(body.joins));
     line("inline cg::capture_table capture_table() {{");

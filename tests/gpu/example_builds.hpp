@@ -116,6 +116,26 @@ cgraph::gen::state_ptr build_table_conditionals_explicit(float* a, float* b, flo
 generated_stress make_table_conditionals_capture(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_conditionals_capture(float* a, float* b, float s, int n);
 
+// Those graphs, each in one mode: all take (a, b, s, n), fill a with 1, and leave b at
+// `per_s` * s and a[0] at b[0].
+struct table_graph {
+  const char* file;  // in tests/gpu, its graph of the same stem
+  const char* graph;
+  const char* mode;
+  bool table_form;  // whether this mode writes the table (the conditionals' capture does not)
+  cgraph::gen::state_ptr (*build)(float* a, float* b, float s, int n);
+  generated_stress (*make)(float* a, float* b, float s, int n);
+  float per_s;
+};
+inline std::vector<table_graph> table_graphs() {
+  return {{"table_chain.cgraph", "table_chain", "explicit", true, build_table_chain_explicit, make_table_chain_explicit, 2100},
+          {"table_chain.cgraph", "table_chain", "capture", true, build_table_chain_capture, make_table_chain_capture, 2100},
+          {"table_conditionals.cgraph", "table_conditionals", "explicit", true, build_table_conditionals_explicit,
+           make_table_conditionals_explicit, 390},
+          {"table_conditionals.cgraph", "table_conditionals", "capture", false, build_table_conditionals_capture,
+           make_table_conditionals_capture, 390}};
+}
+
 // tests/gpu/multi_gpu.cgraph's graph `dp_rank` as generated C++ in one mode: built on (g, w,
 // value, lr, n, comm, device), launched `steps` times on `stream`, updated to n / 2 elements and
 // launched `steps` times more, synchronised. The comm is an

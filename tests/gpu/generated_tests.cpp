@@ -118,64 +118,30 @@ TEST_CASE("generated.update_takes_the_cheapest_path") {
 TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
   // table_chain.cgraph has 2 104 nodes: above the threshold, both modes write tables (the
   // capture walks them with capture_from_table). Its last kernel has 18 arguments, more than
-  // the table's builder keeps inline.
+  // the table's builder keeps inline. table_conditionals.cgraph has 1 043 nodes, 390 of them
+  // conditionals (if, if/else, switch) at the root: the explicit mode writes a table, the
+  // capture mode its readable form; a body run by mistake adds 1000 * s to b.
   const int n = 1000;
-  struct mode {
-    const char* name;
-    cgraph::gen::state_ptr (*build)(float*, float*, float, int);
-    generated_stress (*make)(float*, float*, float, int);
-  };
-  for (const mode& m : {mode{"explicit", build_table_chain_explicit, make_table_chain_explicit},
-                        mode{"capture", build_table_chain_capture, make_table_chain_capture}}) {
-    CAPTURE(m.name);
+  for (const table_graph& t : table_graphs()) {
+    CAPTURE(t.graph);
+    CAPTURE(t.mode);
     buffer<float> a(n), b(n);
-    auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_chain.cgraph").string());
-    auto expected = cgraph::graph::build(prog, "table_chain", {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
-    auto state = m.build(a.get(), b.get(), 1.0f, n);
+    auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / t.file).string());
+    auto expected = cgraph::graph::build(prog, t.graph, {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
+    auto state = t.build(a.get(), b.get(), 1.0f, n);
     CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) == canonical(expected));
-    auto exec = m.make(a.get(), b.get(), 1.0f, n);
+    const bool chain = std::string_view(t.graph) == "table_chain";
+    auto exec = t.make(a.get(), b.get(), 1.0f, n);
     exec.launch(nullptr);
     auto first = b.read();
-    CHECK(std::count(first.begin(), first.end(), 2100.0f) == n);
-    CHECK(a.read()[0] == 2100.0f);  // the memcpy
-    CHECK(a.read()[1] == 1065.0f);  // 1 + … + 7, s, 1 + … + 8, n: the wide kernel's 17 values
-    exec.update(2.0f);  // 2 101 kernel nodes read s: set again through the table's loop
+    CHECK(std::count(first.begin(), first.end(), t.per_s) == n);
+    CHECK(a.read()[0] == t.per_s);  // the memcpy
+    if (chain) CHECK(a.read()[1] == 1065.0f);  // 1 + … + 7, s, 1 + … + 8, n: the wide kernel's 17 values
+    exec.update(2.0f);  // every kernel that reads s (2 101 in the chain, the 650 in bodies) is set again
     exec.launch(nullptr);
     auto second = b.read();
-    CHECK(std::count(second.begin(), second.end(), 4200.0f) == n);
-    CHECK(a.read()[1] == 1066.0f);
-  }
-}
-
-TEST_CASE("generated.the_table_form_of_conditionals_matches_the_run_time_graph_and_updates") {
-  // table_conditionals.cgraph has 1 043 nodes, 390 of them conditionals (if, if/else, switch)
-  // at the root: the explicit mode writes a table, the capture mode its readable form. A body
-  // run by mistake adds 1000 * s, so only the right bodies give 390 * s.
-  const int n = 1000;
-  struct mode {
-    const char* name;
-    cgraph::gen::state_ptr (*build)(float*, float*, float, int);
-    generated_stress (*make)(float*, float*, float, int);
-  };
-  for (const mode& m : {mode{"explicit", build_table_conditionals_explicit, make_table_conditionals_explicit},
-                        mode{"capture", build_table_conditionals_capture, make_table_conditionals_capture}}) {
-    CAPTURE(m.name);
-    buffer<float> a(n), b(n);
-    auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_conditionals.cgraph").string());
-    auto expected =
-        cgraph::graph::build(prog, "table_conditionals", {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
-    auto state = m.build(a.get(), b.get(), 1.0f, n);
-    CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) ==
-          canonical(expected));
-    auto exec = m.make(a.get(), b.get(), 1.0f, n);
-    exec.launch(nullptr);
-    auto first = b.read();
-    CHECK(std::count(first.begin(), first.end(), 390.0f) == n);
-    CHECK(a.read()[0] == 390.0f);  // the memcpy
-    exec.update(2.0f);  // the 650 kernel nodes in bodies read s
-    exec.launch(nullptr);
-    auto second = b.read();
-    CHECK(std::count(second.begin(), second.end(), 780.0f) == n);
+    CHECK(std::count(second.begin(), second.end(), 2 * t.per_s) == n);
+    if (chain) CHECK(a.read()[1] == 1066.0f);
   }
 }
 

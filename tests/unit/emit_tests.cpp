@@ -19,6 +19,15 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// The generated C++ of text `text` that compiles, in `mode` at `threshold`.
+std::string emitted(const std::string& text, emit_mode mode, std::size_t threshold = default_table_threshold) {
+  auto c = compile_text(text);
+  REQUIRE(c.ok());
+  auto out = emit_cpp(c.program(), c.source, mode, threshold);
+  REQUIRE(out.code);
+  return *out.code;
+}
+
 }  // namespace
 
 TEST_CASE("emit.long_bodies_are_split_into_parts") {
@@ -86,35 +95,23 @@ TEST_CASE("emit.large_graphs_take_the_table_form_in_either_mode") {
 TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_the_explicit_mode") {
   // 600 `if`s of one kernel each: 1 200 nodes, above the default threshold.
   const int ifs = 600;
-  std::string text = "kernel k(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n";
-  for (int i = 0; i < ifs; ++i) text += fmt::format("  cond c{0} = 1;\n  if c{0} {{ k<<<1, 32>>>(p, {0}); }}\n", i);
-  text += "}\n";
-  auto c = compile_text(text);
-  REQUIRE(c.ok());
-  auto table = emit_cpp(c.program(), c.source, emit_mode::explicit_nodes);
-  REQUIRE(table.code);
-  CHECK(count(*table.code, "the table form") == 1);
-  CHECK(count(*table.code, "{Q,0,1,") == ifs);  // an if_then of one body: its cond, its body
-  CHECK(count(*table.code, "{K,") == ifs);
-  CHECK(count(*table.code, "static constexpr cg::cond_init conds[]") == 1);  // made before the rows
-  CHECK(count(*table.code, "cg::table_state>(table(), 600, 600)") == 1);
-  // The capture mode's table holds one body, the root: conditionals keep the readable form.
-  auto capture = emit_cpp(c.program(), c.source, emit_mode::stream_capture);
-  REQUIRE(capture.code);
-  CHECK(count(*capture.code, "the table form") == 0);
-  // So does a cond whose initial value reads a parameter (update_from_table sets no cond), and
-  // a conditional inside a body.
-  auto computed = compile_text(text.substr(0, text.size() - 2) + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n");
-  REQUIRE(computed.ok());
-  auto with_computed = emit_cpp(computed.program(), computed.source, emit_mode::explicit_nodes);
-  REQUIRE(with_computed.code);
-  CHECK(count(*with_computed.code, "the table form") == 0);
-  auto nested = compile_text(text.substr(0, text.size() - 2) +
-                             "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n");
-  REQUIRE(nested.ok());
-  auto with_nested = emit_cpp(nested.program(), nested.source, emit_mode::explicit_nodes);
-  REQUIRE(with_nested.code);
-  CHECK(count(*with_nested.code, "the table form") == 0);
+  std::string body = "kernel k(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n";
+  for (int i = 0; i < ifs; ++i) body += fmt::format("  cond c{0} = 1;\n  if c{0} {{ k<<<1, 32>>>(p, {0}); }}\n", i);
+  const std::string table = emitted(body + "}\n", emit_mode::explicit_nodes);
+  CHECK(count(table, "the table form") == 1);
+  CHECK(count(table, "{Q,0,1,") == ifs);  // an if_then of one body: its cond, its body
+  CHECK(count(table, "{K,") == ifs);
+  CHECK(count(table, "static constexpr cg::cond_init conds[]") == 1);  // made before the rows
+  CHECK(count(table, "cg::table_state>(table(), 600, 600)") == 1);
+  // The capture mode's table holds one body, the root: conditionals keep the readable form. So
+  // does a cond whose initial value reads a parameter (update_from_table sets no cond), and a
+  // conditional inside a body.
+  CHECK(count(emitted(body + "}\n", emit_mode::stream_capture), "the table form") == 0);
+  CHECK(count(emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", emit_mode::explicit_nodes),
+              "the table form") == 0);
+  CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n",
+                      emit_mode::explicit_nodes),
+              "the table form") == 0);
 }
 
 TEST_CASE("emit.the_table_form_converts_constants_once_and_keeps_the_rest_as_slots") {
