@@ -595,13 +595,12 @@ private:
 
   // ---- the table form (large graphs; cgraph/runtime/generated.hpp) ------------------------------
 
-  // Whether every node fits the table's one loop: kernel, memcpy and memset nodes of the root
-  // (no conditional), without attributes or programmatic edges, with arguments of scalar and
-  // pointer types, all in the file itself (a node's site names `file`). Either strategy: a
-  // capture walks the same rows in its plan's order (capture_from_table).
-  // Kernel, memcpy and memset nodes, and in the explicit mode conditionals at the root whose
-  // bodies hold those nodes (capture_from_table walks one body, the root). Every cond's initial
-  // value is a constant: update_from_table sets no cond.
+  // Whether every node fits the table's one loop: kernel, memcpy and memset nodes without
+  // attributes or programmatic edges, with arguments of scalar and pointer types, all in the
+  // file itself (a node's site names `file`), at the root or, in the explicit mode, in the
+  // bodies of conditionals at the root (a capture walks the rows of one body, the root, in its
+  // plan's order: capture_from_table). Every cond starts from a constant: update_from_table
+  // sets no cond.
   bool table_form_fits() const {
     const bool explicit_mode = mode_ == emit_mode::explicit_nodes;
     for (const auto& s : plan_.steps) {

@@ -184,7 +184,7 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
       for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
       deps = gathered;
     }
-    cudaGraph_t parent = n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
+    const cudaGraph_t parent = n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
     switch (n.kind) {
       case ir::node_kind::kernel: {
         const cudaKernelNodeParams& p = make.kernel(n, at);

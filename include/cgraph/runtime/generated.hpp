@@ -606,8 +606,8 @@ struct table_state final : graph_state {
   site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
-// The capture mode's order of a table's nodes (plan::lower_capture, one body: the table form
-// holds no conditional): row k issues step `step` on stream `stream` of the capture, first
+// The capture mode's order of a table's nodes (plan::lower_capture, one body: the capture
+// mode's table holds no conditional): row k issues step `step` on stream `stream` of the capture, first
 // waiting for the events of the steps at capture_table::waits[waits, waits + wait_count), and
 // records the step's event when `record` (a node on another stream, or the end's join, waits
 // for it).
