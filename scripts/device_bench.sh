@@ -3,6 +3,8 @@
 # hand-written CUDA and generated C++), features_bench (PDL, graph memory), the cuda.core peer, and the plot, in one call. Results go to $OUT.
 # runtime_bench stops a race after CELL_SECONDS (20 unless given; 0: never) once it has 3 rounds:
 # the 10 000-node fork-join's instantiations take seconds a round (docs/performance.md, run 52).
+# runtime_bench's timed thread runs on CPU 5 (CPU, 5 unless given; CPU= unpinned): pinned, a
+# run's cells spread about a quarter less (docs/performance.md, run 52).
 # PACK=1 leaves $OUT holding one bench.tar.gz of everything: the device machine returns at
 # most 8 files from $OUT, and this writes about 17 (run 52 lost a whole benchmark's files so).
 set -uo pipefail
@@ -16,7 +18,8 @@ cmake --build "$build" -j "$(nproc)" --target runtime_bench frontend_bench front
 "$build/bench/frontend_bench" > "$out/frontend_bench.txt" 2>&1
 "$build/bench/frontend_floor" > "$out/frontend_floor.txt" 2>&1
 PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.csv" ${CGRAPH_BENCH_ARGS:-} > "$out/cuda_core_peer.txt" 2>&1 || echo "cuda.core peer failed: $(tail -3 "$out/cuda_core_peer.txt")"
-"$build/bench/runtime_bench" --csv "$out/runtime_bench.csv" --cell-seconds "${CELL_SECONDS:-20}" ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench.txt" 2>&1 || echo "runtime_bench failed"
+pin=${CPU-5}  # CPU= (empty) runs unpinned
+"$build/bench/runtime_bench" --csv "$out/runtime_bench.csv" --cell-seconds "${CELL_SECONDS:-20}" ${pin:+--cpu "$pin"} ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench.txt" 2>&1 || echo "runtime_bench failed"
 "$build/bench/features_bench" --csv "$out/features_bench.csv" > "$out/features_bench.txt" 2>&1 || echo "features_bench failed"
 "$build/bench/multi_gpu_bench" --csv "$out/multi_gpu_bench.csv" > "$out/multi_gpu_bench.txt" 2>&1 || echo "multi_gpu_bench failed"
 "$build/bench/table_form_bench" > "$out/table_form_bench.txt" 2>&1 || echo "table_form_bench failed"
