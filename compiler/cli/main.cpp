@@ -251,8 +251,8 @@ int main(int argc, char** argv) {
   emit->add_option("--depfile", depfile, "write the files read (imports too) as a Make rule for -o");
   std::size_t table_threshold = cgraph::default_table_threshold;
   emit->add_option("--table-threshold", table_threshold,
-                   "write graphs of at least this many nodes as tables (explicit mode, kernel, memcpy and memset nodes; "
-                   "0: never)");
+                   "write graphs of at least this many nodes as tables (kernel, memcpy and memset nodes, and "
+                   "conditionals at the root; 0: never)");
 
   std::vector<std::string> fmt_files;
   bool fmt_check = false, fmt_in_place = false;

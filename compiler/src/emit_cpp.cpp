@@ -424,8 +424,17 @@ private:
   // parameter makes it a local array. One line, so splitting the build into parts never
   // separates the array from its call.
   void create_conds(plan::location where, std::string_view graph, std::string_view indent) {
+    const auto [list, constant] = cond_inits(where);
+    if (list.empty()) return;
+    line("{}{{ {} cg::cond_init conds[] = {{{}}}; cg::create_conds(g, {}, conds); }}", indent,
+         constant ? "static constexpr" : "const", list, graph);
+  }
+
+  // The cg::cond_init records of the conds that live in the graph at `where` (empty if none),
+  // and whether every one of them starts from a constant.
+  std::pair<std::string, bool> cond_inits(plan::location where) const {
     auto it = plan_.conds_by_home.find(plan::home_key(where));
-    if (it == plan_.conds_by_home.end()) return;
+    if (it == plan_.conds_by_home.end()) return {};
     std::string list;
     bool constant = true;
     for (auto c : it->second) {
@@ -439,8 +448,7 @@ private:
       list += fmt::format("{}{{{}, {}, {}, {}}}", list.empty() ? "" : ", ", c, value, h.default_expr != ir::none,
                           site(h.range));
     }
-    line("{}{{ {} cg::cond_init conds[] = {{{}}}; cg::create_conds(g, {}, conds); }}", indent,
-         constant ? "static constexpr" : "const", list, graph);
+    return {std::move(list), constant};
   }
 
   void build() {
@@ -597,20 +605,18 @@ private:
 
   // Whether every node fits the table's one loop: kernel, memcpy and memset nodes without
   // attributes or programmatic edges, with arguments of scalar and pointer types, all in the
-  // file itself (a node's site names `file`), at the root or, in the explicit mode, in the
-  // bodies of conditionals at the root (a capture walks the rows of one body, the root, in its
-  // plan's order: capture_from_table). Every cond starts from a constant: update_from_table
-  // sets no cond.
+  // file itself (a node's site names `file`), at the root or in the bodies of conditionals at
+  // the root. Every cond lives in the root and starts from a constant: the conds are made once,
+  // before the rows, and update_from_table sets no cond.
   bool table_form_fits() const {
-    const bool explicit_mode = mode_ == emit_mode::explicit_nodes;
     for (const auto& s : plan_.steps) {
       const ir::node& n = *s.node;
       if (n.kind == ir::node_kind::conditional) {
-        if (!explicit_mode || s.parent.step != ir::none || !g_.args(n).empty() || n.bodies_count > 0xffff) return false;
+        if (s.parent.step != ir::none || !g_.args(n).empty() || n.bodies_count > 0xffff) return false;
       } else if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::memcpy && n.kind != ir::node_kind::memset) {
         return false;
       }
-      if (n.attributes != ir::none || n.ports != ir::none || (s.parent.step != ir::none && !explicit_mode)) return false;
+      if (n.attributes != ir::none || n.ports != ir::none) return false;
       if (src_.segment_of(n.range.begin) != 0) return false;
       bool plain = true;
       ir::for_each_argument(g_, n, [&](const ir::argument& a) {
@@ -618,6 +624,8 @@ private:
       });
       if (!plain) return false;
     }
+    for (const auto& [home, conds] : plan_.conds_by_home)
+      if (home != plan::home_key(plan::location{})) return false;
     for (const ir::cond_handle& h : g_.conds)
       if (h.default_expr != ir::none && !g_.exprs[h.default_expr].is_constant()) return false;
     return prog_.kernels.size() < 65536;
@@ -801,25 +809,43 @@ private:
     line("}};");
   }
 
-  // The capture's order of the rows (plan::lower_capture: one body, the root), its waits and the
-  // end's joins, and the function that names them.
+  // The capture's order of the rows (plan::lower_capture), the bodies' between their enter and
+  // leave rows (generated.hpp, capture_op), its waits, the end's joins and the root's conds,
+  // and the function that names them.
   template <typename Numbers>
   void capture_rows(const Numbers& numbers) {
     capture_ = plan::lower_capture(plan_);
-    const plan::capture_body& body = capture_.bodies[0];
     std::vector<std::uint32_t> waits;
     std::vector<std::string> rows;
-    for (const plan::capture_node& cn : body.nodes) {
-      rows.push_back(fmt::format("{{{},{},{},{},{}}}", cn.step, cn.stream, waits.size(), cn.waits.size(), cn.record_event));
-      waits.insert(waits.end(), cn.waits.begin(), cn.waits.end());
-    }
-    line("// The capture's order: {{step, stream, first wait, waits, records its event}}");
+    auto row = [&](std::string_view op, std::uint32_t step, std::uint32_t stream, const std::vector<std::uint32_t>& w,
+                   bool record) {
+      rows.push_back(fmt::format("{{{},{},{},{},{},{}}}", op, step, stream, waits.size(), w.size(), record));
+      waits.insert(waits.end(), w.begin(), w.end());
+    };
+    auto body_rows = [&](auto& self, const plan::capture_body& body) -> void {
+      for (const plan::capture_node& cn : body.nodes) {
+        row("N", cn.step, cn.stream, cn.waits, cn.record_event);
+        for (std::uint32_t b = 0; b < cn.bodies.size(); ++b) {  // a conditional's (at the root: table_form_fits)
+          const plan::capture_body& inner = capture_.bodies[cn.bodies[b]];
+          row("B", plan_.first_body[cn.step] + b, inner.streams, {}, false);
+          self(self, inner);
+          row("E", 0, 0, inner.joins, false);
+        }
+      }
+    };
+    const plan::capture_body& root = capture_.bodies[0];
+    body_rows(body_rows, root);
+    const auto [conds, constant] = cond_inits(plan::location{});  // constant: table_form_fits
+    line("// The capture's order: {{N (a node), step, stream, first wait, waits, records its event}}, and each body's");
+    line("// {{B, body, streams, …}} before its nodes and {{E, 0, 0, first join, joins, …}} after them");
+    line("constexpr auto N = cg::capture_op::node, B = cg::capture_op::enter_body, E = cg::capture_op::leave_body;");
     array_of_records("cg::table_capture_node capture_nodes", rows);
     line("inline constexpr std::uint32_t capture_waits[] = {{{}}};", numbers(waits));
-    line("inline constexpr std::uint32_t capture_joins[] = {{{}}};", numbers(body.joins));
+    line("inline constexpr std::uint32_t capture_joins[] = {{{}}};", numbers(root.joins));
+    line("inline constexpr cg::cond_init capture_conds[] = {{{}}};", conds.empty() ? std::string("{}") : conds);
     line("inline cg::capture_table capture_table() {{");
-    line("  return {{{}, {{capture_nodes, {}}}, {{capture_waits, {}}}, {{capture_joins, {}}}}};", body.streams, rows.size(),
-         waits.size(), body.joins.size());
+    line("  return {{{}, {{capture_nodes, {}}}, {{capture_waits, {}}}, {{capture_joins, {}}}, {{capture_conds, {}}}}};",
+         root.streams, rows.size(), waits.size(), root.joins.size(), g_.conds.size());  // every cond is the root's
     line("}}");
   }
 

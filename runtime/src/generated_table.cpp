@@ -11,6 +11,7 @@
 
 #include <array>
 #include <bit>
+#include <span>
 
 namespace cgraph::gen {
 
@@ -165,6 +166,11 @@ bool reads_changed(const node_table& t, std::uint32_t list, std::uint32_t count,
   return false;
 }
 
+// What a conditional row makes (table_node: its values in the kernel's fields).
+backend::conditional_node::spec conditional_spec(const graph_state& g, const table_node& n) {
+  return {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function};
+}
+
 }  // namespace
 
 std::vector<value> table_slots(std::size_t computed) { return std::vector<value>(computed); }
@@ -195,27 +201,35 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
       case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, parent, deps, make.copy(n, at), at); break;
       case ir::node_kind::memset: backend::memset_node::add(g, i, parent, deps, make.set(n, at), at); break;
       case ir::node_kind::conditional:
-        backend::conditional_node::add(g, i, parent, deps,
-                                       {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function}, n.args,
-                                       at);
+        backend::conditional_node::add(g, i, parent, deps, conditional_spec(g, n), n.args, at);
         break;
       default: value_failed(at, "", "the table form holds kernel, memcpy, memset and conditional nodes only");
     }
   }
 }
 
-// The capture's loop: one row a node, as the readable capture form issues it (emit_cpp.cpp,
-// capture_body), through the same backend calls. A launch that repeats the kernel and launch
-// configuration of the one before skips the launch check, as build_from_table does.
+// The capture's loop: one row a node or a body's start or end, as the readable capture form
+// issues them (emit_cpp.cpp, capture_body), through the same backend calls. A launch that
+// repeats the kernel and launch configuration of the one before skips the launch check, as
+// build_from_table does.
 void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, const std::vector<value>& computed,
                         const site& graph_at) {
   node_params make(t, computed);
   backend::capture_session c(g, graph_at);
   c.begin(ct.streams);
+  create_conds(g, c.graph(), std::span<const cond_init>(ct.conds.data(), ct.conds.size()));
+  auto waits = [&](const table_capture_node& row) {
+    return backend::list<std::uint32_t>(ct.waits.data() + row.waits, row.wait_count);
+  };
   for (const table_capture_node& row : ct.nodes) {
+    if (row.op != capture_op::node) [[unlikely]] {
+      if (row.op == capture_op::enter_body) c.enter_body(row.step, row.stream);
+      else c.leave_body(waits(row));
+      continue;
+    }
     const table_node& n = t.nodes.data()[row.step];
     const site at = row_site(t, n);
-    if (row.wait_count != 0) c.wait(row.stream, backend::list<std::uint32_t>(ct.waits.data() + row.waits, row.wait_count));
+    if (row.wait_count != 0) c.wait(row.stream, waits(row));
     switch (n.kind) {
       case ir::node_kind::kernel: {
         const cudaKernelNodeParams& p = make.kernel(n, at);
@@ -225,7 +239,10 @@ void capture_from_table(graph_state& g, const node_table& t, const capture_table
       }
       case ir::node_kind::memcpy: backend::memcpy_node::capture(c, row.stream, row.step, make.copy(n, at), at); break;
       case ir::node_kind::memset: backend::memset_node::capture(c, row.stream, row.step, make.set(n, at), at); break;
-      default: value_failed(at, "", "the table form holds kernel, memcpy and memset nodes only");
+      case ir::node_kind::conditional:
+        backend::conditional_node::capture(c, row.stream, row.step, conditional_spec(g, n), n.args, at);
+        break;
+      default: value_failed(at, "", "the table form holds kernel, memcpy, memset and conditional nodes only");
     }
     if (row.record) c.record(row.stream, row.step);
   }

@@ -109,8 +109,7 @@ generated_stress make_table_chain_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_chain_capture(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_capture(float* a, float* b, float s, int n);
-// tests/gpu/table_conditionals.cgraph (1 043 nodes: the table form in the explicit mode, the
-// readable form in the capture mode), the same way.
+// tests/gpu/table_conditionals.cgraph (1 043 nodes: conditionals at the root), the same way.
 generated_stress make_table_conditionals_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_conditionals_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_conditionals_capture(float* a, float* b, float s, int n);
@@ -122,17 +121,16 @@ struct table_graph {
   const char* file;  // in tests/gpu, its graph of the same stem
   const char* graph;
   const char* mode;
-  bool table_form;  // whether this mode writes the table (the conditionals' capture does not)
   cgraph::gen::state_ptr (*build)(float* a, float* b, float s, int n);
   generated_stress (*make)(float* a, float* b, float s, int n);
   float per_s;
 };
 inline std::vector<table_graph> table_graphs() {
-  return {{"table_chain.cgraph", "table_chain", "explicit", true, build_table_chain_explicit, make_table_chain_explicit, 2100},
-          {"table_chain.cgraph", "table_chain", "capture", true, build_table_chain_capture, make_table_chain_capture, 2100},
-          {"table_conditionals.cgraph", "table_conditionals", "explicit", true, build_table_conditionals_explicit,
+  return {{"table_chain.cgraph", "table_chain", "explicit", build_table_chain_explicit, make_table_chain_explicit, 2100},
+          {"table_chain.cgraph", "table_chain", "capture", build_table_chain_capture, make_table_chain_capture, 2100},
+          {"table_conditionals.cgraph", "table_conditionals", "explicit", build_table_conditionals_explicit,
            make_table_conditionals_explicit, 390},
-          {"table_conditionals.cgraph", "table_conditionals", "capture", false, build_table_conditionals_capture,
+          {"table_conditionals.cgraph", "table_conditionals", "capture", build_table_conditionals_capture,
            make_table_conditionals_capture, 390}};
 }
 

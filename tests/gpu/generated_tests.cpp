@@ -119,8 +119,8 @@ TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
   // table_chain.cgraph has 2 104 nodes: above the threshold, both modes write tables (the
   // capture walks them with capture_from_table). Its last kernel has 18 arguments, more than
   // the table's builder keeps inline. table_conditionals.cgraph has 1 043 nodes, 390 of them
-  // conditionals (if, if/else, switch) at the root: the explicit mode writes a table, the
-  // capture mode its readable form; a body run by mistake adds 1000 * s to b.
+  // conditionals (if, if/else, switch) at the root, also tables in both modes (the capture's
+  // bodies between their rows' enter and leave); a body run by mistake adds 1000 * s to b.
   const int n = 1000;
   for (const table_graph& t : table_graphs()) {
     CAPTURE(t.graph);
@@ -129,6 +129,7 @@ TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
     auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / t.file).string());
     auto expected = cgraph::graph::build(prog, t.graph, {{"a", a.get()}, {"b", b.get()}, {"s", 1.0f}, {"n", n}}, kernels());
     auto state = t.build(a.get(), b.get(), 1.0f, n);
+    CHECK(dynamic_cast<const cgraph::gen::table_state*>(state.get()) != nullptr);  // not the readable form
     CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) == canonical(expected));
     const bool chain = std::string_view(t.graph) == "table_chain";
     auto exec = t.make(a.get(), b.get(), 1.0f, n);

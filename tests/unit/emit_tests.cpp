@@ -92,7 +92,7 @@ TEST_CASE("emit.large_graphs_take_the_table_form_in_either_mode") {
   CHECK(count(*with_host.code, "the table form") == 0);
 }
 
-TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_the_explicit_mode") {
+TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
   // 600 `if`s of one kernel each: 1 200 nodes, above the default threshold.
   const int ifs = 600;
   std::string body = "kernel k(p: f32*, i: i32);\ngraph g(p: f32*, first: i32) {\n";
@@ -103,15 +103,26 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_the_explicit_mod
   CHECK(count(table, "{K,") == ifs);
   CHECK(count(table, "static constexpr cg::cond_init conds[]") == 1);  // made before the rows
   CHECK(count(table, "cg::table_state>(table(), 600, 600)") == 1);
-  // The capture mode's table holds one body, the root: conditionals keep the readable form. So
-  // does a cond whose initial value reads a parameter (update_from_table sets no cond), and a
-  // conditional inside a body.
-  CHECK(count(emitted(body + "}\n", emit_mode::stream_capture), "the table form") == 0);
-  CHECK(count(emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", emit_mode::explicit_nodes),
-              "the table form") == 0);
-  CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n",
-                      emit_mode::explicit_nodes),
-              "the table form") == 0);
+  // The capture mode: the same rows, and the capture's order with each body between its
+  // enter and leave rows; the conds are the capture table's, made once its capture begins.
+  const std::string captured = emitted(body + "}\n", emit_mode::stream_capture);
+  CHECK(count(captured, "the table form") == 1);
+  CHECK(count(captured, "{Q,0,1,") == ifs);
+  CHECK(count(captured, "{B,") == ifs + 1);  // and the comment that describes the rows
+  CHECK(count(captured, "{E,0,0,") == ifs);
+  CHECK(count(captured, "{N,") == 2 * ifs);
+  CHECK(count(captured, "inline constexpr cg::cond_init capture_conds[]") == 1);
+  CHECK(count(captured, "cg::create_conds(") == 0);
+  CHECK(count(captured, "cg::table_state>(table(), 600, 600)") == 1);
+  // Kept readable in both modes: a cond whose initial value reads a parameter
+  // (update_from_table sets no cond), and a conditional inside a body (with a cond of that
+  // body's: the table makes the root's conds only).
+  for (const emit_mode mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
+    CAPTURE(static_cast<int>(mode));
+    CHECK(count(emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", mode), "the table form") == 0);
+    CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n", mode),
+                "the table form") == 0);
+  }
 }
 
 TEST_CASE("emit.the_table_form_converts_constants_once_and_keeps_the_rest_as_slots") {

@@ -545,7 +545,7 @@ private:
 // ---- the table form: large graphs as constant arrays walked by one loop ----------------------
 //
 // Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
-// memset nodes (and, in the explicit mode, conditionals at its root whose bodies hold those)
+// memset nodes (and conditionals at its root whose bodies hold those)
 // is written as tables instead of a function per node: the per-kernel
 // static_asserts and every node's .cgraph line stay, and the C++ grows by tens of bytes per
 // node instead of hundreds. Each argument reads a list entry: a constant that cgraphc converted
@@ -565,7 +565,7 @@ struct table_shape {
   std::uint32_t first;
   std::uint32_t count;
 };
-// A conditional row (explicit mode only) keeps its own values in the kernel's fields: its
+// A conditional row keeps its own values in the kernel's fields: its
 // cond_kind in element_size, its body count in function, its cond in config and its first body
 // in args; its shape has no arguments. Its cond is made before the first row (create_conds).
 struct table_node {
@@ -606,12 +606,19 @@ struct table_state final : graph_state {
   site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
-// The capture mode's order of a table's nodes (plan::lower_capture, one body: the capture
-// mode's table holds no conditional): row k issues step `step` on stream `stream` of the capture, first
-// waiting for the events of the steps at capture_table::waits[waits, waits + wait_count), and
-// records the step's event when `record` (a node on another stream, or the end's join, waits
-// for it).
+// The capture mode's order of a table's rows (plan::lower_capture), the root's and each body's
+// in the readable capture form's order (emit_cpp.cpp, capture_body), one op a row:
+// - node: issues step `step` on stream `stream` of the body being captured, first waiting for
+//   the events of the steps at capture_table::waits[waits, waits + wait_count), and records the
+//   step's event when `record` (a node on another stream, or the end's join, waits for it). A
+//   conditional's node row is followed by its bodies, each between an enter_body and a
+//   leave_body row;
+// - enter_body: captures body graph `step` (of the conditional just issued) on `stream` streams;
+// - leave_body: ends that body, stream 0 first waiting for the steps at waits[waits, waits +
+//   wait_count) (the last steps of its other streams).
+enum class capture_op : std::uint8_t { node, enter_body, leave_body };
 struct table_capture_node {
+  capture_op op;
   std::uint32_t step;
   std::uint32_t stream;
   std::uint32_t waits;
@@ -619,10 +626,11 @@ struct table_capture_node {
   bool record;
 };
 struct capture_table {
-  unsigned streams;                            // the capture's streams, 1 for a chain
-  backend::list<table_capture_node> nodes;     // every step of the node table once
+  unsigned streams;                            // the root's streams, 1 for a chain
+  backend::list<table_capture_node> nodes;     // every step of the node table once, and the bodies' ends
   backend::list<std::uint32_t> waits;
   backend::list<std::uint32_t> joins;          // last steps of streams 1… that stream 0 waits for at the end
+  backend::list<cond_init> conds;              // made in the root graph once its capture begins
 };
 // Room for the `computed` slots, which generated code fills (s[k] is slot constants + k).
 std::vector<value> table_slots(std::size_t computed);
