@@ -109,7 +109,7 @@ generated_stress make_table_chain_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_chain_capture(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_capture(float* a, float* b, float s, int n);
-// tests/gpu/table_conditionals.cgraph (1 043 nodes: conditionals at the root), the same way.
+// tests/gpu/table_conditionals.cgraph (1 045 nodes: conditionals at the root), the same way.
 generated_stress make_table_conditionals_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_conditionals_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_conditionals_capture(float* a, float* b, float s, int n);
