@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <utility>
 #include <vector>
 
 namespace fake_cuda {
@@ -20,5 +21,16 @@ struct kernel_record {
 void record_kernels(bool on);  // on: clears what was recorded
 const std::vector<kernel_record>& kernels_recorded();
 long streams_and_events_made();  // cudaStreamCreateWithFlags and cudaEventCreateWithFlags calls so far
+
+// Grid x and the second argument of each kernel node that `run` makes or sets, in order.
+template <typename F>
+std::vector<std::pair<unsigned, unsigned long long>> grids_and_args_of(F&& run) {
+  record_kernels(true);
+  run();
+  std::vector<std::pair<unsigned, unsigned long long>> out;
+  for (const kernel_record& k : kernels_recorded()) out.emplace_back(k.grid.x, k.arg1);
+  record_kernels(false);
+  return out;
+}
 
 }  // namespace fake_cuda

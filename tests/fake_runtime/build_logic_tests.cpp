@@ -177,14 +177,7 @@ TEST_CASE("fake_runtime.a_handle_update_sets_what_the_updates_before_it_made") {
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
     auto first = exec.parameter<int>("first");
     // The grids and second arguments of the kernels `update` sets, in order.
-    auto sets = [&](auto update) {
-      fake_cuda::record_kernels(true);
-      update();
-      std::vector<std::pair<unsigned, unsigned long long>> got;
-      for (const auto& k : fake_cuda::kernels_recorded()) got.emplace_back(k.grid.x, k.arg1);
-      fake_cuda::record_kernels(false);
-      return got;
-    };
+    auto sets = [](auto update) { return fake_cuda::grids_and_args_of(update); };
     using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
     auto by_handle = [&](int value) {
       return sets([&] {

@@ -1,0 +1,109 @@
+// Generated C++'s table form against the CUDA runtime that does nothing (bench/host_work/
+// fake_cuda.cpp), so CI, which has no GPU, walks it: tests/golden/emit_table/
+// table_capture_bodies.cgraph, written by cgraphc in both modes with --table-threshold 1 (a
+// `while`, a cond with no initial value, a folded cond, empty and multi-stream bodies, a
+// conditional on a parallel's second stream). Each mode's build must make the kernel nodes the
+// run-time path makes in the same strategy, in the same order and with the same values
+// (capture_from_table issues the capture plan's order, as the run-time capture builder does),
+// and an update of `first` must set the one kernel that reads it. tests/gpu proves the table
+// form's results on a GPU.
+
+#include "fake_cuda.hpp"
+#include "strategies.hpp"
+
+void tiny(float*, int) {}  // the graph's kernel, declared before the generated headers use it
+
+#include "table_capture_bodies_capture.hpp"
+#include "table_capture_bodies_explicit.hpp"
+
+#include <cgraph/runtime.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace generated = cgraph_generated::table_capture_bodies;
+
+float buffer[16];
+
+using shape = std::vector<std::vector<std::size_t>>;
+
+std::vector<cudaGraphNode_t> nodes_of(cudaGraph_t g) {
+  std::size_t n = 0;
+  cudaGraphGetNodes(g, nullptr, &n);
+  std::vector<cudaGraphNode_t> nodes(n);
+  cudaGraphGetNodes(g, nodes.data(), &n);
+  return nodes;
+}
+
+// Where a graph's nodes went: for each root node, in the order CUDA lists them, the node
+// count of each of its bodies (none for a node that is not a conditional).
+template <typename Graph>
+shape shape_of(const Graph& g) {
+  shape out;
+  for (cudaGraphNode_t node : nodes_of(g.get())) {
+    auto& bodies = out.emplace_back();
+    for (cudaGraph_t body : g.conditional_bodies(node)) bodies.push_back(nodes_of(body).size());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_modes") {
+  const auto prog = cgraph::program::load(
+      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
+  cgraph::registry reg;
+  reg.kernel("tiny", &tiny);
+  const cgraph::args values{{"p", buffer}, {"first", 50}};
+  for (auto how : cgraph_tests::both) {
+    const std::string strategy = cgraph_tests::name_of(how);
+    CAPTURE(strategy);
+    const bool capture = how == cgraph::strategy::stream_capture;
+    shape expected_shape, made_shape;
+    const auto expected = fake_cuda::grids_and_args_of([&] {
+      expected_shape = shape_of(cgraph::graph::build(prog, "g", values, reg, cgraph_tests::with(how)));
+    });
+    REQUIRE(expected.size() == 8);  // the graph's eight kernel nodes
+    // The while, the if/else (an empty then, a two-node else), the switch of four cases, the
+    // parallel's kernel and its if.
+    CHECK(expected_shape == shape{{1}, {0, 2}, {0, 1, 0, 3}, {}, {1}});
+    const auto made = fake_cuda::grids_and_args_of([&] {
+      if (capture) {
+        auto g = generated::capture_mode::g::build({buffer, 50});
+        CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);  // not the readable form
+        made_shape = shape_of(g);
+      } else {
+        auto g = generated::explicit_mode::g::build({buffer, 50});
+        CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
+        made_shape = shape_of(g);
+      }
+    });
+    CHECK(made == expected);
+    CHECK(made_shape == expected_shape);
+
+    // An update of `first` sets the one kernel that reads it (case 1 of the switch), and no other.
+    const auto set = fake_cuda::grids_and_args_of([&] {
+      if (capture) {
+        auto g = generated::capture_mode::g::build({buffer, 50});
+        auto e = g.instantiate();
+        const auto r = generated::capture_mode::g::update(e, {buffer, 51});
+        CHECK(r.path == cgraph::update_path::node_params);
+        CHECK(r.nodes_changed == 1);
+      } else {
+        auto g = generated::explicit_mode::g::build({buffer, 50});
+        auto e = g.instantiate();
+        const auto r = generated::explicit_mode::g::update(e, {buffer, 51});
+        CHECK(r.path == cgraph::update_path::node_params);
+        CHECK(r.nodes_changed == 1);
+      }
+    });
+    REQUIRE(set.size() == 9);  // the build's eight, then the update's one
+    CHECK(set.back() == std::pair<unsigned, unsigned long long>{1u, 51ull});
+  }
+}
