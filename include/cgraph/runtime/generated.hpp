@@ -545,9 +545,9 @@ private:
 // ---- the table form: large graphs as constant arrays walked by one loop ----------------------
 //
 // Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
-// memset nodes (and conditionals at its root whose bodies hold those)
-// is written as tables instead of a function per node: the per-kernel
-// static_asserts and every node's .cgraph line stay, and the C++ grows by tens of bytes per
+// memset nodes (and conditionals at its root whose bodies hold those) is written as tables
+// instead of a function per node: the per-kernel static_asserts and every node's .cgraph line
+// stay, and the C++ grows by tens of bytes per
 // node instead of hundreds. Each argument reads a list entry: a constant that cgraphc converted
 // to the argument's type (emit_cpp.hpp, table_converted_entry), or a slot, converted when the
 // node is built: one of the parameters' expressions, which generated code computes (each
@@ -565,9 +565,10 @@ struct table_shape {
   std::uint32_t first;
   std::uint32_t count;
 };
-// A conditional row keeps its own values in the kernel's fields: its
-// cond_kind in element_size, its body count in function, its cond in config and its first body
-// in args; its shape has no arguments. Its cond is made before the first row (create_conds).
+// A conditional row keeps its own values in the kernel's fields: its cond_kind in element_size,
+// its body count in function, its cond in config and its first body in args; its shape has no
+// arguments. Its cond is made before the first row (create_conds; in the capture mode once the
+// root's capture begins, from capture_table::conds).
 struct table_node {
   ir::node_kind kind;          // kernel, memcpy, memset or conditional
   std::uint8_t element_size;   // memset: 1, 2 or 4; conditional: its ir::cond_kind
@@ -627,7 +628,7 @@ struct table_capture_node {
 };
 struct capture_table {
   unsigned streams;                            // the root's streams, 1 for a chain
-  backend::list<table_capture_node> nodes;     // every step of the node table once, and the bodies' ends
+  backend::list<table_capture_node> nodes;     // every step of the node table once, each body's enter and leave
   backend::list<std::uint32_t> waits;
   backend::list<std::uint32_t> joins;          // last steps of streams 1… that stream 0 waits for at the end
   backend::list<cond_init> conds;              // made in the root graph once its capture begins
