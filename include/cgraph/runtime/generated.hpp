@@ -547,12 +547,12 @@ private:
 // Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
 // memset nodes (and conditionals at its root whose bodies hold those) is written as tables
 // instead of a function per node: the per-kernel static_asserts and every node's .cgraph line
-// stay, and the C++ grows by tens of bytes per
-// node instead of hundreds. Each argument reads a list entry: a constant that cgraphc converted
-// to the argument's type (emit_cpp.hpp, table_converted_entry), or a slot, converted when the
-// node is built: one of the parameters' expressions, which generated code computes (each
-// distinct expression once), or a constant cgraphc could not convert. Slots convert with the
-// run-time path's conversion (ir::convert), so errors read as they do there.
+// stay, and the C++ grows by tens of bytes per node instead of hundreds. Each argument reads a
+// list entry: a constant that cgraphc converted to the argument's type (emit_cpp.hpp,
+// table_converted_entry), or a slot, converted when the node is built: one of the parameters'
+// expressions, which generated code computes (each distinct expression once), or a constant
+// cgraphc could not convert. Slots convert with the run-time path's conversion (ir::convert),
+// so errors read as they do there.
 
 // What an argument is converted to, and what its errors call it.
 struct table_argument {
