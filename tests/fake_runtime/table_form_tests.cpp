@@ -53,6 +53,25 @@ shape shape_of(const Graph& g) {
   return out;
 }
 
+using kernels = std::vector<std::pair<unsigned, unsigned long long>>;
+
+// Builds the generated graph of `Traits` with first = 50 (the table form, not the readable one),
+// then updates first to 51: the kernels it made and set, in order, and the built graph's shape.
+template <typename Traits>
+std::pair<kernels, shape> build_and_update() {
+  shape made_shape;
+  const kernels made = fake_cuda::grids_and_args_of([&] {
+    cgraph::gen::graph<Traits> g({buffer, 50}, {});
+    CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
+    made_shape = shape_of(g);
+    auto e = g.instantiate();
+    const auto r = e.update({buffer, 51});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
+  });
+  return {made, made_shape};
+}
+
 }  // namespace
 
 TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_modes") {
@@ -64,46 +83,22 @@ TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_mo
   for (auto how : cgraph_tests::both) {
     const std::string strategy = cgraph_tests::name_of(how);
     CAPTURE(strategy);
-    const bool capture = how == cgraph::strategy::stream_capture;
-    shape expected_shape, made_shape;
-    const auto expected = fake_cuda::grids_and_args_of([&] {
+    shape expected_shape;
+    const kernels expected = fake_cuda::grids_and_args_of([&] {
       expected_shape = shape_of(cgraph::graph::build(prog, "g", values, reg, cgraph_tests::with(how)));
     });
     REQUIRE(expected.size() == 8);  // the graph's eight kernel nodes
     // The while, the if/else (an empty then, a two-node else), the switch of four cases, the
     // parallel's kernel and its if.
     CHECK(expected_shape == shape{{1}, {0, 2}, {0, 1, 0, 3}, {}, {1}});
-    const auto made = fake_cuda::grids_and_args_of([&] {
-      if (capture) {
-        auto g = generated::capture_mode::g::build({buffer, 50});
-        CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);  // not the readable form
-        made_shape = shape_of(g);
-      } else {
-        auto g = generated::explicit_mode::g::build({buffer, 50});
-        CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
-        made_shape = shape_of(g);
-      }
-    });
-    CHECK(made == expected);
+    const auto [made, made_shape] = how == cgraph::strategy::stream_capture
+                                        ? build_and_update<generated::capture_mode::g::traits>()
+                                        : build_and_update<generated::explicit_mode::g::traits>();
+    // The build's eight, then the update's one: the kernel that reads `first` (case 1 of the
+    // switch), and no other.
+    REQUIRE(made.size() == 9);
+    CHECK(kernels(made.begin(), made.end() - 1) == expected);
     CHECK(made_shape == expected_shape);
-
-    // An update of `first` sets the one kernel that reads it (case 1 of the switch), and no other.
-    const auto set = fake_cuda::grids_and_args_of([&] {
-      if (capture) {
-        auto g = generated::capture_mode::g::build({buffer, 50});
-        auto e = g.instantiate();
-        const auto r = generated::capture_mode::g::update(e, {buffer, 51});
-        CHECK(r.path == cgraph::update_path::node_params);
-        CHECK(r.nodes_changed == 1);
-      } else {
-        auto g = generated::explicit_mode::g::build({buffer, 50});
-        auto e = g.instantiate();
-        const auto r = generated::explicit_mode::g::update(e, {buffer, 51});
-        CHECK(r.path == cgraph::update_path::node_params);
-        CHECK(r.nodes_changed == 1);
-      }
-    });
-    REQUIRE(set.size() == 9);  // the build's eight, then the update's one
-    CHECK(set.back() == std::pair<unsigned, unsigned long long>{1u, 51ull});
+    CHECK(made.back() == std::pair<unsigned, unsigned long long>{1u, 51ull});
   }
 }
