@@ -29,7 +29,9 @@ namespace cgraph::detail {
 struct graph_dependencies {
   ir::dependency_index exprs;
   std::vector<std::vector<std::uint32_t>> steps_by_param;  // plan steps whose values read the parameter
-  std::vector<bool> cond_defaults_by_param;                // whether a cond's launch value reads it
+  // Whether a cond's launch value reads it: bytes, not std::vector<bool>, whose bit proxy cost a
+  // parameter handle's update ten instructions.
+  std::vector<std::uint8_t> cond_defaults_by_param;
 };
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 
@@ -141,7 +143,7 @@ public:
   std::span<const std::optional<ir::value>> view() const { return values_; }
   // Sets parameter i (a struct's bytes are copied).
   void set(std::size_t i, const ir::value& v) {
-    bytes_[i].reset();
+    if (bytes_[i]) bytes_[i].reset();  // a struct's: a handle's assignment of a number skips it
     values_[i] = v;
     if (v.k != ir::value::kind::structure || v.bits == 0) return;
     auto size = static_cast<std::size_t>(v.i);

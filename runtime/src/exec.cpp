@@ -170,6 +170,7 @@ exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
   const ir::graph& g = cur.ir();
   auto whole = [&](std::uint32_t e) { return g.exprs[e].op == ir::op::param && g.exprs[e].index == p; };
   const auto& exprs = deps.exprs.exprs_by_param[p];
+  d.exprs = exprs;
   d.s = !deps.cond_defaults_by_param[p] && std::all_of(exprs.begin(), exprs.end(), whole) ? state::direct : state::general;
   for (std::uint32_t step : deps.steps_by_param[p]) {
     if (d.s != state::direct) break;
@@ -227,10 +228,12 @@ bool direct_values(exec_state& s, std::uint32_t p) {
   const ir::value& v = *s.staged[p];
   exec_state::scratch& t = s.work;
   // Through pointers read once, as below: the conversion's stores may alias the vectors' sizes.
+  // One conversion (nearly always) goes to the stack, not through the scratch vector's resize.
   const std::size_t conversions = d.conversions.size();
-  t.converted.resize(conversions);
+  ir::converted_bytes one;
+  if (conversions > 1) t.converted.resize(conversions);
   const exec_state::direct_conversion* const to = d.conversions.data();
-  ir::converted_bytes* const into = t.converted.data();
+  ir::converted_bytes* const into = conversions > 1 ? t.converted.data() : &one;
   for (std::size_t c = 0; c < conversions; ++c)
     if (ir::convert_to(v, to[c].target, to[c].check, into[c]) != ir::convert_problem::fits) return false;
   t.changed_direct.clear();
@@ -309,6 +312,17 @@ update_result update(exec_state& s, const args& values) {
 }
 
 update_result apply(exec_state& s) {
+  // One staged parameter that changed and that every node takes whole (a parameter handle's
+  // update, mostly) takes its short path before anything else is read or cleared.
+  if (s.staged_list.size() == 1) {
+    const std::uint32_t p = s.staged_list[0];
+    if (s.staged[p] != s.params[p] && p < s.direct.size() &&
+        s.direct[p].s == exec_state::direct_param::state::direct) {
+      s.staged_list.clear();  // the update's from here on: a failure drops it (apply_direct)
+      if (auto direct = apply_direct(s, p, s.direct[p].exprs)) return *direct;
+      s.staged_list.push_back(p);  // not taken (a conversion failed): the full path reports it
+    }
+  }
   const built_graph& cur = s.current();
   const program_state& prog = *cur.program;
   const graph_dependencies& deps = prog.dependencies[cur.graph_index];

@@ -86,6 +86,9 @@ struct exec_state {
     std::vector<direct_conversion> conversions;  // distinct: mostly one
     std::uint64_t epoch = 0;                     // the values_epoch `nodes` point into
     std::vector<void*> pointers;                 // the kernels' argument addresses, node after node
+    // The expressions that take the parameter whole: the program's list (graph_dependencies),
+    // which every graph this exec holds shares.
+    std::span<const std::uint32_t> exprs;
   };
   std::vector<direct_param> direct;
 

@@ -59,7 +59,7 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
   graph_dependencies out;
   out.exprs = ir::index_dependencies(g);
   out.steps_by_param.resize(g.params.size());
-  out.cond_defaults_by_param.assign(g.params.size(), false);
+  out.cond_defaults_by_param.assign(g.params.size(), 0);
   std::vector<std::uint32_t> reads;
   for (std::uint32_t step = 0; step < plan.steps.size(); ++step) {
     const ir::node& n = *plan.steps[step].node;
@@ -77,7 +77,7 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
   }
   for (const auto& c : g.conds)
     if (c.default_expr != ir::none)
-      for (auto p : out.exprs.expr_params[c.default_expr]) out.cond_defaults_by_param[p] = true;
+      for (auto p : out.exprs.expr_params[c.default_expr]) out.cond_defaults_by_param[p] = 1;
   return out;
 }
 

@@ -200,6 +200,38 @@ TEST_CASE("fake_runtime.a_handle_update_sets_what_the_updates_before_it_made") {
   }
 }
 
+TEST_CASE("fake_runtime.a_handle_value_that_an_argument_cannot_take_fails_there_and_changes_nothing") {
+  // A parameter handle's update of a parameter taken whole goes straight to the direct path
+  // (exec.cpp, apply). A value that fits the parameter (i64) but not the kernel's argument (i32)
+  // leaves that path with nothing changed: the full path reports it at the argument, as an
+  // update by name does, and the exec keeps its values, so the next update sets only the new one.
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*, first: i64) {
+  add<<<1, 32>>>(p, first);
+}
+)",
+                                       "test.cgraph");
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
+    auto first = exec.parameter<std::int64_t>("first");
+    using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
+    auto sets = [](auto update) { return fake_cuda::grids_and_args_of(update); };
+    first = 2;  // the first handle update works out the direct plan
+    CHECK(sets([&] { check_update(exec.apply(), cgraph::update_path::node_params, 1); }) == sets_t{{1, 2}});
+    first = 3;  // the direct path from here on
+    CHECK(sets([&] { check_update(exec.apply(), cgraph::update_path::node_params, 1); }) == sets_t{{1, 3}});
+    first = std::int64_t{1} << 40;
+    CHECK(sets([&] {
+            CHECK_THROWS_WITH_AS(exec.apply(), "test.cgraph:6:21: argument 2 ('i') of kernel 'add': value 1099511627776 does not fit i32",
+                                 cgraph::build_error);
+          }).empty());
+    check_update(exec.update({{"first", 3}}), cgraph::update_path::unchanged, 0);
+    first = 4;
+    CHECK(sets([&] { check_update(exec.apply(), cgraph::update_path::node_params, 1); }) == sets_t{{1, 4}});
+  }
+}
+
 TEST_CASE("fake_runtime.fork_join_and_loops_build_in_both_strategies") {
   // Parallel branches (a stream each in a capture, joined by events), a switch, a `while` whose
   // body sets its own cond, and a child graph: each builds, instantiates and takes a per-node
