@@ -297,7 +297,11 @@ std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p, std::s
 
 }  // namespace
 
-update_result update(exec_state& s, const args& values) {
+namespace {
+
+// Stages each value by name (args, or a braced list's named_args), then applies them.
+template <typename Named>
+update_result update_by_name(exec_state& s, const Named& values) {
   const built_graph& cur = s.current();
   try {
     for (const auto& [name, a] : values) {
@@ -310,6 +314,11 @@ update_result update(exec_state& s, const args& values) {
   }
   return apply(s);
 }
+
+}  // namespace
+
+update_result update(exec_state& s, const args& values) { return update_by_name(s, values); }
+update_result update(exec_state& s, std::span<const named_arg> values) { return update_by_name(s, values); }
 
 update_result apply(exec_state& s) {
   // One staged parameter that changed and that every node takes whole (a parameter handle's

@@ -139,6 +139,7 @@ struct exec_state {
 
 // Stages `values` (by name) and applies everything staged. A failure drops what was staged.
 update_result update(exec_state& s, const args& values);
+update_result update(exec_state& s, std::span<const named_arg> values);
 // Applies the staged values by the cheapest path; on a throw the staged values are dropped
 // and the exec keeps the parameters it had.
 update_result apply(exec_state& s);

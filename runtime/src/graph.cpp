@@ -132,6 +132,9 @@ cudaGraphExec_t graph_exec::get() const { return state_->core.get(); }
 void graph_exec::upload(cudaStream_t stream) { state_->core.upload(stream); }
 void graph_exec::launch(cudaStream_t stream) { state_->core.launch(stream); }
 update_result graph_exec::update(const args& values) { return detail::update(*state_, values); }
+update_result graph_exec::update(std::initializer_list<named_arg> values) {
+  return detail::update(*state_, std::span<const named_arg>(values.begin(), values.size()));
+}
 update_result graph_exec::apply() { return detail::apply(*state_); }
 
 std::uint32_t graph_exec::parameter_index(std::string_view name, char kind, std::size_t bytes) const {

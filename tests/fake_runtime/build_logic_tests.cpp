@@ -232,6 +232,30 @@ TEST_CASE("fake_runtime.a_handle_value_that_an_argument_cannot_take_fails_there_
   }
 }
 
+TEST_CASE("fake_runtime.an_update_by_name_takes_a_braced_list_or_args_alike") {
+  // A braced list takes update's initializer_list<named_arg> overload (names as string views);
+  // cgraph::args, a vector made at run time, the other. Both stage, check and apply alike.
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*, first: i32, second: i32 = 0) {
+  add<<<1, 32>>>(p, first);
+  add<<<1, 32>>>(p, second);
+}
+)",
+                                       "test.cgraph");
+  auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels()).instantiate();
+  using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
+  auto sets = [](auto update) { return fake_cuda::grids_and_args_of(update); };
+  CHECK(sets([&] { check_update(exec.update({{"first", 2}}), cgraph::update_path::node_params, 1); }) == sets_t{{1, 2}});
+  const std::string second = "second";  // a name that is not a literal
+  CHECK(sets([&] { check_update(exec.update({{second, 3}, {"first", 4}}), cgraph::update_path::node_params, 2); }) ==
+        sets_t{{1, 4}, {1, 3}});
+  const cgraph::args made{{"first", 5}};
+  CHECK(sets([&] { check_update(exec.update(made), cgraph::update_path::node_params, 1); }) == sets_t{{1, 5}});
+  // A wrong name or value fails before anything is applied, and drops what the list staged.
+  CHECK_THROWS_WITH_AS(exec.update({{"first", 6}, {"third", 1}}), "test.cgraph:5:1: graph 'g' has no parameter 'third'",
+                       cgraph::build_error);
+  CHECK(sets([&] { check_update(exec.update({{"first", 5}}), cgraph::update_path::unchanged, 0); }).empty());
+}
+
 TEST_CASE("fake_runtime.fork_join_and_loops_build_in_both_strategies") {
   // Parallel branches (a stream each in a capture, joined by events), a switch, a `while` whose
   // body sets its own cond, and a child graph: each builds, instantiates and takes a per-node

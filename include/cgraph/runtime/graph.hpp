@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -202,6 +203,9 @@ public:
   // Re-evaluates every argument with the new parameter values (missing ones keep their current
   // value) and applies the changes by the cheapest path that CUDA accepts.
   update_result update(const args& values);
+  // The same for a braced list, `exec.update({{"n", 5}, {"x", d_x}})`, which takes this overload:
+  // nothing is allocated for the list.
+  update_result update(std::initializer_list<named_arg> values);
 
   // The fast path for values that change often: a handle per parameter, resolved once.
   //   auto n = exec.parameter<int>("n");
