@@ -391,6 +391,7 @@ inline char kind_of(ir::type t) {
 // Checks and converts user-supplied parameter values for graph `index`; unknown names, kinds
 // that do not fit, and missing values without defaults are build_errors.
 param_values bind_params(const program_state& p, std::uint32_t index, const args& values);
+param_values bind_params(const program_state& p, std::uint32_t index, std::span<const named_arg> values);
 // The index of parameter `name` of graph `index` (a build_error when it has none).
 std::uint32_t find_param(const program_state& p, std::uint32_t index, std::string_view name);
 // `a` as parameter `param` of graph `index` takes it (a build_error where it does not fit).

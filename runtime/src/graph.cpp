@@ -77,15 +77,30 @@ graph::graph(graph&&) noexcept = default;
 graph& graph::operator=(graph&&) noexcept = default;
 graph::~graph() = default;
 
-graph graph::build(const program& prog, std::string_view name, const args& values, const registry& reg,
-                   const build_options& options) {
-  const auto& p = *prog.state_;
+namespace {
+// graph::build with the values by name as either overload takes them.
+template <typename Named>
+std::shared_ptr<detail::built_graph> build_named(const std::shared_ptr<const detail::program_state>& prog,
+                                                 std::string_view name, const Named& values, const registry& reg,
+                                                 const build_options& options) {
+  const auto& p = *prog;
   const ir::graph* g = p.program.find_graph(name);
   if (!g) throw build_error("", fmt::format("{} has no graph named '{}'", p.source.name(), name));
   auto index = static_cast<std::uint32_t>(g - p.program.graphs.data());
   auto symbols = detail::resolve(p, reg, options);
   auto params = detail::bind_params(p, index, values);
-  return graph(detail::build_graph(prog.state_, std::move(symbols), index, std::move(params)));
+  return detail::build_graph(prog, std::move(symbols), index, std::move(params));
+}
+}  // namespace
+
+graph graph::build(const program& prog, std::string_view name, const args& values, const registry& reg,
+                   const build_options& options) {
+  return graph(build_named(prog.state_, name, values, reg, options));
+}
+
+graph graph::build(const program& prog, std::string_view name, std::initializer_list<named_arg> values,
+                   const registry& reg, const build_options& options) {
+  return graph(build_named(prog.state_, name, std::span<const named_arg>(values.begin(), values.size()), reg, options));
 }
 
 cudaGraph_t graph::get() const { return state_->graph; }

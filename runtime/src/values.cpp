@@ -103,7 +103,9 @@ void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param
   out.set(param, checked_param(p, index, param, a));
 }
 
-param_values bind_params(const program_state& p, std::uint32_t index, const args& values) {
+namespace {
+template <typename Named>
+param_values bind_named(const program_state& p, std::uint32_t index, const Named& values) {
   const ir::graph& g = p.program.graphs[index];
   param_values out(g.params.size());
   for (const auto& [name, a] : values) {
@@ -115,6 +117,14 @@ param_values bind_params(const program_state& p, std::uint32_t index, const args
       throw build_error(p.source.position(g.params[i].range.begin),
                         fmt::format("graph '{}' needs a value for parameter '{}'", g.name, g.params[i].name));
   return out;
+}
+}  // namespace
+
+param_values bind_params(const program_state& p, std::uint32_t index, const args& values) {
+  return bind_named(p, index, values);
+}
+param_values bind_params(const program_state& p, std::uint32_t index, std::span<const named_arg> values) {
+  return bind_named(p, index, values);
 }
 
 std::vector<unsigned> cond_defaults(const program_state& p, std::uint32_t index, const ir::layered_pool& pool) {

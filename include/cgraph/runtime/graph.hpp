@@ -167,6 +167,10 @@ public:
   // bindings), cuda_error (CUDA calls, with the .cgraph location) or feature_unavailable.
   static graph build(const program& prog, std::string_view name, const args& values = {},
                      const registry& kernels_and_callbacks = {}, const build_options& options = {});
+  // The same for a braced list of values, `build(prog, "g", {{"x", d_x}, {"n", n}}, reg)`, which
+  // takes this overload: nothing is allocated for the list (graph_exec::update likewise).
+  static graph build(const program& prog, std::string_view name, std::initializer_list<named_arg> values,
+                     const registry& kernels_and_callbacks = {}, const build_options& options = {});
 
   graph(graph&&) noexcept;
   graph& operator=(graph&&) noexcept;
