@@ -76,9 +76,9 @@ private:
 };
 
 using args = std::vector<std::pair<std::string, arg>>;
-// One value by name, for graph_exec::update's braced list: `exec.update({{"n", 5}})` names its
-// parameters with string views into the caller's literals, so an update by name builds no
-// vector and copies no name (args does both).
+// One value by name, for the braced lists of graph::build and graph_exec::update:
+// `exec.update({{"n", 5}})` names its parameters with string views into the caller's literals,
+// so the call builds no vector and copies no name (args does both).
 using named_arg = std::pair<std::string_view, arg>;
 
 }  // namespace cgraph
