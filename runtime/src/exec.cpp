@@ -272,9 +272,9 @@ void keep_update(exec_state& s, update_path path) {
 // back (the pool takes the new value only once the update holds). nullopt, with nothing
 // changed, where that does not hold: the general path then runs, and reports any problem
 // where it always did. A parameter handle's update is this, so it is kept to the few steps
-// it needs (docs/performance.md, "update one").
-// `exprs`: `p`'s expressions, which take the value.
-std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p, std::span<const std::uint32_t> exprs) {
+// it needs (docs/performance.md, "update one"). `p`'s expressions, which take the value, are
+// its direct plan's.
+std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
   if (!direct_values(s, p)) return std::nullopt;
   const built_graph& cur = s.current();
   const auto& changed = s.work.changed_direct;
@@ -290,7 +290,7 @@ std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p, std::s
   }
   s.params.copy(p, s.staged);
   const ir::value& v = *s.staged[p];
-  for (std::uint32_t e : exprs) s.pool.own(e) = v;
+  for (std::uint32_t e : s.direct[p].exprs) s.pool.own(e) = v;
   keep_update(s, result.path);
   return result;
 }
@@ -328,7 +328,7 @@ update_result apply(exec_state& s) {
     if (s.staged[p] != s.params[p] && p < s.direct.size() &&
         s.direct[p].s == exec_state::direct_param::state::direct) {
       s.staged_list.clear();  // the update's from here on: a failure drops it (apply_direct)
-      if (auto direct = apply_direct(s, p, s.direct[p].exprs)) return *direct;
+      if (auto direct = apply_direct(s, p)) return *direct;
       s.staged_list.push_back(p);  // not taken (a conversion failed): the full path reports it
     }
   }
@@ -352,7 +352,7 @@ update_result apply(exec_state& s) {
   // One changed parameter that every node takes whole (a parameter handle's update, mostly)
   // takes its short path before the rest of the scratch is touched.
   if (t.params.size() == 1)
-    if (auto direct = apply_direct(s, t.params[0], deps.exprs.exprs_by_param[t.params[0]])) return *direct;
+    if (auto direct = apply_direct(s, t.params[0])) return *direct;
   t.exprs.clear();
   t.touched.clear();
   t.changed.clear();
