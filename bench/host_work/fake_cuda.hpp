@@ -22,12 +22,15 @@ void record_kernels(bool on);  // on: clears what was recorded
 const std::vector<kernel_record>& kernels_recorded();
 long streams_and_events_made();  // cudaStreamCreateWithFlags and cudaEventCreateWithFlags calls so far
 
-// Grid x and the second argument of each kernel node that `run` makes or sets, in order.
+// Grid x and the second argument of each kernel node made or set, in order.
+using kernel_sets = std::vector<std::pair<unsigned, unsigned long long>>;
+
+// The kernel_sets of what `run` makes or sets.
 template <typename F>
-std::vector<std::pair<unsigned, unsigned long long>> grids_and_args_of(F&& run) {
+kernel_sets grids_and_args_of(F&& run) {
   record_kernels(true);
   run();
-  std::vector<std::pair<unsigned, unsigned long long>> out;
+  kernel_sets out;
   for (const kernel_record& k : kernels_recorded()) out.emplace_back(k.grid.x, k.arg1);
   record_kernels(false);
   return out;

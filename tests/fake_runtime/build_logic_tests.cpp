@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -46,6 +47,13 @@ graph child(p: f32*, i: i32) {
 void check_update(const cgraph::update_result& r, cgraph::update_path path, std::size_t nodes) {
   CHECK(r.path == path);
   CHECK(r.nodes_changed == nodes);
+}
+
+// The grids and second arguments of the kernels `update` makes or sets, in order.
+using sets_t = fake_cuda::kernel_sets;
+template <typename F>
+sets_t sets(F&& update) {
+  return fake_cuda::grids_and_args_of(std::forward<F>(update));
 }
 
 }  // namespace
@@ -176,9 +184,6 @@ TEST_CASE("fake_runtime.a_handle_update_sets_what_the_updates_before_it_made") {
     CAPTURE(strategy);
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
     auto first = exec.parameter<int>("first");
-    // The grids and second arguments of the kernels `update` sets, in order.
-    auto sets = [](auto update) { return fake_cuda::grids_and_args_of(update); };
-    using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
     auto by_handle = [&](int value) {
       return sets([&] {
         first = value;
@@ -215,8 +220,6 @@ TEST_CASE("fake_runtime.a_handle_value_that_an_argument_cannot_take_fails_there_
     CAPTURE(strategy);
     auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
     auto first = exec.parameter<std::int64_t>("first");
-    using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
-    auto sets = [](auto update) { return fake_cuda::grids_and_args_of(update); };
     first = 2;  // the first handle update works out the direct plan
     CHECK(sets([&] { check_update(exec.apply(), cgraph::update_path::node_params, 1); }) == sets_t{{1, 2}});
     first = 3;  // the direct path from here on
@@ -242,8 +245,6 @@ TEST_CASE("fake_runtime.an_update_by_name_takes_a_braced_list_or_args_alike") {
 )",
                                        "test.cgraph");
   auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels()).instantiate();
-  using sets_t = std::vector<std::pair<unsigned, unsigned long long>>;
-  auto sets = [](auto update) { return fake_cuda::grids_and_args_of(update); };
   CHECK(sets([&] { check_update(exec.update({{"first", 2}}), cgraph::update_path::node_params, 1); }) == sets_t{{1, 2}});
   const std::string second = "second";  // a name that is not a literal
   CHECK(sets([&] { check_update(exec.update({{second, 3}, {"first", 4}}), cgraph::update_path::node_params, 2); }) ==

@@ -53,7 +53,7 @@ shape shape_of(const Graph& g) {
   return out;
 }
 
-using kernels = std::vector<std::pair<unsigned, unsigned long long>>;
+using kernels = fake_cuda::kernel_sets;
 
 // Builds the generated graph of `Traits` with first = 50 (the table form, not the readable one),
 // then updates first to 51: the kernels it made and set, in order, and the built graph's shape.
