@@ -29,9 +29,10 @@ bool recording = false;
 long handles_made = 0;  // streams and events created (fake_cuda::streams_and_events_made)
 std::vector<fake_cuda::kernel_record>& records() { static std::vector<fake_cuda::kernel_record> r; return r; }
 void record_kernel(dim3 grid, dim3 block, size_t shared, void** args) {
-  unsigned long long a = 0;
-  std::memcpy(&a, args[1], 4);  // the fake's kernels take (pointer, 4 bytes): cudaFuncGetParamInfo
-  records().push_back({grid, block, static_cast<unsigned>(shared), a});
+  unsigned long long a = 0, first = 0;
+  std::memcpy(&a, args[1], 4);  // the fake's kernels take (8 bytes, 4 bytes): cudaFuncGetParamInfo
+  std::memcpy(&first, args[0], 8);
+  records().push_back({grid, block, static_cast<unsigned>(shared), a, first});
 }
 cudaError_t captured(cudaStream_t s) {
   auto& c = streams()[s];

@@ -1,7 +1,7 @@
 #pragma once
 // What the fake CUDA runtime (fake_cuda.cpp) lets a test read back: the launch configuration and
-// the second argument (4 bytes: the fake's kernels all take a pointer and one 4-byte value, as
-// its cudaFuncGetParamInfo says) of every kernel node made, by cudaGraphAddKernelNode or by a
+// the arguments (the fake's kernels all take 8 bytes, a pointer or a cond's handle, and one
+// 4-byte value, as its cudaFuncGetParamInfo says) of every kernel node made, by cudaGraphAddKernelNode or by a
 // launch during capture, and of every kernel node set on an exec
 // (cudaGraphExecKernelNodeSetParams), in the order made or set, while recording is on.
 
@@ -16,6 +16,7 @@ struct kernel_record {
   dim3 grid, block;
   unsigned shared;
   unsigned long long arg1;  // the second argument's 4 bytes
+  unsigned long long arg0;  // the first argument's 8 bytes (a pointer, or a cond's handle)
 };
 
 void record_kernels(bool on);  // on: clears what was recorded

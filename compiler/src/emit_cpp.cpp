@@ -604,10 +604,11 @@ private:
   // ---- the table form (large graphs; cgraph/runtime/generated.hpp) ------------------------------
 
   // Whether every node fits the table's one loop: kernel, memcpy and memset nodes without
-  // attributes or programmatic edges, with arguments of scalar and pointer types, all in the
-  // file itself (a node's site names `file`), at the root or in the bodies of conditionals at
-  // the root. Every cond lives in the root and starts from a constant: the conds are made once,
-  // before the rows, and update_from_table sets no cond.
+  // attributes or programmatic edges, with arguments of scalar and pointer types or a cond
+  // (`while c { k(c); }`: a slot the walker fills with the handle), all in the file itself (a
+  // node's site names `file`), at the root or in the bodies of conditionals at the root. Every
+  // cond lives in the root and starts from a constant: the conds are made once, before the
+  // rows, and update_from_table sets no cond.
   bool table_form_fits() const {
     for (const auto& s : plan_.steps) {
       const ir::node& n = *s.node;
@@ -620,7 +621,9 @@ private:
       if (src_.segment_of(n.range.begin) != 0) return false;
       bool plain = true;
       ir::for_each_argument(g_, n, [&](const ir::argument& a) {
-        plain = plain && !a.target.is_struct() && a.target.k != ir::type::kind::cond && !a.target.is_handle();
+        const bool names_cond = a.expr < g_.exprs.size() && g_.exprs[a.expr].op == ir::op::cond_ref;
+        plain = plain && !a.target.is_struct() && (a.target.k != ir::type::kind::cond || names_cond) &&
+                !a.target.is_handle();
       });
       if (!plain) return false;
     }
@@ -651,12 +654,21 @@ private:
     std::map<std::pair<ir::value::kind, std::uint64_t>, std::uint32_t> constant_index;
     std::vector<std::uint64_t> converted;  // constants as their arguments take them
     std::map<std::uint64_t, std::uint32_t> converted_index;
-    std::vector<std::string> computed;  // C++ expressions making a cgraph::value
+    std::vector<std::string> computed;  // C++ expressions making a cgraph::value (none: a cond's handle)
     std::map<std::string, std::uint32_t> computed_index;
+    std::vector<std::string> cond_slots;  // {computed slot, cond}: generated.hpp, table_cond_slot
     // Until every constant is known: a converted constant, and a slot after the constants.
     constexpr std::uint32_t converted_bit = 1u << 31, computed_bit = 1u << 30;
     auto slot = [&](const ir::argument& a, ir::type target, ir::check check) -> std::uint32_t {
       const ir::expr& e = g_.exprs[a.expr];
+      if (e.op == ir::op::cond_ref) {  // the walker fills it once the handle exists (table_form_fits)
+        auto [it, added] = computed_index.try_emplace(fmt::format("cond {}", e.index), static_cast<std::uint32_t>(computed.size()));
+        if (added) {
+          computed.emplace_back();
+          cond_slots.push_back(fmt::format("{{{}, {}}}", it->second, e.index));
+        }
+        return computed_bit | it->second;
+      }
       const ir::value c = e.is_constant() ? e.constant() : ir::value{};
       if (e.is_constant() && !c.big_unsigned()) {
         if (ir::converted_bytes bytes; ir::convert_to(c, target, check, bytes) == ir::convert_problem::fits) {
@@ -775,20 +787,24 @@ private:
     if (plan_.body_graphs != 0)
       line("// (a conditional: {{Q, cond kind, bodies, shape, line, column, cond, first body, first dependency, dependencies, graph}})");
     array_of_records("cg::table_node nodes", records);
+    if (!cond_slots.empty()) {
+      line("// The computed slots that hold a cond's handle: {{slot, cond}}, filled by the table's walker.");
+      array_of_records("cg::table_cond_slot cond_slots", cond_slots);
+    }
     if (mode_ == emit_mode::stream_capture) capture_rows(numbers);
     line("}}  // namespace table_form");
     line("");
     line("inline cg::node_table table() {{");
     line("  using namespace table_form;");
     line("  return {{file, {{nodes, {}}}, {{slot_lists, {}}}, {{deps, {}}}, {{shapes, {}}}, {{arguments, {}}}, {{functions, {}}}, "
-         "constant_kinds, {{constant_bits, {}}}, {{converted, {}}}}};",
+         "constant_kinds, {{constant_bits, {}}}, {{converted, {}}}{}}};",
          records.size(), lists.size(), deps.size(), shapes.size(), argument_entries, functions.size(), constants.size(),
-         converted.size());
+         converted.size(), cond_slots.empty() ? std::string(", {}") : fmt::format(", {{cond_slots, {}}}", cond_slots.size()));
     line("}}");
     line("");
     std::vector<std::string> statements;
     for (std::size_t k = 0; k < computed.size(); ++k)
-      statements.push_back(fmt::format("  s[{}] = {};", k, computed[k]));
+      if (!computed[k].empty()) statements.push_back(fmt::format("  s[{}] = {};", k, computed[k]));
     auto body = in_parts("compute_slots",
                          "[[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v, std::vector<cgraph::value>& s",
                          "p, v, s", {}, std::move(statements));

@@ -171,11 +171,18 @@ backend::conditional_node::spec conditional_spec(const graph_state& g, const tab
   return {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function};
 }
 
+// Puts the handles of `g`'s conds into the computed slots that name them (node_table::cond_slots):
+// made with the graph, they are known only once its conds are.
+void fill_cond_slots(const graph_state& g, const node_table& t, std::vector<value>& computed) {
+  for (const table_cond_slot& c : t.cond_slots) computed[c.slot] = value::cond(g.conds[c.cond]);
+}
+
 }  // namespace
 
 std::vector<value> table_slots(std::size_t computed) { return std::vector<value>(computed); }
 
-void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& computed) {
+void build_from_table(graph_state& g, const node_table& t, std::vector<value>& computed) {
+  fill_cond_slots(g, t, computed);
   node_params make(t, computed);
   std::vector<cudaGraphNode_t> gathered;
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
@@ -212,12 +219,13 @@ void build_from_table(graph_state& g, const node_table& t, const std::vector<val
 // issues them (emit_cpp.cpp, capture_body), through the same backend calls. A launch that
 // repeats the kernel and launch configuration of the one before skips the launch check, as
 // build_from_table does.
-void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, const std::vector<value>& computed,
+void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, std::vector<value>& computed,
                         const site& graph_at) {
   node_params make(t, computed);
   backend::capture_session c(g, graph_at);
   c.begin(ct.streams);
   create_conds(g, c.graph(), std::span<const cond_init>(ct.conds.data(), ct.conds.size()));
+  fill_cond_slots(g, t, computed);  // before the first node: `make` reads the slots as each node is made
   auto waits = [&](const table_capture_node& row) {
     return backend::list<std::uint32_t>(ct.waits.data() + row.waits, row.wait_count);
   };
@@ -249,8 +257,11 @@ void capture_from_table(graph_state& g, const node_table& t, const capture_table
   c.end(ct.joins);
 }
 
-void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
-                       const std::vector<value>& now) {
+void update_from_table(node_updater& u, const node_table& t, std::vector<value>& before, std::vector<value>& now) {
+  // The exec's own handles in both: a cond slot never reads as changed, and a kernel set again
+  // keeps the handle its exec's conditional node has.
+  fill_cond_slots(u.values_from(), t, before);
+  fill_cond_slots(u.values_from(), t, now);
   node_params make(t, now);
   auto changed = [&](std::uint32_t list, std::uint32_t count) { return reads_changed(t, list, count, before, now); };
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {

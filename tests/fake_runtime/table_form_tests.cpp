@@ -1,8 +1,8 @@
 // Generated C++'s table form against the CUDA runtime that does nothing (bench/host_work/
 // fake_cuda.cpp), so CI, which has no GPU, walks it: tests/golden/emit_table/
 // table_capture_bodies.cgraph, written by cgraphc in both modes with --table-threshold 1 (a
-// `while`, a cond with no initial value, a folded cond, empty and multi-stream bodies, a
-// conditional on a parallel's second stream). Each mode's build must make the kernel nodes the
+// `while`, a `while` whose kernel takes its cond, a cond with no initial value, a folded cond,
+// empty and multi-stream bodies, a conditional on a parallel's second stream). Each mode's build must make the kernel nodes the
 // run-time path makes in the same strategy, in the same order and with the same values
 // (capture_from_table issues the capture plan's order, as the run-time capture builder does),
 // and an update of `first` must set the one kernel that reads it. tests/gpu proves the table
@@ -11,7 +11,10 @@
 #include "fake_cuda.hpp"
 #include "strategies.hpp"
 
-void tiny(float*, int) {}  // the graph's kernel, declared before the generated headers use it
+void tiny(float*, int) {}  // the graph's kernels, declared before the generated headers use them
+// The loop's kernel takes its cond first (the fake runtime records a kernel's first 8 bytes): the
+// test checks that the table's cond slot held the graph's own handle of `go`.
+void spin(cudaGraphConditionalHandle, int) {}
 
 #include "table_capture_bodies_capture.hpp"
 #include "table_capture_bodies_explicit.hpp"
@@ -22,6 +25,7 @@ void tiny(float*, int) {}  // the graph's kernel, declared before the generated 
 
 #include <cstddef>
 #include <filesystem>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -55,21 +59,31 @@ shape shape_of(const Graph& g) {
 
 using kernels = fake_cuda::kernel_sets;
 
+// The kernel that takes cond `go` (the graph's second cond): the third kernel made.
+constexpr std::size_t spin_kernel = 2, go_cond = 1;
+
 // Builds the generated graph of `Traits` with first = 50 (the table form, not the readable one),
-// then updates first to 51: the kernels it made and set, in order, and the built graph's shape.
+// then updates first to 51: the kernels it made and set, in order, the built graph's shape, and
+// whether the loop's kernel was handed the graph's own handle of `go`, when made and when set
+// again (update_from_table fills the slot from the exec's graph).
 template <typename Traits>
-std::pair<kernels, shape> build_and_update() {
+std::tuple<kernels, shape, bool> build_and_update() {
   shape made_shape;
+  bool handed_go = false;
   const kernels made = fake_cuda::grids_and_args_of([&] {
     cgraph::gen::graph<Traits> g({buffer, 50}, {});
     CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
     made_shape = shape_of(g);
+    const cudaGraphConditionalHandle go = g.state().conds.at(go_cond);
+    handed_go = go != 0 && fake_cuda::kernels_recorded().at(spin_kernel).arg0 == go;
     auto e = g.instantiate();
     const auto r = e.update({buffer, 51});
     CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 1);
+    CHECK(r.nodes_changed == 2);
+    const auto& set = fake_cuda::kernels_recorded();
+    handed_go = handed_go && set.size() >= 2 && set[set.size() - 2].arg0 == go;  // the loop's kernel, set first
   });
-  return {made, made_shape};
+  return {made, made_shape, handed_go};
 }
 
 }  // namespace
@@ -78,7 +92,7 @@ TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_mo
   const auto prog = cgraph::program::load(
       (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
   cgraph::registry reg;
-  reg.kernel("tiny", &tiny);
+  reg.kernel("tiny", &tiny).kernel("spin", &spin);
   const cgraph::args values{{"p", buffer}, {"first", 50}};
   for (auto how : cgraph_tests::both) {
     const std::string strategy = cgraph_tests::name_of(how);
@@ -87,18 +101,19 @@ TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_mo
     const kernels expected = fake_cuda::grids_and_args_of([&] {
       expected_shape = shape_of(cgraph::graph::build(prog, "g", values, reg, cgraph_tests::with(how)));
     });
-    REQUIRE(expected.size() == 8);  // the graph's eight kernel nodes
-    // The while, the if/else (an empty then, a two-node else), the switch of four cases, the
-    // parallel's kernel and its if.
-    CHECK(expected_shape == shape{{1}, {0, 2}, {0, 1, 0, 3}, {}, {1}});
-    const auto [made, made_shape] = how == cgraph::strategy::stream_capture
-                                        ? build_and_update<generated::capture_mode::g::traits>()
-                                        : build_and_update<generated::explicit_mode::g::traits>();
-    // The build's eight, then the update's one: the kernel that reads `first` (case 1 of the
-    // switch), and no other.
-    REQUIRE(made.size() == 9);
-    CHECK(kernels(made.begin(), made.end() - 1) == expected);
+    REQUIRE(expected.size() == 10);  // the graph's ten kernel nodes
+    // The two whiles, the if/else (an empty then, a two-node else), the switch of four cases,
+    // the parallel's kernel and its if.
+    CHECK(expected_shape == shape{{1}, {2}, {0, 2}, {0, 1, 0, 3}, {}, {1}});
+    const auto [made, made_shape, handed_go] = how == cgraph::strategy::stream_capture
+                                                   ? build_and_update<generated::capture_mode::g::traits>()
+                                                   : build_and_update<generated::explicit_mode::g::traits>();
+    // The build's ten, then the update's two: the kernels that read `first` (the loop's and case
+    // 1 of the switch's), in order, and no other.
+    REQUIRE(made.size() == 12);
+    CHECK(handed_go);  // the cond slot, filled once the cond was made, and from the exec's graph
+    CHECK(kernels(made.begin(), made.end() - 2) == expected);
     CHECK(made_shape == expected_shape);
-    CHECK(made.back() == std::pair<unsigned, unsigned long long>{1u, 51ull});
+    CHECK(kernels(made.end() - 2, made.end()) == kernels{{1u, 51ull}, {1u, 51ull}});
   }
 }

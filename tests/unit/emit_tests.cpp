@@ -116,9 +116,19 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
   CHECK(count(captured, "cg::table_state>(table(), 600, 600)") == 1);
   // Kept readable in both modes: a cond whose initial value reads a parameter
   // (update_from_table sets no cond), and a conditional inside a body (with a cond of that
-  // body's: the table makes the root's conds only).
+  // body's: the table makes the root's conds only). A `while` whose kernel takes its cond takes
+  // the table: the cond's handle is a computed slot the walker fills (cond_slots); a cond
+  // parameter handed to a kernel keeps the readable form.
+  const std::string loop = "kernel step(c: cond, i: i32);\n" + body + "  cond go = 1;\n  while go { step<<<1, 1>>>(go, first); }\n";
   for (const emit_mode mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
     CAPTURE(static_cast<int>(mode));
+    const std::string with_loop = emitted(loop + "}\n", mode);
+    CHECK(count(with_loop, "the table form") == 1);
+    CHECK(count(with_loop, "inline constexpr cg::table_cond_slot cond_slots[] = {") == 1);
+    CHECK(count(with_loop, "{cond_slots, 1}}") == 1);
+    std::string with_cond_param = loop + "  step<<<1, 1>>>(c, 0);\n}\n";
+    with_cond_param.replace(with_cond_param.find("first: i32)"), 11, "first: i32, c: cond)");
+    CHECK(count(emitted(with_cond_param, mode), "the table form") == 0);
     CHECK(count(emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", mode), "the table form") == 0);
     CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n", mode),
                 "the table form") == 0);

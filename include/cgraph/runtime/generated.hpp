@@ -552,7 +552,9 @@ private:
 // table_converted_entry), or a slot, converted when the node is built: one of the parameters'
 // expressions, which generated code computes (each distinct expression once), or a constant
 // cgraphc could not convert. Slots convert with the run-time path's conversion (ir::convert),
-// so errors read as they do there.
+// so errors read as they do there. A kernel argument that names a cond (`while c { k(c); }`)
+// is a computed slot too, which the table's walker fills with the cond's handle once the
+// handle exists (node_table::cond_slots).
 
 // What an argument is converted to, and what its errors call it.
 struct table_argument {
@@ -582,6 +584,11 @@ struct table_node {
   std::uint32_t dep_count;
   std::uint32_t graph;         // the graph it is added to: 0 the root, b + 1 body b
 };
+// Computed slot `slot` (s[slot], after the constants) holds the handle of cond `cond`.
+struct table_cond_slot {
+  std::uint32_t slot;
+  std::uint32_t cond;
+};
 struct node_table {
   const char* file;
   backend::list<table_node> nodes;
@@ -596,6 +603,7 @@ struct node_table {
   const char* constant_kinds;
   backend::list<std::uint64_t> constant_bits;
   backend::list<std::uint64_t> converted;  // constants as their arguments take them
+  backend::list<table_cond_slot> cond_slots;  // the computed slots that hold cond handles
 };
 // The statement of row `n` of table `t`.
 inline site row_site(const node_table& t, const table_node& n) { return site{t.file, n.line, n.column}; }
@@ -633,17 +641,19 @@ struct capture_table {
   backend::list<std::uint32_t> joins;          // last steps of streams 1… that stream 0 waits for at the end
   backend::list<cond_init> conds;              // made in the root graph once its capture begins
 };
-// Room for the `computed` slots, which generated code fills (s[k] is slot constants + k).
+// Room for the `computed` slots, which generated code fills (s[k] is slot constants + k), but
+// for the cond slots, which the walkers below fill.
 std::vector<value> table_slots(std::size_t computed);
-// Adds every node of `t` to g.graph (made already), in order, with `computed`'s values.
-void build_from_table(graph_state& g, const node_table& t, const std::vector<value>& computed);
+// Adds every node of `t` to g.graph (made already, with its conds), in order, with `computed`'s
+// values.
+void build_from_table(graph_state& g, const node_table& t, std::vector<value>& computed);
 // Captures every node of `t` into a new g.graph, in `c`'s order, with `computed`'s values: the
 // stream-capture strategy of the table form. `at` is the graph's statement.
-void capture_from_table(graph_state& g, const node_table& t, const capture_table& c, const std::vector<value>& computed,
+void capture_from_table(graph_state& g, const node_table& t, const capture_table& c, std::vector<value>& computed,
                         const site& at);
-// Sets again each node that reads a computed slot whose value differs between `before` and `now`.
-void update_from_table(node_updater& u, const node_table& t, const std::vector<value>& before,
-                       const std::vector<value>& now);
+// Sets again each node that reads a computed slot whose value differs between `before` and `now`
+// (a cond slot holds the exec's handle in both).
+void update_from_table(node_updater& u, const node_table& t, std::vector<value>& before, std::vector<value>& now);
 
 template <typename Traits>
 class exec {
