@@ -28,11 +28,11 @@ cudaGraphNode_t made_in(cudaGraph_t g) { auto n = fresh<cudaGraphNode_t>(); grap
 bool recording = false;
 long handles_made = 0;  // streams and events created (fake_cuda::streams_and_events_made)
 std::vector<fake_cuda::kernel_record>& records() { static std::vector<fake_cuda::kernel_record> r; return r; }
-void record_kernel(dim3 grid, dim3 block, size_t shared, void** args) {
+void record_kernel(const void* function, dim3 grid, dim3 block, size_t shared, void** args) {
   unsigned long long a = 0, first = 0;
   std::memcpy(&a, args[1], 4);  // the fake's kernels take (8 bytes, 4 bytes): cudaFuncGetParamInfo
   std::memcpy(&first, args[0], 8);
-  records().push_back({grid, block, static_cast<unsigned>(shared), a, first});
+  records().push_back({grid, block, static_cast<unsigned>(shared), a, first, function});
 }
 cudaError_t captured(cudaStream_t s) {
   auto& c = streams()[s];
@@ -84,7 +84,7 @@ ADD(cudaGraphAddEventRecordNode, cudaEvent_t)
 ADD(cudaGraphAddEventWaitNode, cudaEvent_t)
 ADD(cudaGraphAddHostNode, const cudaHostNodeParams*)
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, const cudaKernelNodeParams* p) {
-  if (recording) record_kernel(p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
+  if (recording) record_kernel(p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
   *n = made_in(g); OK;
 }
 ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
@@ -112,7 +112,7 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, con
 // As CUDA does, an exec setter refuses a node that is not there: a build that lost a node's
 // handle shows as an update that fell back to the whole graph (host_work_bench checks).
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t, cudaGraphNode_t n, const cudaKernelNodeParams* p) {
-  if (recording && n) record_kernel(p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
+  if (recording && n) record_kernel(p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
   return n ? cudaSuccess : cudaErrorInvalidValue; }
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t, cudaGraphNode_t, void*, const void*, size_t, cudaMemcpyKind) { OK; }
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t, cudaGraphNode_t, const cudaMemsetParams*) { OK; }
@@ -133,8 +133,8 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t, cudaGraphNode_t, unsigned) 
 cudaError_t cudaGraphRetainUserObject(cudaGraph_t, cudaUserObject_t, unsigned, unsigned) { OK; }
 cudaError_t cudaGraphUpload(cudaGraphExec_t, cudaStream_t) { OK; }
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t, void*) { return captured(s); }
-cudaError_t cudaLaunchKernel(const void*, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
-  if (recording) record_kernel(grid, block, shared, args);
+cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
+  if (recording) record_kernel(function, grid, block, shared, args);
   return captured(s);
 }
 cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t s) { return captured(s); }

@@ -451,13 +451,19 @@ private:
     return {std::move(list), constant};
   }
 
+  // Each repeat's iteration counter, allocated before the graph or its capture (CUDA refuses an
+  // allocation while a capture is open).
+  void repeat_counts() {
+    for (const auto& s : plan_.steps)
+      if (s.node->kind == ir::node_kind::repeat_init) line("  cg::repeat_count(g, {}, {});", s.node->cond, site(s.node->range));
+  }
+
   void build() {
     // `prologue` runs in build_state itself; `steps`, the node calls, may be split into parts.
     std::vector<std::string> prologue, steps;
     {
       collect into(*this, prologue);
-      for (const auto& s : plan_.steps)
-        if (s.node->kind == ir::node_kind::repeat_init) line("  cg::repeat_count(g, {}, {});", s.node->cond, site(s.node->range));
+      repeat_counts();
     }
     bool capture = mode_ == emit_mode::stream_capture;
     if (capture) build_capture(prologue, steps);
@@ -606,15 +612,17 @@ private:
   // Whether every node fits the table's one loop: kernel, memcpy and memset nodes without
   // attributes or programmatic edges, with arguments of scalar and pointer types or a cond
   // (`while c { k(c); }`: a slot the walker fills with the handle), all in the file itself (a
-  // node's site names `file`), at the root or in the bodies of conditionals at the root. Every
-  // cond lives in the root and starts from a constant: the conds are made once, before the
-  // rows, and update_from_table sets no cond.
+  // node's site names `file`), at the root or in the bodies of conditionals at the root, and a
+  // `repeat` at the root (its init and counter nodes are rows of their own; the loop's only
+  // argument, its count, is the counter's). Every cond lives in the root and starts from a
+  // constant (a repeat's has none): the conds are made once, before the rows, and
+  // update_from_table sets no cond.
   bool table_form_fits() const {
     for (const auto& s : plan_.steps) {
       const ir::node& n = *s.node;
       if (n.kind == ir::node_kind::conditional) {
-        if (s.parent.step != ir::none || !g_.args(n).empty() || n.bodies_count > 0xffff) return false;
-      } else if (n.kind != ir::node_kind::kernel && n.kind != ir::node_kind::memcpy && n.kind != ir::node_kind::memset) {
+        if (s.parent.step != ir::none || (!g_.args(n).empty() && !n.from_repeat) || n.bodies_count > 0xffff) return false;
+      } else if (detail::info(n.kind).table_row.empty()) {
         return false;
       }
       if (n.attributes != ir::none || n.ports != ir::none) return false;
@@ -737,9 +745,10 @@ private:
                                       it->second, lc.line, lc.column, n.cond, plan_.first_body[i], deps.size(),
                                       plan_.steps[i].deps.size(), graph));
       } else {
-        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}",
-                                      n.kind == ir::node_kind::kernel ? "K" : n.kind == ir::node_kind::memcpy ? "C" : "S",
-                                      n.element_size, function, it->second, lc.line, lc.column, config, list, deps.size(),
+        const bool repeat = n.kind == ir::node_kind::repeat_init || n.kind == ir::node_kind::repeat_counter;
+        if (repeat) config = n.cond;  // generated.hpp, table_node: a repeat's init or counter names its cond
+        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", detail::info(n.kind).table_row, n.element_size,
+                                      function, it->second, lc.line, lc.column, config, list, deps.size(),
                                       plan_.steps[i].deps.size(), graph));
       }
       deps.insert(deps.end(), plan_.steps[i].deps.begin(), plan_.steps[i].deps.end());
@@ -758,7 +767,8 @@ private:
          constants.size(), computed.size());
     line("namespace table_form {{");
     line("constexpr auto K = cgraph::ir::node_kind::kernel, C = cgraph::ir::node_kind::memcpy, S = cgraph::ir::node_kind::memset,");
-    line("               Q = cgraph::ir::node_kind::conditional;");
+    line("               Q = cgraph::ir::node_kind::conditional, I = cgraph::ir::node_kind::repeat_init,");
+    line("               R = cgraph::ir::node_kind::repeat_counter;");
     std::string kinds;
     for (const auto& c : constants)
       kinds += c.first == ir::value::kind::integer    ? 'i'
@@ -873,6 +883,7 @@ private:
     line("  const values v = evaluate(p);");
     line("  std::vector<cgraph::value> s = cg::table_slots({});", computed_slots_);
     line("  compute_slots(p, v, s);");
+    repeat_counts();
     if (mode_ == emit_mode::stream_capture) {
       line("  cg::capture_from_table(g, table(), table_form::capture_table(), s, {});", site(g_.range));
     } else {

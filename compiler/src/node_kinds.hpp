@@ -29,23 +29,26 @@ struct node_kind_info {
   std::string_view capture;    // generated capture: c.<capture>(stream, step, …)
   std::string_view set;        // generated update: u.<set>(step, …) for per_node kinds
   node_update update;
+  // Generated C++'s table form (emit_cpp.cpp, table()): the letter of the kind's rows, or ""
+  // where a graph holding the kind keeps the readable form.
+  std::string_view table_row = "";
 };
 
 inline constexpr std::array<node_kind_info, 13> node_kinds = {{
-    {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node},
+    {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node, "K"},
     {ir::node_kind::memcpy, "memcpy", "", "", {"destination", "source", "byte count"}, "memcpy", "add_memcpy", "memcpy",
-     "memcpy", node_update::per_node},
+     "memcpy", node_update::per_node, "C"},
     {ir::node_kind::memset, "memset", "", "", {"destination", "value", "element count"}, "memset", "add_memset", "memset",
-     "memset", node_update::per_node},
+     "memset", node_update::per_node, "S"},
     {ir::node_kind::host, "host", ", shape=box, style=rounded", "host callback", {}, "", "add_host", "host", "",
      node_update::whole_graph},
     {ir::node_kind::child_graph, "call", "", "graph", {}, "", "add_child", "child", "", node_update::whole_graph},
     {ir::node_kind::conditional, "conditional", ", shape=diamond", "", {"repeat count"}, "", "add_conditional",
-     "conditional", "", node_update::none},
+     "conditional", "", node_update::none, "Q"},
     {ir::node_kind::repeat_counter, "repeat_counter", ", shape=box, style=dotted", "", {"repeat count"}, "",
-     "add_repeat", "launch_repeat", "repeat", node_update::per_node},
+     "add_repeat", "launch_repeat", "repeat", node_update::per_node, "R"},
     {ir::node_kind::repeat_init, "repeat_init", ", shape=box, style=dotted", "", {"repeat count"}, "", "add_repeat",
-     "launch_repeat", "repeat", node_update::per_node},
+     "launch_repeat", "repeat", node_update::per_node, "I"},
     {ir::node_kind::event_record, "record", ", shape=cds", "", {"event"}, "record", "add_event_record", "event_record",
      "event_record", node_update::per_node},
     {ir::node_kind::event_wait, "wait", ", shape=cds", "", {"event"}, "wait", "add_event_wait", "event_wait",

@@ -69,6 +69,13 @@ public:
                        n.element_size, argument(n, 2, at));
   }
 
+  // A repeat's init or counter node, in graph `g` (its counter's memory and its cond's handle):
+  // the counter's one argument is the iteration count.
+  repeat_call repeat(const table_node& n, const graph_state& g, const site& at) const {
+    const bool init = n.kind == ir::node_kind::repeat_init;
+    return {g.repeat_counts[n.config].get(), init ? 0u : static_cast<unsigned>(argument(n, 0, at)), g.conds[n.config], init};
+  }
+
 private:
   // The launch configuration of list `list`, converted into params_.
   [[gnu::noinline]] void convert_config(std::uint32_t list, const site& at) {
@@ -166,9 +173,50 @@ bool reads_changed(const node_table& t, std::uint32_t list, std::uint32_t count,
   return false;
 }
 
+constexpr const char* unknown_row = "the table form holds kernel, memcpy, memset, conditional and repeat nodes only";
+
 // What a conditional row makes (table_node: its values in the kernel's fields).
 backend::conditional_node::spec conditional_spec(const graph_state& g, const table_node& n) {
   return {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function};
+}
+
+// The dependencies of row `n`: one (a chain's) is read where it is kept; more are gathered.
+inline backend::node_deps row_deps(const graph_state& g, const node_table& t, const table_node& n,
+                                   std::vector<cudaGraphNode_t>& gathered) {
+  if (n.dep_count == 1) return {&g.nodes[t.deps.data()[n.deps]], 1};
+  if (n.dep_count == 0) return {nullptr, 0};
+  gathered.clear();
+  for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
+  return gathered;
+}
+
+// The graph row `n` goes into: the root or a conditional's body.
+inline cudaGraph_t row_graph(const graph_state& g, const table_node& n) {
+  return n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
+}
+
+// Row `step` of the build, a repeat's init or counter (any other kind is refused), out of the
+// loop and with everything of its own: a call that took the loop's values (its dependencies,
+// graph, site and node_params) ran 5 to 7 instructions a node more on a chain of kernels
+// (host_work_generated, run 56). params() points into `call`, so the call is made while it
+// lives.
+[[gnu::noinline]] void add_repeat(graph_state& g, const node_table& t, const std::vector<value>& computed,
+                                  std::uint32_t step) {
+  const table_node& n = t.nodes.data()[step];
+  const site at = row_site(t, n);
+  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
+  std::vector<cudaGraphNode_t> gathered;
+  repeat_call call = node_params(t, computed).repeat(n, g, at);
+  backend::kernel_node::add(g, step, row_graph(g, n), row_deps(g, t, n, gathered), call.params(), at);
+}
+// The capture's repeat row, the same way.
+[[gnu::noinline]] void capture_repeat(backend::capture_session& c, const graph_state& g, const node_table& t,
+                                      const std::vector<value>& computed, const table_capture_node& row) {
+  const table_node& n = t.nodes.data()[row.step];
+  const site at = row_site(t, n);
+  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
+  repeat_call call = node_params(t, computed).repeat(n, g, at);
+  backend::kernel_node::capture(c, row.stream, row.step, call.params(), at);
 }
 
 // Puts the handles of `g`'s conds into the computed slots that name them (node_table::cond_slots):
@@ -188,16 +236,8 @@ void build_from_table(graph_state& g, const node_table& t, std::vector<value>& c
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
     const site at = row_site(t, n);
-    // One dependency (a chain's) is read where it is kept; more are gathered.
-    backend::node_deps deps{nullptr, 0};
-    if (n.dep_count == 1) {
-      deps = {&g.nodes[t.deps.data()[n.deps]], 1};
-    } else if (n.dep_count > 1) {
-      gathered.clear();
-      for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
-      deps = gathered;
-    }
-    const cudaGraph_t parent = n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
+    const backend::node_deps deps = row_deps(g, t, n, gathered);
+    const cudaGraph_t parent = row_graph(g, n);
     switch (n.kind) {
       case ir::node_kind::kernel: {
         const cudaKernelNodeParams& p = make.kernel(n, at);
@@ -210,7 +250,7 @@ void build_from_table(graph_state& g, const node_table& t, std::vector<value>& c
       case ir::node_kind::conditional:
         backend::conditional_node::add(g, i, parent, deps, conditional_spec(g, n), n.args, at);
         break;
-      default: value_failed(at, "", "the table form holds kernel, memcpy, memset and conditional nodes only");
+      default: add_repeat(g, t, computed, i);
     }
   }
 }
@@ -250,7 +290,7 @@ void capture_from_table(graph_state& g, const node_table& t, const capture_table
       case ir::node_kind::conditional:
         backend::conditional_node::capture(c, row.stream, row.step, conditional_spec(g, n), n.args, at);
         break;
-      default: value_failed(at, "", "the table form holds kernel, memcpy, memset and conditional nodes only");
+      default: capture_repeat(c, g, t, computed, row);
     }
     if (row.record) c.record(row.stream, row.step);
   }
@@ -277,6 +317,9 @@ void update_from_table(node_updater& u, const node_table& t, std::vector<value>&
         break;
       case ir::node_kind::memset:
         if (changed(n.args, 3)) u.memset(i, make.set(n, at));
+        break;
+      case ir::node_kind::repeat_counter:  // its count (the init node has no value of its own)
+        if (changed(n.args, 1)) u.repeat(i, make.repeat(n, u.values_from(), at));
         break;
       default: break;
     }

@@ -62,6 +62,10 @@ using kernels = fake_cuda::kernel_sets;
 // The kernel that takes cond `go` (the graph's second cond): the third kernel made.
 constexpr std::size_t spin_kernel = 2, go_cond = 1;
 
+// A repeat's init node's second argument is its cond's handle, which differs from build to build:
+// the records compared read it as 0 (the counter's, its count, is compared).
+const void* const repeat_init = cgraph::gen::repeat_init_function();
+
 // Builds the generated graph of `Traits` with first = 50 (the table form, not the readable one),
 // then updates first to 51: the kernels it made and set, in order, the built graph's shape, and
 // whether the loop's kernel was handed the graph's own handle of `go`, when made and when set
@@ -79,10 +83,10 @@ std::tuple<kernels, shape, bool> build_and_update() {
     auto e = g.instantiate();
     const auto r = e.update({buffer, 51});
     CHECK(r.path == cgraph::update_path::node_params);
-    CHECK(r.nodes_changed == 2);
+    CHECK(r.nodes_changed == 3);
     const auto& set = fake_cuda::kernels_recorded();
-    handed_go = handed_go && set.size() >= 2 && set[set.size() - 2].arg0 == go;  // the loop's kernel, set first
-  });
+    handed_go = handed_go && set.size() >= 3 && set[set.size() - 3].arg0 == go;  // the loop's kernel, set first
+  }, repeat_init);
   return {made, made_shape, handed_go};
 }
 
@@ -100,20 +104,21 @@ TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_mo
     shape expected_shape;
     const kernels expected = fake_cuda::grids_and_args_of([&] {
       expected_shape = shape_of(cgraph::graph::build(prog, "g", values, reg, cgraph_tests::with(how)));
-    });
-    REQUIRE(expected.size() == 10);  // the graph's ten kernel nodes
+    }, repeat_init);
+    REQUIRE(expected.size() == 13);  // the graph's eleven kernel nodes and the repeat's two
     // The two whiles, the if/else (an empty then, a two-node else), the switch of four cases,
-    // the parallel's kernel and its if.
-    CHECK(expected_shape == shape{{1}, {2}, {0, 2}, {0, 1, 0, 3}, {}, {1}});
+    // the parallel's kernel and its if, the repeat's init node and its loop (a kernel and the
+    // counter).
+    CHECK(expected_shape == shape{{1}, {2}, {0, 2}, {0, 1, 0, 3}, {}, {1}, {}, {2}});
     const auto [made, made_shape, handed_go] = how == cgraph::strategy::stream_capture
                                                    ? build_and_update<generated::capture_mode::g::traits>()
                                                    : build_and_update<generated::explicit_mode::g::traits>();
-    // The build's ten, then the update's two: the kernels that read `first` (the loop's and case
-    // 1 of the switch's), in order, and no other.
-    REQUIRE(made.size() == 12);
+    // The build's thirteen, then the update's three: the kernels that read `first` (the loop's,
+    // case 1 of the switch's and the repeat's counter, its count), in order, and no other.
+    REQUIRE(made.size() == 16);
     CHECK(handed_go);  // the cond slot, filled once the cond was made, and from the exec's graph
-    CHECK(kernels(made.begin(), made.end() - 2) == expected);
+    CHECK(kernels(made.begin(), made.end() - 3) == expected);
     CHECK(made_shape == expected_shape);
-    CHECK(kernels(made.end() - 2, made.end()) == kernels{{1u, 51ull}, {1u, 51ull}});
+    CHECK(kernels(made.end() - 3, made.end()) == kernels{{1u, 51ull}, {1u, 51ull}, {1u, 51ull}});
   }
 }

@@ -118,7 +118,9 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
   // (update_from_table sets no cond), and a conditional inside a body (with a cond of that
   // body's: the table makes the root's conds only). A `while` whose kernel takes its cond takes
   // the table: the cond's handle is a computed slot the walker fills (cond_slots); a cond
-  // parameter handed to a kernel keeps the readable form.
+  // parameter handed to a kernel keeps the readable form. A `repeat` at the root takes the
+  // table (its init and counter are rows that name its cond, its counter made before the rows);
+  // one inside a body keeps the readable form.
   const std::string loop = "kernel step(c: cond, i: i32);\n" + body + "  cond go = 1;\n  while go { step<<<1, 1>>>(go, first); }\n";
   for (const emit_mode mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
     CAPTURE(static_cast<int>(mode));
@@ -131,6 +133,15 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
     CHECK(count(emitted(with_cond_param, mode), "the table form") == 0);
     CHECK(count(emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", mode), "the table form") == 0);
     CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n", mode),
+                "the table form") == 0);
+    const std::string with_repeat = emitted(body + "  repeat first { k<<<1, 32>>>(p, 0); }\n  repeat 3 { }\n}\n", mode);
+    CHECK(count(with_repeat, "the table form") == 1);
+    CHECK(count(with_repeat, "{I,0,0,") == 2);
+    CHECK(count(with_repeat, "{R,0,0,") == 2);
+    CHECK(count(with_repeat, "cg::repeat_count(g, 600, ") == 1);  // the conds after the ifs' 600
+    CHECK(count(with_repeat, "cg::repeat_count(g, 601, ") == 1);
+    CHECK(count(with_repeat, "\"the repeat count\"") == 1);  // one argument target, both counters
+    CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { repeat 2 { k<<<1, 32>>>(p, 0); } }\n}\n", mode),
                 "the table form") == 0);
   }
 }

@@ -569,16 +569,19 @@ struct table_shape {
 };
 // A conditional row keeps its own values in the kernel's fields: its cond_kind in element_size,
 // its body count in function, its cond in config and its first body in args; its shape has no
-// arguments. Its cond is made before the first row (create_conds; in the capture mode once the
-// root's capture begins, from capture_table::conds).
+// arguments (a repeat's loop: its count, which the counter row reads). Its cond is made before
+// the first row (create_conds; in the capture mode once the root's capture begins, from
+// capture_table::conds). A repeat's init and counter rows name the loop's cond in config, whose
+// counter memory (graph_state::repeat_counts) the build made before the rows (repeat_count);
+// the counter's one argument is the iteration count.
 struct table_node {
-  ir::node_kind kind;          // kernel, memcpy, memset or conditional
+  ir::node_kind kind;          // kernel, memcpy, memset, conditional, repeat_init or repeat_counter
   std::uint8_t element_size;   // memset: 1, 2 or 4; conditional: its ir::cond_kind
   std::uint16_t function;      // kernel: index into node_table::functions; conditional: its bodies
   std::uint16_t shape;         // index into node_table::shapes: its arguments' targets
   std::uint32_t line;
   std::uint32_t column;
-  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]; conditional: its cond
+  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]; conditional, repeat: its cond
   std::uint32_t args;          // its arguments' entries at slot_lists[args] (memcpy, memset: 3); conditional: its first body
   std::uint32_t deps;          // its dependencies, steps at node_table::deps[deps, deps + dep_count)
   std::uint32_t dep_count;
