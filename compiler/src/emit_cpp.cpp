@@ -614,9 +614,9 @@ private:
   // (`while c { k(c); }`: a slot the walker fills with the handle), all in the file itself (a
   // node's site names `file`), at the root or in the bodies of conditionals at the root, and a
   // `repeat` at the root (its init and counter nodes are rows of their own; the loop's only
-  // argument, its count, is the counter's). Every cond lives in the root and starts from a
-  // constant (a repeat's has none): the conds are made once, before the rows, and
-  // update_from_table sets no cond.
+  // argument, its count, is the counter's). Every cond lives in the root: the conds are made
+  // once, before the rows. A cond's initial value may read parameters (made with the graph's
+  // values; an update that changes it refuses, as the readable form's does: cond_refusals).
   bool table_form_fits() const {
     for (const auto& s : plan_.steps) {
       const ir::node& n = *s.node;
@@ -637,8 +637,6 @@ private:
     }
     for (const auto& [home, conds] : plan_.conds_by_home)
       if (home != plan::home_key(plan::location{})) return false;
-    for (const ir::cond_handle& h : g_.conds)
-      if (h.default_expr != ir::none && !g_.exprs[h.default_expr].is_constant()) return false;
     return prog_.kernels.size() < 65536;
   }
 
@@ -861,17 +859,20 @@ private:
     };
     const plan::capture_body& root = capture_.bodies[0];
     body_rows(body_rows, root);
-    const auto [conds, constant] = cond_inits(plan::location{});  // constant: table_form_fits
+    // The root's conds, a constant array where every initial value is a constant; else
+    // build_state makes them (build_table).
+    const auto [conds, constant] = cond_inits(plan::location{});
     line("// The capture's order: {{N (a node), step, stream, first wait, waits, records its event}}, and each body's");
     line("// {{B, body, streams, …}} before its nodes and {{E, 0, 0, first join, joins, …}} after them");
     line("constexpr auto N = cg::capture_op::node, B = cg::capture_op::enter_body, E = cg::capture_op::leave_body;");
     array_of_records("cg::table_capture_node capture_nodes", rows);
     line("inline constexpr std::uint32_t capture_waits[] = {{{}}};", numbers(waits));
     line("inline constexpr std::uint32_t capture_joins[] = {{{}}};", numbers(root.joins));
-    line("inline constexpr cg::cond_init capture_conds[] = {{{}}};", conds.empty() ? std::string("{}") : conds);
+    if (constant) line("inline constexpr cg::cond_init capture_conds[] = {{{}}};", conds.empty() ? std::string("{}") : conds);
     line("inline cg::capture_table capture_table() {{");
-    line("  return {{{}, {{capture_nodes, {}}}, {{capture_waits, {}}}, {{capture_joins, {}}}, {{capture_conds, {}}}}};",
-         root.streams, rows.size(), waits.size(), root.joins.size(), g_.conds.size());  // every cond is the root's
+    line("  return {{{}, {{capture_nodes, {}}}, {{capture_waits, {}}}, {{capture_joins, {}}}, {}}};", root.streams, rows.size(),
+         waits.size(), root.joins.size(),
+         constant ? fmt::format("{{capture_conds, {}}}", g_.conds.size()) : "{}");  // every cond is the root's
     line("}}");
   }
 
@@ -885,7 +886,15 @@ private:
     line("  compute_slots(p, v, s);");
     repeat_counts();
     if (mode_ == emit_mode::stream_capture) {
-      line("  cg::capture_from_table(g, table(), table_form::capture_table(), s, {});", site(g_.range));
+      if (const auto [conds, constant] = cond_inits(plan::location{}); !constant) {
+        // Initial values that read the parameters: the capture's conds are made here.
+        line("  cg::capture_table ct = table_form::capture_table();");
+        line("  const cg::cond_init conds[] = {{{}}};", conds);
+        line("  ct.conds = {{conds, {}}};", g_.conds.size());
+        line("  cg::capture_from_table(g, table(), ct, s, {});", site(g_.range));
+      } else {
+        line("  cg::capture_from_table(g, table(), table_form::capture_table(), s, {});", site(g_.range));
+      }
     } else {
       line("  cg::create_graph(g, {});", site(g_.range));
       create_conds(plan::location{}, "g.graph", "  ");  // every conditional is at the root (table_form_fits)
@@ -898,6 +907,9 @@ private:
 
   void update_table() {
     line("inline void traits::update_nodes(cg::node_updater& u, const parameters& before, const parameters& p) {{");
+    const auto deps = ir::index_dependencies(g_);
+    for (std::uint32_t q : cond_params(deps)) line("  {}", changed_flag(q));
+    cond_refusals(deps);
     line("  std::vector<cgraph::value> was = cg::table_slots({0}), now = cg::table_slots({0});", computed_slots_);
     line("  compute_slots(before, evaluate(before), was);");
     line("  compute_slots(p, evaluate(p), now);");
@@ -931,6 +943,11 @@ private:
     return deps.expr_params[g_.attributes[n.attributes].enabled.expr];
   }
 
+  // c_NAME: whether parameter i differs between the update's two parameter sets.
+  std::string changed_flag(std::uint32_t i) const {
+    return fmt::format("const bool c_{0} = cg::differs(before.{0}, p.{0});", cpp_name(g_.params[i].name));
+  }
+
   std::string changed_any(const std::vector<std::uint32_t>& params) const {
     return detail::join(params, " || ", [&](std::uint32_t p) { return "c_" + cpp_name(g_.params[p].name); });
   }
@@ -946,7 +963,7 @@ private:
     std::vector<std::uint32_t> all;
     std::vector<std::string> changed, part_changed, statements;
     for (std::uint32_t i = 0; i < g_.params.size(); ++i) {
-      std::string test = fmt::format("const bool c_{0} = cg::differs(before.{0}, p.{0});", cpp_name(g_.params[i].name));
+      std::string test = changed_flag(i);
       changed.push_back("  " + test);
       part_changed.push_back("  [[maybe_unused]] " + test);  // a part may read only some
       all.push_back(i);
@@ -995,6 +1012,13 @@ private:
         // build: both are applied by updating the whole graph.
         line("  if ({}) u.refuse();  // {}", when, step_comment(i).substr(3));
     }
+    cond_refusals(deps);
+  }
+
+  // The update's refusals for the conds whose initial value reads a parameter that changed: a
+  // cond's launch value is fixed when its handle is made, so the exec is updated as a whole.
+  // Reads the c_NAME flags of cond_params().
+  void cond_refusals(const ir::dependency_index& deps) {
     for (const auto& c : g_.conds) {
       if (c.default_expr == ir::none) continue;
       const auto& params = deps.expr_params[c.default_expr];
@@ -1002,6 +1026,17 @@ private:
         line("  if ({}) u.refuse();  // cond '{}': its launch value is fixed when its handle is made", changed_any(params),
              c.name);
     }
+  }
+
+  // The parameters the conds' initial values read, each once, in order.
+  std::vector<std::uint32_t> cond_params(const ir::dependency_index& deps) const {
+    std::vector<std::uint32_t> out;
+    for (const auto& c : g_.conds)
+      if (c.default_expr != ir::none)
+        for (std::uint32_t p : deps.expr_params[c.default_expr])
+          if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    std::sort(out.begin(), out.end());
+    return out;
   }
 
   const ir::program& prog_;

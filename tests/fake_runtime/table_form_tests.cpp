@@ -122,3 +122,40 @@ TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_mo
     CHECK(kernels(made.end() - 3, made.end()) == kernels{{1u, 51ull}, {1u, 51ull}, {1u, 51ull}});
   }
 }
+
+// Graph `h`: its cond's initial value reads `on`. Built from the table as the run-time path
+// builds it; an update of `first` sets the one kernel that reads it; an update of `on` refuses
+// the per-node path (a cond's launch value is fixed when its handle is made), so the exec is
+// updated as a whole, as the readable form's is.
+template <typename Traits>
+void check_computed_cond(const kernels& expected) {
+  const kernels made = fake_cuda::grids_and_args_of([&] {
+    cgraph::gen::graph<Traits> g({buffer, 50, 1}, {});
+    CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
+    auto e = g.instantiate();
+    auto r = e.update({buffer, 51, 1});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);
+    r = e.update({buffer, 51, 0});
+    CHECK(r.path == cgraph::update_path::whole_graph);
+  });
+  REQUIRE(made.size() >= 3);
+  CHECK(kernels(made.begin(), made.begin() + 2) == expected);
+  CHECK(made[2] == std::pair{1u, 51ull});  // the update of `first`
+}
+
+TEST_CASE("fake_runtime.the_table_form_takes_a_cond_whose_initial_value_reads_a_parameter") {
+  const auto prog = cgraph::program::load(
+      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
+  cgraph::registry reg;
+  reg.kernel("tiny", &tiny).kernel("spin", &spin);
+  for (auto how : cgraph_tests::both) {
+    CAPTURE(cgraph_tests::name_of(how));
+    const kernels expected = fake_cuda::grids_and_args_of([&] {
+      cgraph::graph::build(prog, "h", {{"p", buffer}, {"first", 50}, {"on", 1}}, reg, cgraph_tests::with(how));
+    });
+    REQUIRE(expected.size() == 2);
+    if (how == cgraph::strategy::stream_capture) check_computed_cond<generated::capture_mode::h::traits>(expected);
+    else check_computed_cond<generated::explicit_mode::h::traits>(expected);
+  }
+}

@@ -109,7 +109,7 @@ generated_stress make_table_chain_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_chain_capture(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_chain_capture(float* a, float* b, float s, int n);
-// tests/gpu/table_conditionals.cgraph (1 052 nodes: conditionals and a repeat at the root), the same way.
+// tests/gpu/table_conditionals.cgraph (1 054 nodes: conditionals and a repeat at the root), the same way.
 generated_stress make_table_conditionals_explicit(float* a, float* b, float s, int n);
 cgraph::gen::state_ptr build_table_conditionals_explicit(float* a, float* b, float s, int n);
 generated_stress make_table_conditionals_capture(float* a, float* b, float s, int n);
@@ -129,9 +129,9 @@ inline std::vector<table_graph> table_graphs() {
   return {{"table_chain.cgraph", "table_chain", "explicit", build_table_chain_explicit, make_table_chain_explicit, 2100},
           {"table_chain.cgraph", "table_chain", "capture", build_table_chain_capture, make_table_chain_capture, 2100},
           {"table_conditionals.cgraph", "table_conditionals", "explicit", build_table_conditionals_explicit,
-           make_table_conditionals_explicit, 394},
+           make_table_conditionals_explicit, 395},
           {"table_conditionals.cgraph", "table_conditionals", "capture", build_table_conditionals_capture,
-           make_table_conditionals_capture, 394}};
+           make_table_conditionals_capture, 395}};
 }
 
 // tests/gpu/multi_gpu.cgraph's graph `dp_rank` as generated C++ in one mode: built on (g, w,

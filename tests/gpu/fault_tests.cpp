@@ -445,8 +445,8 @@ TEST_CASE("faults.generated_update_in_both_modes") {
 }
 
 TEST_CASE("faults.the_table_form_in_both_modes") {
-  // table_chain.cgraph's 2 104 nodes and table_conditionals.cgraph's 1 052 (393 conditionals, two
-  // `while`s and a `repeat` among them) take the table form in both modes: build_from_table (explicit) and
+  // table_chain.cgraph's 2 104 nodes and table_conditionals.cgraph's 1 054 (394 conditionals, two
+  // `while`s, a `repeat` and a cond computed from n among them) take the table form in both modes: build_from_table (explicit) and
   // capture_from_table (capture) fail at each of their calls, then update_from_table's.
   const int n = 1000;
   buffer<float> a(n), b(n);

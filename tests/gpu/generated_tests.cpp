@@ -118,11 +118,11 @@ TEST_CASE("generated.update_takes_the_cheapest_path") {
 TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
   // table_chain.cgraph has 2 104 nodes: above the threshold, both modes write tables (the
   // capture walks them with capture_from_table). Its last kernel has 18 arguments, more than
-  // the table's builder keeps inline. table_conditionals.cgraph has 1 052 nodes, 393 of them
+  // the table's builder keeps inline. table_conditionals.cgraph has 1 054 nodes, 394 of them
   // conditionals (if, if/else, switch, two whiles, one of them with a kernel that takes its
-  // cond, and a repeat) at the root, also tables in both modes (the capture's bodies between
-  // their rows' enter and leave); a body run by mistake adds 1000 * s to b, a loop run once too
-  // often s more.
+  // cond, a repeat, and an if whose cond's initial value reads n) at the root, also tables in
+  // both modes (the capture's bodies between their rows' enter and leave); a body run by
+  // mistake adds 1000 * s to b, a loop run once too often s more.
   const int n = 1000;
   for (const table_graph& t : table_graphs()) {
     CAPTURE(t.graph);
@@ -140,7 +140,7 @@ TEST_CASE("generated.the_table_form_matches_the_run_time_graph_and_updates") {
     CHECK(std::count(first.begin(), first.end(), t.per_s) == n);
     CHECK(a.read()[0] == t.per_s);  // the memcpy
     if (chain) CHECK(a.read()[1] == 1065.0f);  // 1 + … + 7, s, 1 + … + 8, n: the wide kernel's 17 values
-    exec.update(2.0f);  // every kernel that reads s (2 101 in the chain, the 653 in bodies) is set again
+    exec.update(2.0f);  // every kernel that reads s (2 101 in the chain, the 654 in bodies) is set again
     exec.launch(nullptr);
     auto second = b.read();
     CHECK(std::count(second.begin(), second.end(), 2 * t.per_s) == n);

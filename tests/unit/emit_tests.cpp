@@ -114,9 +114,10 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
   CHECK(count(captured, "inline constexpr cg::cond_init capture_conds[]") == 1);
   CHECK(count(captured, "cg::create_conds(") == 0);
   CHECK(count(captured, "cg::table_state>(table(), 600, 600)") == 1);
-  // Kept readable in both modes: a cond whose initial value reads a parameter
-  // (update_from_table sets no cond), and a conditional inside a body (with a cond of that
-  // body's: the table makes the root's conds only). A `while` whose kernel takes its cond takes
+  // Kept readable in both modes: a conditional inside a body (with a cond of that body's: the
+  // table makes the root's conds only). A cond whose initial value reads a parameter takes the
+  // table: build_state makes the conds with the graph's values, and its update refuses when
+  // the parameter changed. A `while` whose kernel takes its cond takes
   // the table: the cond's handle is a computed slot the walker fills (cond_slots); a cond
   // parameter handed to a kernel keeps the readable form. A `repeat` at the root takes the
   // table (its init and counter are rows that name its cond, its counter made before the rows);
@@ -131,7 +132,10 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
     std::string with_cond_param = loop + "  step<<<1, 1>>>(c, 0);\n}\n";
     with_cond_param.replace(with_cond_param.find("first: i32)"), 11, "first: i32, c: cond)");
     CHECK(count(emitted(with_cond_param, mode), "the table form") == 0);
-    CHECK(count(emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", mode), "the table form") == 0);
+    const std::string computed_cond = emitted(body + "  cond d = first;\n  if d { k<<<1, 32>>>(p, 0); }\n}\n", mode);
+    CHECK(count(computed_cond, "the table form") == 1);
+    CHECK(count(computed_cond, "const cg::cond_init conds[] = {") == 1);  // made from p at each build
+    CHECK(count(computed_cond, "if (c_first) u.refuse();  // cond 'd'") == 1);
     CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { cond inner = 1; if inner { k<<<1, 32>>>(p, 0); } }\n}\n", mode),
                 "the table form") == 0);
     const std::string with_repeat = emitted(body + "  repeat first { k<<<1, 32>>>(p, 0); }\n  repeat 3 { }\n}\n", mode);
