@@ -434,7 +434,7 @@ private:
   // and whether every one of them starts from a constant.
   std::pair<std::string, bool> cond_inits(plan::location where) const {
     auto it = plan_.conds_by_home.find(plan::home_key(where));
-    if (it == plan_.conds_by_home.end()) return {};
+    if (it == plan_.conds_by_home.end()) return {std::string(), true};  // none: nothing computed
     std::string list;
     bool constant = true;
     for (auto c : it->second) {
@@ -794,6 +794,9 @@ private:
          "dependencies, graph}}");
     if (plan_.body_graphs != 0)
       line("// (a conditional: {{Q, cond kind, bodies, shape, line, column, cond, first body, first dependency, dependencies, graph}})");
+    if (std::any_of(plan_.steps.begin(), plan_.steps.end(),
+                    [](const auto& s) { return s.node->kind == ir::node_kind::repeat_init; }))
+      line("// (a repeat's init or counter: {{I or R, 0, 0, shape, line, column, cond, argument slots (the counter's count), …}})");
     array_of_records("cg::table_node nodes", records);
     if (!cond_slots.empty()) {
       line("// The computed slots that hold a cond's handle: {{slot, cond}}, filled by the table's walker.");
