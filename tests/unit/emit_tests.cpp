@@ -80,6 +80,7 @@ TEST_CASE("emit.large_graphs_take_the_table_form_in_either_mode") {
   CHECK(count(*capture.code, "cg::capture_from_table(") == 1);
   CHECK(count(*capture.code, "{K,") == nodes);
   CHECK(capture.code->size() < static_cast<std::size_t>(nodes) * 120);
+  CHECK(count(*capture.code, "[] = {};") == 0);  // no zero-length array (a graph without conds)
   auto readable = emit_cpp(c.program(), c.source, emit_mode::explicit_nodes, 0);
   REQUIRE(readable.code);
   CHECK(count(*readable.code, "the table form") == 0);
