@@ -545,16 +545,16 @@ private:
 // ---- the table form: large graphs as constant arrays walked by one loop ----------------------
 //
 // Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
-// memset nodes (and conditionals at its root whose bodies hold those) is written as tables
-// instead of a function per node: the per-kernel static_asserts and every node's .cgraph line
-// stay, and the C++ grows by tens of bytes per node instead of hundreds. Each argument reads a
-// list entry: a constant that cgraphc converted to the argument's type (emit_cpp.hpp,
-// table_converted_entry), or a slot, converted when the node is built: one of the parameters'
-// expressions, which generated code computes (each distinct expression once), or a constant
-// cgraphc could not convert. Slots convert with the run-time path's conversion (ir::convert),
-// so errors read as they do there. A kernel argument that names a cond (`while c { k(c); }`)
-// is a computed slot too, which the table's walker fills with the cond's handle once the
-// handle exists (node_table::cond_slots).
+// memset nodes (and conditionals and `repeat` loops at its root whose bodies hold those) is
+// written as tables instead of a function per node: the per-kernel static_asserts and every
+// node's .cgraph line stay, and the C++ grows by tens of bytes per node instead of hundreds.
+// Each argument reads a list entry: a constant that cgraphc converted to the argument's type
+// (emit_cpp.hpp, table_converted_entry), or a slot, converted when the node is built: one of
+// the parameters' expressions, which generated code computes (each distinct expression once),
+// or a constant cgraphc could not convert. Slots convert with the run-time path's conversion
+// (ir::convert), so errors read as they do there. A kernel argument that names a cond
+// (`while c { k(c); }`) is a computed slot too, which the table's walker fills with the cond's
+// handle once the handle exists (node_table::cond_slots).
 
 // What an argument is converted to, and what its errors call it.
 struct table_argument {
