@@ -4,6 +4,7 @@
 // checks a result; the GPU tests (tests/gpu) do, with the same cases where they matter.
 
 #include "fake_cuda.hpp"
+#include "fault_sweep.hpp"
 #include "strategies.hpp"
 #include "testing.hpp"
 
@@ -31,6 +32,7 @@ cgraph::registry kernels() {
 }
 
 using cgraph_tests::both;
+using cgraph_tests::sweep_faults;
 using cgraph_tests::name_of;
 using cgraph_tests::with;
 
@@ -340,10 +342,8 @@ TEST_CASE("fake_runtime.a_capture_gives_back_its_streams_and_events_for_the_next
 }
 
 TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_reported_and_leaks_nothing") {
-  // The GPU suite's fault sweep (tests/gpu/fault_tests.cpp) in small, on CI: each CUDA call of a
-  // build and its instantiation fails in turn (once, through the backend's seam). Each must
-  // throw a cuda_error that names the call and a place in the file, with no CUDA object held
-  // afterwards and no stream left capturing, in both strategies.
+  // Each CUDA call of a build and its instantiation fails in turn (fault_sweep.hpp), in both
+  // strategies.
   auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*, first: i32, go: u32 = 1) {
   add<<<1, 32>>>(p, first);
   parallel {
@@ -360,29 +360,9 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_report
   for (auto how : both) {
     const std::string strategy = name_of(how);  // CAPTURE shows a string, not a pointer
     CAPTURE(strategy);
-    auto operation = [&] {
-      (void)cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate();
-    };
-    operation();  // fills the capture pool: later runs make the same calls
-    const auto before = cgraph::testing::live_handles();
-    cgraph::testing::fail_cuda_call_at(-1);
-    operation();
-    const long calls = cgraph::testing::cuda_calls_made();
-    REQUIRE(calls > 10);
-    for (long i = 0; i < calls; ++i) {
-      CAPTURE(i);
-      cgraph::testing::fail_cuda_call_at(i);
-      try {
-        operation();
-        FAIL("call ", i, " was meant to fail");
-      } catch (const cgraph::cuda_error& e) {
-        CHECK(e.code() == cudaErrorNotPermitted);
-        CHECK(e.location().find("test.cgraph:") != std::string::npos);
-      }
-      cgraph::testing::fail_cuda_call_at(-1);
-      REQUIRE(cgraph::testing::live_handles() == before);
-      REQUIRE(cgraph::testing::streams_left_capturing() == 0);
-    }
+    const long calls = sweep_faults(
+        [&] { (void)cgraph::graph::build(prog, "g", {{"p", buffer}, {"first", 1}}, kernels(), with(how)).instantiate(); },
+        "test.cgraph", 10);
     MESSAGE(strategy, ": ", calls, " faults injected in build + instantiate, each reported, nothing leaked");
   }
 }

@@ -9,6 +9,7 @@
 // form's results on a GPU.
 
 #include "fake_cuda.hpp"
+#include "fault_sweep.hpp"
 #include "strategies.hpp"
 
 void tiny(float*, int) {}  // the graph's kernels, declared before the generated headers use them
@@ -158,4 +159,21 @@ TEST_CASE("fake_runtime.the_table_form_takes_a_cond_whose_initial_value_reads_a_
     if (how == cgraph::strategy::stream_capture) check_computed_cond<generated::capture_mode::h::traits>(expected);
     else check_computed_cond<generated::explicit_mode::h::traits>(expected);
   }
+}
+
+TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported_and_leaks_nothing") {
+  // The generated table form of both graphs, both modes (loops, a cond slot, a repeat's rows and
+  // counter, a cond that reads a parameter): each CUDA call of a build and its instantiation
+  // fails in turn (fault_sweep.hpp), and is reported at the file.
+  const std::string file = "table_capture_bodies.cgraph";
+  auto sweep = [&](auto build) { return cgraph_tests::sweep_faults([&] { (void)build().instantiate(); }, file, 4); };
+  using explicit_g = cgraph::gen::graph<generated::explicit_mode::g::traits>;
+  using capture_g = cgraph::gen::graph<generated::capture_mode::g::traits>;
+  using explicit_h = cgraph::gen::graph<generated::explicit_mode::h::traits>;
+  using capture_h = cgraph::gen::graph<generated::capture_mode::h::traits>;
+  long calls = sweep([] { return explicit_g({buffer, 50}, {}); });
+  calls += sweep([] { return capture_g({buffer, 50}, {}); });
+  calls += sweep([] { return explicit_h({buffer, 50, 1}, {}); });
+  calls += sweep([] { return capture_h({buffer, 50, 1}, {}); });
+  MESSAGE(calls, " faults injected in the table form's builds and instantiations, each reported, nothing leaked");
 }
