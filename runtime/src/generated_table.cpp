@@ -200,13 +200,18 @@ inline cudaGraph_t row_graph(const graph_state& g, const table_node& n) {
 // graph, site and node_params) ran 5 to 7 instructions a node more on a chain of kernels
 // (host_work_generated, run 56). params() points into `call`, so the call is made while it
 // lives.
+// What repeat row `n` makes, or the row refused where it is not a repeat's.
+repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vector<value>& computed,
+                       const table_node& n, const site& at) {
+  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
+  return node_params(t, computed).repeat(n, g, at);
+}
 [[gnu::noinline]] void add_repeat(graph_state& g, const node_table& t, const std::vector<value>& computed,
                                   std::uint32_t step) {
   const table_node& n = t.nodes.data()[step];
   const site at = row_site(t, n);
-  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
+  repeat_call call = repeat_row(g, t, computed, n, at);
   std::vector<cudaGraphNode_t> gathered;
-  repeat_call call = node_params(t, computed).repeat(n, g, at);
   backend::kernel_node::add(g, step, row_graph(g, n), row_deps(g, t, n, gathered), call.params(), at);
 }
 // The capture's repeat row, the same way.
@@ -214,8 +219,7 @@ inline cudaGraph_t row_graph(const graph_state& g, const table_node& n) {
                                       const std::vector<value>& computed, const table_capture_node& row) {
   const table_node& n = t.nodes.data()[row.step];
   const site at = row_site(t, n);
-  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
-  repeat_call call = node_params(t, computed).repeat(n, g, at);
+  repeat_call call = repeat_row(g, t, computed, n, at);
   backend::kernel_node::capture(c, row.stream, row.step, call.params(), at);
 }
 
