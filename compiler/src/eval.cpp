@@ -225,21 +225,7 @@ convert_problem convert_number(const value& v, type target, check c, converted_b
   i64 x = v.i;
   if (c == check::positive && x <= 0) return convert_problem::not_positive;
   if (target.s <= scalar::u64 && !integer_fits(v, target.s)) return convert_problem::does_not_fit;
-  auto put = [&](auto sample) {
-    store(static_cast<decltype(sample)>(x));
-    return convert_problem::fits;
-  };
-  switch (target.s) {
-    case scalar::i8: return put(std::int8_t{});
-    case scalar::i16: return put(std::int16_t{});
-    case scalar::i32: return put(std::int32_t{});
-    case scalar::i64: return put(std::int64_t{});
-    case scalar::u8: return put(std::uint8_t{});
-    case scalar::u16: return put(std::uint16_t{});
-    case scalar::u32: return put(std::uint32_t{});
-    case scalar::u64: return put(std::uint64_t{});
-    default: return convert_problem::invalid_type;
-  }
+  return store_integer(x, target.s, out) ? convert_problem::fits : convert_problem::invalid_type;
 }
 
 converted convert(const value& v, type target, check c) {

@@ -198,7 +198,9 @@ exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
       auto conversion = std::find_if(d.conversions.begin(), d.conversions.end(), [&](const auto& c) {
         return c.target == a.target && c.check == a.check;
       });
-      if (conversion == d.conversions.end()) conversion = d.conversions.insert(conversion, {a.target, a.check});
+      if (conversion == d.conversions.end())
+        conversion = d.conversions.insert(
+            conversion, {a.target, a.check, a.target.is_integer() && a.target == g.params[p].t && a.check == ir::check::any});
       d.args.push_back({node, part.part.index, static_cast<std::uint32_t>(conversion - d.conversions.begin())});
     }
   }
@@ -220,10 +222,7 @@ exec_state::direct_param& direct_plan(exec_state& s, std::uint32_t p) {
 // safe: the exec core is unsettled from the moment it starts applying until it succeeds
 // (backend/exec_core.hpp), so after any failure the next update replaces the whole graph and
 // drops these values with it.
-bool direct_values(exec_state& s, std::uint32_t p) {
-  // Worked out once per parameter: every later update only reads it.
-  const bool known = p < s.direct.size() && s.direct[p].s != exec_state::direct_param::state::unknown;
-  exec_state::direct_param& d = known ? s.direct[p] : direct_plan(s, p);
+bool direct_values(exec_state& s, std::uint32_t p, exec_state::direct_param& d) {
   if (d.s != exec_state::direct_param::state::direct || !s.staged[p]) return false;
   const ir::value& v = *s.staged[p];
   exec_state::scratch& t = s.work;
@@ -235,7 +234,9 @@ bool direct_values(exec_state& s, std::uint32_t p) {
   const exec_state::direct_conversion* const to = d.conversions.data();
   ir::converted_bytes* const into = conversions > 1 ? t.converted.data() : &one;
   for (std::size_t c = 0; c < conversions; ++c)
-    if (ir::convert_to(v, to[c].target, to[c].check, into[c]) != ir::convert_problem::fits) return false;
+    if (to[c].stored ? !ir::store_integer(v.i, to[c].target.s, into[c])
+                     : ir::convert_to(v, to[c].target, to[c].check, into[c]) != ir::convert_problem::fits)
+      return false;
   t.changed_direct.clear();
   bind_direct(s, d);
   const exec_state::direct_argument* a = d.args.data();
@@ -269,20 +270,21 @@ void keep_update(exec_state& s, update_path path) {
 
 // The update of one changed parameter `p` that every node it reaches takes whole
 // (direct_values): nothing re-evaluated, no node compared whole, no pool value saved to put
-// back (the pool takes the new value only once the update holds). nullopt, with nothing
+// back (the pool takes the new value only once the update holds). False, with nothing
 // changed, where that does not hold: the general path then runs, and reports any problem
 // where it always did. A parameter handle's update is this, so it is kept to the few steps
-// it needs (docs/performance.md, "update one"). `p`'s expressions, which take the value, are
-// its direct plan's.
-std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
-  if (!direct_values(s, p)) return std::nullopt;
-  const built_graph& cur = s.current();
+// it needs (docs/performance.md, "update one"). `d` is `p`'s direct plan (apply() reads it
+// once); its expressions take the value.
+bool apply_direct(exec_state& s, std::uint32_t p, exec_state::direct_param& d, update_result& result) {
+  if (!direct_values(s, p, d)) return false;
   const auto& changed = s.work.changed_direct;
-  update_result result{update_path::unchanged, changed.size()};
+  result = {update_path::unchanged, changed.size()};
   if (!changed.empty() || !s.core.settled()) {
     try {
-      result.path = s.core.update([&] { return apply_direct_nodes(s, s.direct[p], changed); },
-                                  [&] { return build_graph(cur.program, cur.symbols, cur.graph_index, s.staged); });
+      result.path = s.core.update([&] { return apply_direct_nodes(s, d, changed); }, [&] {
+        const built_graph& cur = s.current();
+        return build_graph(cur.program, cur.symbols, cur.graph_index, s.staged);
+      });
     } catch (...) {
       s.unstage({&p, 1});  // the exec core is unsettled if it applied anything: the next update puts it right
       throw;
@@ -290,8 +292,19 @@ std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
   }
   s.params.copy(p, s.staged);
   const ir::value& v = *s.staged[p];
-  for (std::uint32_t e : s.direct[p].exprs) s.pool.own(e) = v;
+  for (std::uint32_t e : d.exprs) s.pool.own(e) = v;
   keep_update(s, result.path);
+  return true;
+}
+
+// The same, for a parameter whose plan may not be worked out yet (the general path's): nullopt
+// where it does not hold.
+std::optional<update_result> apply_direct(exec_state& s, std::uint32_t p) {
+  // Worked out once per parameter: every later update only reads it.
+  const bool known = p < s.direct.size() && s.direct[p].s != exec_state::direct_param::state::unknown;
+  exec_state::direct_param& d = known ? s.direct[p] : direct_plan(s, p);
+  update_result result;
+  if (!apply_direct(s, p, d, result)) return std::nullopt;
   return result;
 }
 
@@ -325,11 +338,14 @@ update_result apply(exec_state& s) {
   // update, mostly) takes its short path before anything else is read or cleared.
   if (s.staged_list.size() == 1) {
     const std::uint32_t p = s.staged_list[0];
-    if (s.staged[p] != s.params[p] && p < s.direct.size() &&
-        s.direct[p].s == exec_state::direct_param::state::direct) {
-      s.staged_list.clear();  // the update's from here on: a failure drops it (apply_direct)
-      if (auto direct = apply_direct(s, p)) return *direct;
-      s.staged_list.push_back(p);  // not taken (a conversion failed): the full path reports it
+    if (p < s.direct.size()) {
+      exec_state::direct_param& d = s.direct[p];
+      if (d.s == exec_state::direct_param::state::direct && s.staged[p] != s.params[p]) {
+        s.staged_list.clear();  // the update's from here on: a failure drops it (apply_direct)
+        update_result result;
+        if (apply_direct(s, p, d, result)) return result;
+        s.staged_list.push_back(p);  // not taken (a conversion failed): the full path reports it
+      }
     }
   }
   const built_graph& cur = s.current();

@@ -40,7 +40,9 @@ struct exec_state {
   // Stages `v` for parameter `p` (already checked against its type).
   void stage(std::uint32_t p, const ir::value& v) {
     staged.set(p, v);
-    if (std::find(staged_list.begin(), staged_list.end(), p) == staged_list.end()) staged_list.push_back(p);
+    // Mostly the first (a handle's assignment before its apply()): no search.
+    if (staged_list.empty() || std::find(staged_list.begin(), staged_list.end(), p) == staged_list.end())
+      staged_list.push_back(p);
   }
   // Stages the applied values of `ps` again: what was staged for them is dropped.
   void unstage(std::span<const std::uint32_t> ps) {
@@ -63,6 +65,10 @@ struct exec_state {
   struct direct_conversion {
     ir::type target;
     ir::check check;
+    // The target is the parameter's own integer type, unchecked: the staged value (checked
+    // against that type when it was staged) is stored as it is (ir::store_integer), with no
+    // conversion to run.
+    bool stored = false;
   };
   // What setting a reached node needs beside its values, so that applying reads one small
   // record per node rather than its plan step and IR node (an all-node update of 1 000 nodes

@@ -152,7 +152,27 @@ update_result graph_exec::update(std::initializer_list<named_arg> values) {
 }
 update_result graph_exec::apply() { return detail::apply(*state_); }
 
-std::uint32_t graph_exec::parameter_index(std::string_view name, char kind, std::size_t bytes) const {
+namespace {
+
+// Whether a parameter of type `t` takes every value of a handle's C++ type unchanged, so that
+// an assignment has nothing to check (checked_param would always pass): an integer type whose
+// range holds the C++ type's, a pointer, a bool, an f64 (which takes any double, NaN included).
+// An f32 checks its range, and a 2-byte float (f16 or bf16: its size does not say) rounds.
+bool fits_every_value(ir::type t, detail::handle_type h) {
+  if (h.kind == 'p') return t.is_pointer();
+  if (h.kind == 'b') return t.is_bool();
+  if (h.kind == 'f') return !h.is_two_byte_float && t.is_float() && t.s == ir::scalar::f64;
+  if (h.kind != 'i' || !t.is_integer()) return false;
+  const bool t_signed = t.s <= ir::scalar::i64;
+  const std::size_t t_bytes = ir::size_of(t.s);
+  return h.is_signed == t_signed ? h.bytes <= t_bytes : !h.is_signed && t_signed && h.bytes < t_bytes;
+}
+
+}  // namespace
+
+detail::handle_target graph_exec::parameter_target(std::string_view name, detail::handle_type type) const {
+  const char kind = type.kind;
+  const std::size_t bytes = type.bytes;
   const detail::built_graph& g = state_->current();
   std::uint32_t index = detail::find_param(*g.program, g.graph_index, name);
   const ir::parameter& p = g.ir().params[index];
@@ -170,7 +190,7 @@ std::uint32_t graph_exec::parameter_index(std::string_view name, char kind, std:
   // its first assignment.
   if (kind == 's' && bytes != p.t.bytes())
     throw refuse(fmt::format("a struct of {} bytes", p.t.bytes()), fmt::format("one of {}", bytes));
-  return index;
+  return {index, fits_every_value(p.t, type)};
 }
 
 namespace detail {
@@ -178,6 +198,7 @@ void stage(exec_state& s, std::uint32_t index, const arg& value) {
   const built_graph& g = s.current();
   s.stage(index, checked_param(*g.program, g.graph_index, index, value));
 }
+void stage_fitting(exec_state& s, std::uint32_t index, const value& v) { s.stage(index, v); }
 }  // namespace detail
 
 std::string_view to_string(update_path p) {

@@ -166,6 +166,54 @@ TEST_CASE("fake_runtime.updates_take_the_cheapest_path_and_a_bad_value_changes_n
   }
 }
 
+TEST_CASE("fake_runtime.a_handle_checks_only_what_its_type_does_not_settle") {
+  // A handle whose C++ type the parameter takes every value of stages it unchecked, and its
+  // update stores it into arguments of the parameter's type as it is (graph.cpp,
+  // fits_every_value; exec.cpp, direct_conversion::stored). Any other handle checks each value
+  // at its assignment, as before: these throw there, or they would reach a kernel.
+  auto prog = cgraph::program::compile(R"(kernel add(p: f32*, i: i32);
+kernel as_u32(p: f32*, x: u32);
+graph g(p: f32*, s: i32, u: u32) {
+  add<<<1, 32>>>(p, s);
+  as_u32<<<2, 32>>>(p, u);
+}
+)",
+                                       "test.cgraph");
+  cgraph::registry reg;
+  reg.kernel("add", &add).kernel("as_u32", &as_u32);
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    auto exec = cgraph::graph::build(prog, "g", {{"p", buffer}, {"s", 1}, {"u", 1u}}, reg, with(how)).instantiate();
+    auto apply = [&](auto& handle, auto value) {
+      return sets([&] {
+        handle = value;
+        check_update(exec.apply(), cgraph::update_path::node_params, 1);
+      });
+    };
+    // Unchecked: every value fits.
+    auto s = exec.parameter<int>("s");
+    auto s16 = exec.parameter<std::uint16_t>("s");
+    auto u = exec.parameter<unsigned>("u");
+    auto u8 = exec.parameter<std::uint8_t>("u");
+    CHECK(apply(s, -7) == sets_t{{1, 0xFFFFFFF9ull}});
+    CHECK(apply(s, INT32_MAX) == sets_t{{1, 0x7FFFFFFFull}});
+    CHECK(apply(s16, std::uint16_t{65535}) == sets_t{{1, 65535}});
+    CHECK(apply(u, 4000000000u) == sets_t{{2, 4000000000ull}});
+    CHECK(apply(u8, std::uint8_t{200}) == sets_t{{2, 200}});
+    // Checked: a value outside the parameter's type is refused at the assignment.
+    auto s_wide = exec.parameter<std::int64_t>("s");
+    auto s_unsigned = exec.parameter<unsigned>("s");
+    auto u_signed = exec.parameter<int>("u");
+    CHECK_THROWS_AS(s_wide = std::int64_t{1} << 40, cgraph::build_error);
+    CHECK_THROWS_AS(s_unsigned = 3000000000u, cgraph::build_error);
+    CHECK_THROWS_AS(u_signed = -1, cgraph::build_error);
+    CHECK(exec.apply().path == cgraph::update_path::unchanged);  // nothing was staged
+    CHECK(apply(s_wide, std::int64_t{-5}) == sets_t{{1, 0xFFFFFFFBull}});
+    CHECK(apply(u_signed, 7) == sets_t{{2, 7}});
+  }
+}
+
 TEST_CASE("fake_runtime.a_handle_update_sets_what_the_updates_before_it_made") {
   // A parameter taken whole is updated by writing it into the exec's own values and handing
   // CUDA the kernel parameters made from them once (exec.cpp, bind_direct). An update of

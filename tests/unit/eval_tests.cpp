@@ -94,6 +94,16 @@ TEST_CASE("eval.every_integer_type_takes_exactly_its_range") {
       auto c = convert(value::integer(v), type::of(e.s));
       CHECK(c.error.empty());
       CHECK(c.size == e.size);
+      // A value that fits stores as convert gives it (the runtime's per-node path stores a
+      // parameter's checked value so, without the conversion).
+      for (std::int64_t x : {v, std::int64_t{0}, v / 3}) {
+        converted_bytes stored;
+        CHECK(store_integer(x, e.s, stored));
+        auto same = convert(value::integer(x), type::of(e.s));
+        CHECK(stored.size == same.size);
+        CHECK(stored.as_u64() == same.as_u64());
+        CHECK_FALSE(stored.indirect);
+      }
     }
     if (e.low > INT64_MIN) {
       CHECK_FALSE(integer_fits(value::integer(e.low - 1), e.s));
@@ -107,6 +117,11 @@ TEST_CASE("eval.every_integer_type_takes_exactly_its_range") {
     CHECK(integer_fits(value::unsigned_integer(UINT64_MAX), e.s) == (e.s == scalar::u64));
   }
   CHECK_FALSE(integer_fits(value::integer(0), scalar::f32));
+  converted_bytes big, not_integer;
+  CHECK(store_integer(value::unsigned_integer(UINT64_MAX).i, scalar::u64, big));
+  CHECK(big.as_u64() == UINT64_MAX);
+  CHECK_FALSE(store_integer(1, scalar::f32, not_integer));
+  CHECK(not_integer.size == 0);
 }
 
 TEST_CASE("eval.pointer_offsets_scale_by_the_element_size") {

@@ -82,6 +82,32 @@ inline bool integer_fits(const value& v, scalar s) {
   return i < std::size(ranges) && v.i >= ranges[i].low && v.i <= ranges[i].high;
 }
 
+// The bytes of integer `x` as integer scalar `s` (i8 … u64) takes it, into `out` (the rest
+// zero); false for any other scalar. The range is the caller's to have checked: convert_number
+// checks it, and the runtime's per-node path stores a parameter's value, already checked against
+// its type when it was staged, into arguments of that same type.
+inline bool store_integer(std::int64_t x, scalar s, converted_bytes& out) {
+  out.indirect = false;
+  out.bytes = {};
+  auto put = [&](auto sample) {
+    const auto y = static_cast<decltype(sample)>(x);
+    out.size = sizeof y;
+    std::memcpy(out.bytes.data(), &y, sizeof y);
+    return true;
+  };
+  switch (s) {
+    case scalar::i8: return put(std::int8_t{});
+    case scalar::i16: return put(std::int16_t{});
+    case scalar::i32: return put(std::int32_t{});
+    case scalar::i64: return put(std::int64_t{});
+    case scalar::u8: return put(std::uint8_t{});
+    case scalar::u16: return put(std::uint16_t{});
+    case scalar::u32: return put(std::uint32_t{});
+    case scalar::u64: return put(std::uint64_t{});
+    default: out.size = 0; return false;
+  }
+}
+
 // Why a value does not convert (convert says it in words).
 enum class convert_problem : std::uint8_t { fits, not_positive, does_not_fit, invalid_type };
 

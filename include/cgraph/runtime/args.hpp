@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,22 @@ namespace detail {
 // numbers, not as structs of 2 bytes.
 template <typename T>
 inline constexpr bool is_two_byte_float = std::is_class_v<T> && sizeof(T) == 2 && std::is_convertible_v<T, float>;
+
+// The value of a number, a bool or a pointer as a parameter takes it: what an arg of `v` holds,
+// and what a parameter handle stages. One place for both.
+template <typename T>
+cgraph::value scalar_value(T v) {
+  if constexpr (std::is_same_v<T, bool>) return cgraph::value::boolean(v);
+  else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && sizeof(T) == 8)
+    return cgraph::value::unsigned_integer(v);  // above INT64_MAX only a u64 parameter takes it
+  else if constexpr (std::is_integral_v<T>) return cgraph::value::integer(static_cast<std::int64_t>(v));
+  else if constexpr (std::is_floating_point_v<T>) return cgraph::value::floating(static_cast<double>(v));
+  else if constexpr (std::is_pointer_v<T>) return cgraph::value::pointer(reinterpret_cast<std::uint64_t>(v));
+  else if constexpr (std::is_null_pointer_v<T>) return cgraph::value::pointer(0);
+  else if constexpr (is_two_byte_float<T>)  // an f16 or bf16 parameter rounds it back
+    return cgraph::value::floating(static_cast<double>(static_cast<float>(v)));
+  else static_assert(sizeof(T) == 0, "not a number, a bool or a pointer");
+}
 }  // namespace detail
 
 // One parameter value: an integer, a float (f16 and bf16 included), a bool, a device pointer or
@@ -29,24 +46,16 @@ inline constexpr bool is_two_byte_float = std::is_class_v<T> && sizeof(T) == 2 &
 class arg {
 public:
   template <std::integral T>
-  arg(T v) {  // NOLINT: implicit, so args read naturally
-    if constexpr (std::is_same_v<T, bool>) {
-      value_ = cgraph::value::boolean(v);
-    } else if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
-      value_ = cgraph::value::unsigned_integer(v);  // above INT64_MAX only a u64 parameter takes it
-    } else {
-      value_ = cgraph::value::integer(static_cast<std::int64_t>(v));
-    }
-  }
+  arg(T v) : value_(detail::scalar_value(v)) {}  // NOLINT: implicit, so args read naturally
   template <std::floating_point T>
-  arg(T v) : value_(cgraph::value::floating(static_cast<double>(v))) {}  // NOLINT
+  arg(T v) : value_(detail::scalar_value(v)) {}  // NOLINT
   template <typename T>
-  arg(T* p) : value_(cgraph::value::pointer(reinterpret_cast<std::uint64_t>(p))) {}  // NOLINT
+  arg(T* p) : value_(detail::scalar_value(p)) {}  // NOLINT
   arg(std::nullptr_t) : value_(cgraph::value::pointer(0)) {}  // NOLINT
-  // A 2-byte float (detail::is_two_byte_float): an f16 or bf16 parameter rounds it back.
+  // A 2-byte float (detail::is_two_byte_float).
   template <typename T>
     requires detail::is_two_byte_float<T>
-  arg(T v) : value_(cgraph::value::floating(static_cast<double>(static_cast<float>(v)))) {}  // NOLINT
+  arg(T v) : value_(detail::scalar_value(v)) {}  // NOLINT
 
   // A struct parameter's value: any trivially copyable class of the struct's size (checked
   // when it is bound), copied here.

@@ -33,6 +33,9 @@ struct built_graph;
 struct exec_state;
 // Stages `value` for parameter `index` of the exec (checked now); parameter_handle's assignment.
 void stage(exec_state& s, std::uint32_t index, const arg& value);
+// Stages `v` for parameter `index` with nothing to check: a handle whose C++ type the parameter
+// takes every value of (graph_exec::parameter works that out once).
+void stage_fitting(exec_state& s, std::uint32_t index, const value& v);
 
 // The C++ types a parameter handle takes: numbers, bools, pointers, 2-byte floats and structs
 // (any trivially copyable class; its size is checked against the struct's when the handle is
@@ -48,6 +51,23 @@ constexpr char handle_kind() {
   if constexpr (is_two_byte_float<T>) return 'f';
   else return kind_of<T>();
 }
+// What graph_exec::parameter checks a handle's C++ type against: its kind, size and signedness.
+struct handle_type {
+  char kind;
+  std::size_t bytes;
+  bool is_signed;
+  bool is_two_byte_float;
+};
+template <typename T>
+constexpr handle_type handle_type_of() {
+  return {handle_kind<T>(), sizeof(T), std::is_signed_v<T>, is_two_byte_float<T>};
+}
+// The parameter a handle stands for, and whether it takes every value of the handle's type
+// unchecked.
+struct handle_target {
+  std::uint32_t index;
+  bool fits;
+};
 }  // namespace detail
 
 // One parameter of a graph_exec, found by name once (graph_exec::parameter). Assigning stages a
@@ -62,6 +82,8 @@ public:
       // Staging copies the struct's bytes (the exec keeps its own), so the handle lends them
       // without a copy of its own.
       detail::stage(*state_, index_, arg::borrow_struct(&value, sizeof(T)));
+    else if (fits_)
+      detail::stage_fitting(*state_, index_, detail::scalar_value(value));
     else
       detail::stage(*state_, index_, arg(value));
     return *this;
@@ -70,9 +92,13 @@ public:
 
 private:
   friend class graph_exec;
-  parameter_handle(detail::exec_state* s, std::uint32_t index) : state_(s), index_(index) {}
+  parameter_handle(detail::exec_state* s, detail::handle_target t) : state_(s), index_(t.index), fits_(t.fits) {}
   detail::exec_state* state_;
   std::uint32_t index_;
+  // The parameter takes every value of T as it is (an int for an i32 or i64, a pointer, a
+  // bool, a double for an f64): an assignment checks nothing (a handle's update is issue 13's
+  // one-node path, a hand setter's cost the target).
+  bool fits_;
 };
 
 // What a program declares, by name, for tools and tests that register stand-ins or bind every
@@ -222,7 +248,7 @@ public:
   template <typename T>
   parameter_handle<T> parameter(std::string_view name) {
     static_assert(detail::is_handle_type<T>, "a parameter is a number, a bool, a pointer, a 2-byte float or a struct");
-    return parameter_handle<T>(state_.get(), parameter_index(name, detail::handle_kind<T>(), sizeof(T)));
+    return parameter_handle<T>(state_.get(), parameter_target(name, detail::handle_type_of<T>()));
   }
   // Applies the values staged through parameter handles (nothing staged: unchanged). update()
   // applies them too. A failure (a bad value, CUDA) drops every staged value.
@@ -230,8 +256,8 @@ public:
 
 private:
   explicit graph_exec(std::unique_ptr<detail::exec_state> s);
-  // `bytes`: the C++ type's size, checked against a struct parameter's.
-  std::uint32_t parameter_index(std::string_view name, char kind, std::size_t bytes) const;
+  // The parameter `name`, checked against the handle's C++ type (a struct's size too).
+  detail::handle_target parameter_target(std::string_view name, detail::handle_type type) const;
   std::unique_ptr<detail::exec_state> state_;
   friend class graph;
 };
