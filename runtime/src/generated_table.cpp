@@ -195,17 +195,17 @@ inline cudaGraph_t row_graph(const graph_state& g, const table_node& n) {
   return n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
 }
 
-// Row `step` of the build, a repeat's init or counter (any other kind is refused), out of the
-// loop and with everything of its own: a call that took the loop's values (its dependencies,
-// graph, site and node_params) ran 5 to 7 instructions a node more on a chain of kernels
-// (host_work_generated, run 56). params() points into `call`, so the call is made while it
-// lives.
 // What repeat row `n` makes, or the row refused where it is not a repeat's.
 repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vector<value>& computed,
                        const table_node& n, const site& at) {
   if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
   return node_params(t, computed).repeat(n, g, at);
 }
+// Row `step` of the build, a repeat's init or counter (any other kind is refused), out of the
+// loop and with everything of its own: a call that took the loop's values (its dependencies,
+// graph, site and node_params) ran 5 to 7 instructions a node more on a chain of kernels
+// (host_work_generated, run 56). params() points into `call`, so the call is made while it
+// lives.
 [[gnu::noinline]] void add_repeat(graph_state& g, const node_table& t, const std::vector<value>& computed,
                                   std::uint32_t step) {
   const table_node& n = t.nodes.data()[step];
