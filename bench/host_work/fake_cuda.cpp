@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -33,6 +34,15 @@ void record_kernel(const void* function, dim3 grid, dim3 block, size_t shared, v
   std::memcpy(&a, args[1], 4);  // the fake's kernels take (8 bytes, 4 bytes): cudaFuncGetParamInfo
   std::memcpy(&first, args[0], 8);
   records().push_back({grid, block, static_cast<unsigned>(shared), a, first, function});
+}
+// What a build set beside its nodes' values (fake_cuda::graph_calls), when recording is on.
+std::vector<std::string>& calls() { static std::vector<std::string> c; return c; }
+void record_call(std::string line) { if (recording) calls().push_back(std::move(line)); }
+// The programmatic edges among `n` edges' data (a full edge is not logged).
+void record_edges(const cudaGraphEdgeData* e, size_t n) {
+  for (size_t i = 0; e && i < n; ++i)
+    if (e[i].type == cudaGraphDependencyTypeProgrammatic)
+      record_call("edge from port " + std::to_string(e[i].from_port) + " to port " + std::to_string(e[i].to_port));
 }
 cudaError_t captured(cudaStream_t s) {
   auto& c = streams()[s];
@@ -91,8 +101,11 @@ ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
 ADD(cudaGraphAddMemFreeNode, void*)
 ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, void*, const void*, size_t, cudaMemcpyKind) { *n = made_in(g); OK; }
-cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, const cudaGraphEdgeData*, size_t, cudaGraphNodeParams* p) {
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, const cudaGraphEdgeData* e, size_t count, cudaGraphNodeParams* p) {
   *n = made_in(g);
+  record_edges(e, count);
+  if (recording && p->type == cudaGraphNodeTypeKernel)
+    record_kernel(p->kernel.func, p->kernel.gridDim, p->kernel.blockDim, p->kernel.sharedMemBytes, p->kernel.kernelParams);
   if (p->type == cudaGraphNodeTypeConditional) {
     static cudaGraph_t bodies[8];
     for (unsigned i = 0; i < p->conditional.size; ++i) bodies[i] = fresh<cudaGraph_t>();
@@ -125,11 +138,16 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t* out, size_t* n) {
   OK;
 }
 cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* e, cudaGraph_t, cudaGraphInstantiateParams* p) { *e = fresh<cudaGraphExec_t>(); p->result_out = cudaGraphInstantiateSuccess; OK; }
-cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaLaunchAttributeID, const cudaLaunchAttributeValue*) { OK; }
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t, cudaLaunchAttributeID id, const cudaLaunchAttributeValue* v) {
+  if (id == cudaLaunchAttributePriority) record_call("priority " + std::to_string(v->priority));
+  else if (id == cudaLaunchAttributeClusterDimension)
+    record_call("cluster " + std::to_string(v->clusterDim.x) + "," + std::to_string(v->clusterDim.y) + "," + std::to_string(v->clusterDim.z));
+  else record_call("attribute " + std::to_string(static_cast<int>(id)));
+  OK; }
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t, const cudaKernelNodeParams*) { OK; }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t) { OK; }
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t, cudaGraphNodeType* t) { *t = cudaGraphNodeTypeKernel; OK; }
-cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t, cudaGraphNode_t, unsigned) { OK; }
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t, cudaGraphNode_t, unsigned on) { record_call(on ? "enabled" : "disabled"); OK; }
 cudaError_t cudaGraphRetainUserObject(cudaGraph_t, cudaUserObject_t, unsigned, unsigned) { OK; }
 cudaError_t cudaGraphUpload(cudaGraphExec_t, cudaStream_t) { OK; }
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t, void*) { return captured(s); }
@@ -143,7 +161,8 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t*, const void*, cudaJitOption*, voi
 cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t*, const char*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { return cudaErrorNotSupported; }
 cudaError_t cudaLibraryUnload(cudaLibrary_t) { OK; }
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode) { auto& c = streams()[s]; c = {true, fresh<cudaGraph_t>(), {}, next_handle++}; OK; }
-cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData*, size_t n, cudaStreamCaptureMode) {
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData* e, size_t n, cudaStreamCaptureMode) {
+  record_edges(e, n);
   auto& c = streams()[s]; c = {true, g, std::vector<cudaGraphNode_t>(d, d + n), next_handle++}; OK; }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { *s = fresh<cudaStream_t>(); ++handles_made; OK; }
 cudaError_t cudaStreamDestroy(cudaStream_t) { OK; }
@@ -163,7 +182,8 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, cudaStreamCaptureStatus* st
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus* st) { *st = streams()[s].on ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone; OK; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { OK; }
-cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t* d, const cudaGraphEdgeData*, size_t n, unsigned flags) {
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, cudaGraphNode_t* d, const cudaGraphEdgeData* e, size_t n, unsigned flags) {
+  record_edges(e, n);
   auto& c = streams()[s];
   if (flags == cudaStreamSetCaptureDependencies) c.deps.assign(d, d + n); else c.deps.insert(c.deps.end(), d, d + n);
   OK;
@@ -183,7 +203,8 @@ int ncclGroupEnd() { return 0; } int ncclGroupStart() { return 0; } int ncclRecv
 int ncclReduce() { return 0; } int ncclReduceScatter() { return 0; } int ncclSend() { return 0; }
 }
 namespace fake_cuda {
-void record_kernels(bool on) { recording = on; records().clear(); }
+void record_kernels(bool on) { recording = on; records().clear(); calls().clear(); }
 const std::vector<kernel_record>& kernels_recorded() { return records(); }
+const std::vector<std::string>& graph_calls() { return calls(); }
 long streams_and_events_made() { return handles_made; }
 }  // namespace fake_cuda

@@ -3,10 +3,12 @@
 // the arguments (the fake's kernels all take 8 bytes, a pointer or a cond's handle, and one
 // 4-byte value, as its cudaFuncGetParamInfo says) of every kernel node made, by cudaGraphAddKernelNode or by a
 // launch during capture, and of every kernel node set on an exec
-// (cudaGraphExecKernelNodeSetParams), in the order made or set, while recording is on.
+// (cudaGraphExecKernelNodeSetParams), in the order made or set, while recording is on; and what
+// a build or update set beside the nodes' values (graph_calls).
 
 #include <cuda_runtime_api.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +24,10 @@ struct kernel_record {
 
 void record_kernels(bool on);  // on: clears what was recorded
 const std::vector<kernel_record>& kernels_recorded();
+// In order, while recording: "priority P" and "cluster X,Y,Z" (cudaGraphKernelNodeSetAttribute),
+// "enabled" and "disabled" (cudaGraphNodeSetEnabled), and "edge from port F to port T" for each
+// programmatic edge a node was added or captured with.
+const std::vector<std::string>& graph_calls();
 long streams_and_events_made();  // cudaStreamCreateWithFlags and cudaEventCreateWithFlags calls so far
 
 // Grid x and the second argument of each kernel node made or set, in order.

@@ -485,20 +485,24 @@ private:
       line("  }};");
       line("  g.sites = sites;");
     }
-    if (!plan_.port_steps.empty()) {
-      // Programmatic edges: the backend makes each as it adds or captures the kernel it enters.
-      line("  static constexpr cg::port_step ports[] = {{{}}};",
-           detail::join(plan_.port_steps, ", ", [](const plan::port_step& e) {
-             return fmt::format("{{{}, {}, {}}}", e.from, e.to, e.launch_completion);
-           }));
-      line("  g.port_edges = ports;");
-    }
+    port_edges();
     line("  const values v = evaluate(p);");
     for (const auto& l : prologue) line("{}", l);
     for (const auto& l : body) line("{}", l);
     line("  return state;");
     line("}}");
     line("");
+  }
+
+  // Programmatic edges (both forms): the backend makes each as it adds or captures the kernel
+  // it enters, reading them from the state.
+  void port_edges() {
+    if (plan_.port_steps.empty()) return;
+    line("  static constexpr cg::port_step ports[] = {{{}}};",
+         detail::join(plan_.port_steps, ", ", [](const plan::port_step& e) {
+           return fmt::format("{{{}, {}, {}}}", e.from, e.to, e.launch_completion);
+         }));
+    line("  g.port_edges = ports;");
   }
 
   void build_explicit(std::vector<std::string>& steps) {
@@ -609,8 +613,10 @@ private:
 
   // ---- the table form (large graphs; cgraph/runtime/generated.hpp) ------------------------------
 
-  // Whether every node fits the table's one loop: kernel, memcpy and memset nodes without
-  // attributes or programmatic edges, with arguments of scalar and pointer types or a cond
+  // Whether every node fits the table's one loop: kernel, memcpy and memset nodes (with their
+  // `[[priority]]`, `[[cluster]]` and `[[enabled]]`, set after the loop as the readable form
+  // sets them, and their programmatic edges, which the backend reads from the state; a node
+  // placed on a device stays readable), with arguments of scalar and pointer types or a cond
   // (`while c { k(c); }`: a slot the walker fills with the handle), all in the file itself (a
   // node's site names `file`), at the root or in the bodies of conditionals at the root, and a
   // `repeat` at the root (its init and counter nodes are rows of their own; the loop's only
@@ -625,7 +631,7 @@ private:
       } else if (detail::info(n.kind).table_row.empty()) {
         return false;
       }
-      if (n.attributes != ir::none || n.ports != ir::none) return false;
+      if (n.attributes != ir::none && g_.attributes[n.attributes].device.expr != ir::none) return false;
       if (src_.segment_of(n.range.begin) != 0) return false;
       bool plain = true;
       ir::for_each_argument(g_, n, [&](const ir::argument& a) {
@@ -884,6 +890,7 @@ private:
     if (plan_.body_graphs == 0) line("  auto state = std::make_shared<cg::table_state>(table());");
     else line("  auto state = std::make_shared<cg::table_state>(table(), {}, {});", plan_.body_graphs, g_.conds.size());
     line("  cg::graph_state& g = *state;");
+    port_edges();
     line("  const values v = evaluate(p);");
     line("  std::vector<cgraph::value> s = cg::table_slots({});", computed_slots_);
     line("  compute_slots(p, v, s);");
@@ -903,6 +910,7 @@ private:
       create_conds(plan::location{}, "g.graph", "  ");  // every conditional is at the root (table_form_fits)
       line("  cg::build_from_table(g, table(), s);");
     }
+    apply_attributes();
     line("  return state;");
     line("}}");
     line("");
@@ -911,12 +919,27 @@ private:
   void update_table() {
     line("inline void traits::update_nodes(cg::node_updater& u, const parameters& before, const parameters& p) {{");
     const auto deps = ir::index_dependencies(g_);
-    for (std::uint32_t q : cond_params(deps)) line("  {}", changed_flag(q));
+    // The nodes an update turns on or off, each with the parameters its `[[enabled]]` reads.
+    std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> flips;
+    for (std::uint32_t i : plan_.attributed)
+      if (auto reads = enabled_reads(*plan_.steps[i].node, deps); !reads.empty()) flips.emplace_back(i, std::move(reads));
+    std::set<std::uint32_t> flagged;  // c_NAME flags, each once: the conds' and the flips'
+    for (std::uint32_t q : cond_params(deps)) flagged.insert(q);
+    for (const auto& f : flips) flagged.insert(f.second.begin(), f.second.end());
+    for (std::uint32_t q : flagged) line("  {}", changed_flag(q));
     cond_refusals(deps);
     line("  std::vector<cgraph::value> was = cg::table_slots({0}), now = cg::table_slots({0});", computed_slots_);
     line("  compute_slots(before, evaluate(before), was);");
-    line("  compute_slots(p, evaluate(p), now);");
+    if (flips.empty()) {
+      line("  compute_slots(p, evaluate(p), now);");
+    } else {
+      line("  const values v = evaluate(p);");
+      line("  compute_slots(p, v, now);");
+    }
     line("  cg::update_from_table(u, table(), was, now);");
+    // As the readable form: a node turned on or off is only flipped (update_statements).
+    for (const auto& [i, reads] : flips)
+      line("  if ({}) u.enabled({}, {});", changed_any(reads), i, enabled_value(*plan_.steps[i].node));
     line("}}");
     line("");
   }

@@ -5,8 +5,9 @@
 // empty and multi-stream bodies, a conditional on a parallel's second stream). Each mode's build must make the kernel nodes the
 // run-time path makes in the same strategy, in the same order and with the same values
 // (capture_from_table issues the capture plan's order, as the run-time capture builder does),
-// and an update of `first` must set the one kernel that reads it. tests/gpu proves the table
-// form's results on a GPU.
+// and an update of `first` must set the one kernel that reads it. Graphs `a` and `pdl`: the
+// attributes, `enabled` flips and programmatic edges the run-time path sets, set the same way.
+// tests/gpu proves the table form's results on a GPU.
 
 #include "fake_cuda.hpp"
 #include "fault_sweep.hpp"
@@ -25,7 +26,10 @@ void spin(cudaGraphConditionalHandle, int) {}
 #include <doctest/doctest.h>
 
 #include <cstddef>
+#include <array>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -161,6 +165,105 @@ TEST_CASE("fake_runtime.the_table_form_takes_a_cond_whose_initial_value_reads_a_
   }
 }
 
+namespace {
+
+cgraph::program golden_program() {
+  return cgraph::program::load(
+      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
+}
+
+cgraph::registry golden_kernels() {
+  cgraph::registry reg;
+  reg.kernel("tiny", &tiny).kernel("spin", &spin);
+  return reg;
+}
+
+// What a build, its instantiation and some updates made and set: the kernels (grid x and second
+// argument, in order) and the calls beside them (fake_cuda::graph_calls).
+using made_and_set = std::pair<kernels, std::vector<std::string>>;
+
+template <typename F>
+made_and_set record(F&& run) {
+  std::vector<std::string> calls;
+  kernels made = fake_cuda::grids_and_args_of([&] {
+    run();
+    calls = fake_cuda::graph_calls();
+  });
+  return {std::move(made), std::move(calls)};
+}
+
+// Graph `a` built on the run-time path and instantiated.
+made_and_set a_on_the_run_time_path(cgraph::strategy how) {
+  const auto prog = golden_program();
+  return record([&] {
+    (void)cgraph::graph::build(prog, "a", {{"p", buffer}, {"first", 50}, {"on", true}}, golden_kernels(), cgraph_tests::with(how))
+        .instantiate();
+  });
+}
+
+// Graph `a` in the table form: built on and instantiated, then turned off, then `first` changed.
+template <typename Traits>
+std::array<made_and_set, 3> a_in_the_table_form() {
+  std::array<made_and_set, 3> out;
+  std::optional<cgraph::gen::exec<Traits>> e;
+  out[0] = record([&] {
+    cgraph::gen::graph<Traits> g({buffer, 50, true}, {});
+    CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
+    e.emplace(g.instantiate());
+  });
+  out[1] = record([&] {
+    const auto r = e->update({buffer, 50, false});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 3);  // three flips, no values
+  });
+  out[2] = record([&] {
+    const auto r = e->update({buffer, 51, false});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 1);  // the kernel that reads `first`, off as it is
+  });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("fake_runtime.the_table_form_sets_attributes_and_flips_enabled_nodes") {
+  for (auto how : cgraph_tests::both) {
+    CAPTURE(cgraph_tests::name_of(how));
+    const made_and_set expected = a_on_the_run_time_path(how);
+    // The priority and the cluster, then the three `enabled` values at instantiation.
+    CHECK(expected.second == std::vector<std::string>{"priority 1", "cluster 2,1,1", "enabled", "disabled", "disabled"});
+    CHECK(expected.first == kernels{{1u, 1ull}, {2u, 50ull}, {2u, 3ull}});
+    const auto made = how == cgraph::strategy::stream_capture ? a_in_the_table_form<generated::capture_mode::a::traits>()
+                                                              : a_in_the_table_form<generated::explicit_mode::a::traits>();
+    CHECK(made[0] == expected);
+    // Turned off: the three nodes flipped, none set again (as the readable form's update does;
+    // the run-time path sets a flipped node's values again too).
+    CHECK(made[1] == made_and_set{{}, {"disabled", "enabled", "enabled"}});
+    // `first` changed: its kernel set again, nothing flipped.
+    CHECK(made[2] == made_and_set{{{2u, 51ull}}, {}});
+  }
+}
+
+TEST_CASE("fake_runtime.the_table_form_keeps_programmatic_edges") {
+  const auto prog = golden_program();
+  for (auto how : cgraph_tests::both) {
+    CAPTURE(cgraph_tests::name_of(how));
+    const made_and_set expected = record([&] {
+      (void)cgraph::graph::build(prog, "pdl", {{"p", buffer}, {"first", 50}}, golden_kernels(), cgraph_tests::with(how));
+    });
+    const std::vector<std::string> edges{
+        "edge from port " + std::to_string(cudaGraphKernelNodePortProgrammatic) + " to port 0",
+        "edge from port " + std::to_string(cudaGraphKernelNodePortLaunchCompletion) + " to port 0"};
+    CHECK(expected.second == edges);
+    REQUIRE(expected.first.size() == 3);
+    const made_and_set made = record([&] {
+      if (how == cgraph::strategy::stream_capture) cgraph::gen::graph<generated::capture_mode::pdl::traits>({buffer, 50}, {});
+      else cgraph::gen::graph<generated::explicit_mode::pdl::traits>({buffer, 50}, {});
+    });
+    CHECK(made == expected);
+  }
+}
+
 TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported_and_leaks_nothing") {
   // The generated table form of both graphs, both modes (loops, a cond slot, a repeat's rows and
   // counter, a cond that reads a parameter): each CUDA call of a build and its instantiation
@@ -175,5 +278,10 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported
   calls += sweep([] { return capture_g({buffer, 50}, {}); });
   calls += sweep([] { return explicit_h({buffer, 50, 1}, {}); });
   calls += sweep([] { return capture_h({buffer, 50, 1}, {}); });
+  // Attributes (set after the rows) and programmatic edges (made as the rows are added).
+  calls += sweep([] { return cgraph::gen::graph<generated::explicit_mode::a::traits>({buffer, 50, true}, {}); });
+  calls += sweep([] { return cgraph::gen::graph<generated::capture_mode::a::traits>({buffer, 50, false}, {}); });
+  calls += sweep([] { return cgraph::gen::graph<generated::explicit_mode::pdl::traits>({buffer, 50}, {}); });
+  calls += sweep([] { return cgraph::gen::graph<generated::capture_mode::pdl::traits>({buffer, 50}, {}); });
   MESSAGE(calls, " faults injected in the table form's builds and instantiations, each reported, nothing leaked");
 }

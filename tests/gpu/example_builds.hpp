@@ -99,6 +99,13 @@ void run_v2_attributes_capture(int* out, bool first, cudaStream_t stream);
 // Its graph `pdl` on (a, b, value), launched once, synchronised.
 void run_v2_pdl_explicit(int* a, int* b, int value, cudaStream_t stream);
 void run_v2_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
+// tests/gpu/table_v2.cgraph, in the table form: `table_attributes` as run_v2_attributes runs
+// it, true when the table form built it and the update took the per-node path;
+// `table_pdl` as run_v2_pdl runs it, returning its programmatic edges (-1: not the table form).
+bool run_table_attributes_explicit(int* out, bool first, cudaStream_t stream);
+bool run_table_attributes_capture(int* out, bool first, cudaStream_t stream);
+int run_table_pdl_explicit(int* a, int* b, int value, cudaStream_t stream);
+int run_table_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
 // `caller_loop` built with limit `first`, launched, updated to `then` and launched again.
 void run_v2_caller_loop_explicit(int* out, int* counter, int first, int then, cudaStream_t stream);
 void run_v2_caller_loop_capture(int* out, int* counter, int first, int then, cudaStream_t stream);

@@ -15,6 +15,8 @@
 #define RUN_V2_SCRATCH run_v2_scratch_capture
 #define RUN_V2_ATTRIBUTES run_v2_attributes_capture
 #define RUN_V2_PDL run_v2_pdl_capture
+#define RUN_TABLE_ATTRIBUTES run_table_attributes_capture
+#define RUN_TABLE_PDL run_table_pdl_capture
 #define RUN_V2_CALLER_LOOP run_v2_caller_loop_capture
 #define RUN_DP_RANK run_dp_rank_capture
 #define RUN_DP_TWO run_dp_two_capture

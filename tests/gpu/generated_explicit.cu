@@ -11,6 +11,8 @@
 #define RUN_V2_SCRATCH run_v2_scratch_explicit
 #define RUN_V2_ATTRIBUTES run_v2_attributes_explicit
 #define RUN_V2_PDL run_v2_pdl_explicit
+#define RUN_TABLE_ATTRIBUTES run_table_attributes_explicit
+#define RUN_TABLE_PDL run_table_pdl_explicit
 #define RUN_V2_CALLER_LOOP run_v2_caller_loop_explicit
 #define MAKE_TABLE_CHAIN make_table_chain_explicit
 #define BUILD_TABLE_CHAIN build_table_chain_explicit

@@ -236,6 +236,17 @@ TEST_CASE("v2.attributes_generated_cpp_in_both_modes") {
   }
 }
 
+TEST_CASE("v2.attributes_in_the_table_form_in_both_modes") {
+  // tests/gpu/table_v2.cgraph's copy of `attributes`, written as a table: the same results.
+  for (auto* run_generated : {run_table_attributes_explicit, run_table_attributes_capture}) {
+    buffer<int> out(256);
+    CHECK(run_generated(out.get(), true, nullptr));
+    check_attributes(out, false);
+    CHECK(run_generated(out.get(), false, nullptr));
+    check_attributes(out, true);
+  }
+}
+
 namespace {
 // The edges of `g`'s root with their data: "programmatic:port" for programmatic ones.
 std::vector<std::string> edge_kinds(cudaGraph_t g) {
@@ -291,6 +302,16 @@ TEST_CASE("v2.programmatic_edges_generated_cpp_in_both_modes") {
   for (auto* run_generated : {run_v2_pdl_explicit, run_v2_pdl_capture}) {
     buffer<int> a(256), b(256);
     run_generated(a.get(), b.get(), 7, nullptr);
+    check_all(b, 14);
+    check_all(a, 28);
+  }
+}
+
+TEST_CASE("v2.programmatic_edges_in_the_table_form_in_both_modes") {
+  // tests/gpu/table_v2.cgraph's copy of `pdl`, written as a table: both edges, the same results.
+  for (auto* run_generated : {run_table_pdl_explicit, run_table_pdl_capture}) {
+    buffer<int> a(256), b(256);
+    CHECK(run_generated(a.get(), b.get(), 7, nullptr) == 2);
     check_all(b, 14);
     check_all(a, 28);
   }
