@@ -24,8 +24,9 @@ struct emit_result {
 
 // A graph of at least this many nodes is written in the table form (cgraph/runtime/generated.hpp):
 // its node records as constant arrays walked by one loop, tens of bytes of C++ per node instead
-// of hundreds, when the explicit mode builds it and every node is a kernel, memcpy or memset
-// node of the root without attributes. Others keep the readable form, a function per node.
+// of hundreds, when every node is a kernel, memcpy or memset node (attributes and programmatic
+// edges included, a device placement not) at the root or in a body of a conditional at the
+// root (docs/build_time.md). Others keep the readable form, a function per node.
 // 1 000: there the table form builds faster than the readable form, whose code per node no
 // longer stays in the instruction cache (1.02-1.09 against 1.08-1.18 times a hand-written
 // build on an H200); at 100 nodes the two tie, and at 10 the readable form is faster
