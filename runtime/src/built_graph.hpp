@@ -234,13 +234,20 @@ struct node_values {
     return a.indirect ? static_cast<void*>(struct_bytes.data() + a.as_u64()) : static_cast<void*>(a.bytes.data());
   }
 
-  // Whether CUDA would be handed the same thing: launch dimensions and every argument's bytes
-  // (`values` repeat what `args` hold). How update() tells which nodes changed.
-  friend bool operator==(const node_values& a, const node_values& b) {
+  // Whether a node's setter would be handed the same thing: launch dimensions, device and every
+  // argument's bytes (`values` repeat what `args` hold). `enabled` has a setter of its own, and
+  // neither setter changes what the other set (cudaGraphNodeSetEnabled: "existing node
+  // parameters are not affected by disabling/enabling the node").
+  friend bool same_setter_values(const node_values& a, const node_values& b) {
     return a.grid.x == b.grid.x && a.grid.y == b.grid.y && a.grid.z == b.grid.z && a.block.x == b.block.x &&
-           a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes && a.enabled == b.enabled && a.device == b.device &&
+           a.block.y == b.block.y && a.block.z == b.block.z && a.shared_bytes == b.shared_bytes && a.device == b.device &&
            std::equal(a.args.begin(), a.args.end(), b.args.begin(), b.args.end(), same_bytes) &&
            std::equal(a.struct_bytes.begin(), a.struct_bytes.end(), b.struct_bytes.begin(), b.struct_bytes.end());
+  }
+  // Whether CUDA would be handed the same thing, `enabled` included. How update() tells which
+  // nodes changed.
+  friend bool operator==(const node_values& a, const node_values& b) {
+    return a.enabled == b.enabled && same_setter_values(a, b);
   }
 };
 

@@ -46,10 +46,11 @@ bool set_plain_node(cudaGraphExec_t exec, cudaGraphNode_t node, ir::node_kind ki
   }
 }
 
-// After a node's setter: its `[[enabled]]` state again; false (with CUDA's error cleared) where
-// either was refused.
-bool settle_node(exec_state& s, std::uint32_t step, const node_values& v, bool applied) {
-  if (applied && v.enabled >= 0) applied = s.core.set_enabled(step, v.enabled != 0);
+// After a node's setter: its new `[[enabled]]` state where it `flips`; false (with CUDA's error
+// cleared) where either was refused. A node whose state stays is not turned on or off again:
+// a setter leaves it as it was, and exec_core::set_enabled may wait for the last launch.
+bool settle_node(exec_state& s, std::uint32_t step, const node_values& v, bool applied, bool flips) {
+  if (applied && flips) applied = s.core.set_enabled(step, v.enabled != 0);
   if (!applied) (void)cudaGetLastError();
   return applied;
 }
@@ -69,8 +70,14 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
     node_values& v = fresh[k];
     where at = cur.at(n.range);
     bool applied = true;
+    const node_values& was = s.applied(i);
     // A node moved to another device is a new node: only a new graph (and exec) has it.
-    if (v.device != s.applied(i).device) return false;
+    if (v.device != was.device) return false;
+    const bool flips = v.enabled != was.enabled;
+    if (flips && same_setter_values(v, was)) {  // only turned on or off: its values stay set
+      if (!settle_node(s, i, v, true, true)) return false;
+      continue;
+    }
     switch (n.kind) {
       case ir::node_kind::kernel:
         if (const captured_routine* routine = cur.symbols->routines[n.callee].get()) {
@@ -111,7 +118,7 @@ bool apply_node_params(exec_state& s, const std::vector<std::uint32_t>& changed,
       }
       case ir::node_kind::conditional: break;  // its values are its cond's: see defaults_changed
     }
-    if (!settle_node(s, i, v, applied)) return false;
+    if (!settle_node(s, i, v, applied, flips)) return false;
   }
   return true;
 }
@@ -128,7 +135,8 @@ bool apply_direct_nodes(exec_state& s, const exec_state::direct_param& d, const 
     const bool applied = n.kind == ir::node_kind::kernel
                              ? backend::kernel_node::set_arguments(exec, node, n.params)
                              : set_plain_node(exec, node, n.kind, nullptr, n.element_size, *n.values, s.work.pointers);
-    if (!settle_node(s, n.step, *n.values, applied)) return false;
+    // No direct parameter reaches an attribute (direct_plan): nothing flips.
+    if (!settle_node(s, n.step, *n.values, applied, false)) return false;
   }
   return true;
 }

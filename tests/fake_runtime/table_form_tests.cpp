@@ -192,16 +192,23 @@ made_and_set record(F&& run) {
   return {std::move(made), std::move(calls)};
 }
 
-// Graph `a` built on the run-time path and instantiated.
-made_and_set a_on_the_run_time_path(cgraph::strategy how) {
+// Graph `a` built on and instantiated, then turned off, then `first` changed: what each of the
+// three steps made and set, on the run-time path.
+std::array<made_and_set, 3> a_on_the_run_time_path(cgraph::strategy how) {
   const auto prog = golden_program();
-  return record([&] {
-    (void)cgraph::graph::build(prog, "a", {{"p", buffer}, {"first", 50}, {"on", true}}, golden_kernels(), cgraph_tests::with(how))
-        .instantiate();
+  std::array<made_and_set, 3> out;
+  std::optional<cgraph::graph_exec> e;
+  out[0] = record([&] {
+    e.emplace(cgraph::graph::build(prog, "a", {{"p", buffer}, {"first", 50}, {"on", true}}, golden_kernels(),
+                                   cgraph_tests::with(how))
+                  .instantiate());
   });
+  out[1] = record([&] { CHECK(e->update({{"on", false}}).path == cgraph::update_path::node_params); });
+  out[2] = record([&] { CHECK(e->update({{"first", 51}}).path == cgraph::update_path::node_params); });
+  return out;
 }
 
-// Graph `a` in the table form: built on and instantiated, then turned off, then `first` changed.
+// The same in the table form.
 template <typename Traits>
 std::array<made_and_set, 3> a_in_the_table_form() {
   std::array<made_and_set, 3> out;
@@ -229,18 +236,18 @@ std::array<made_and_set, 3> a_in_the_table_form() {
 TEST_CASE("fake_runtime.the_table_form_sets_attributes_and_flips_enabled_nodes") {
   for (auto how : cgraph_tests::both) {
     CAPTURE(cgraph_tests::name_of(how));
-    const made_and_set expected = a_on_the_run_time_path(how);
+    const auto expected = a_on_the_run_time_path(how);
     // The priority and the cluster, then the three `enabled` values at instantiation.
-    CHECK(expected.second == std::vector<std::string>{"priority 1", "cluster 2,1,1", "enabled", "disabled", "disabled"});
-    CHECK(expected.first == kernels{{1u, 1ull}, {2u, 50ull}, {2u, 3ull}});
+    CHECK(expected[0].second == std::vector<std::string>{"priority 1", "cluster 2,1,1", "enabled", "disabled", "disabled"});
+    CHECK(expected[0].first == kernels{{1u, 1ull}, {2u, 50ull}, {2u, 3ull}});
+    // Turned off: the three nodes flipped, none set again (CUDA keeps a node's parameters
+    // through a flip).
+    CHECK(expected[1] == made_and_set{{}, {"disabled", "enabled", "enabled"}});
+    // `first` changed: its kernel set again, not turned off again (a setter leaves it off).
+    CHECK(expected[2] == made_and_set{{{2u, 51ull}}, {}});
     const auto made = how == cgraph::strategy::stream_capture ? a_in_the_table_form<generated::capture_mode::a::traits>()
                                                               : a_in_the_table_form<generated::explicit_mode::a::traits>();
-    CHECK(made[0] == expected);
-    // Turned off: the three nodes flipped, none set again (as the readable form's update does;
-    // the run-time path sets a flipped node's values again too).
-    CHECK(made[1] == made_and_set{{}, {"disabled", "enabled", "enabled"}});
-    // `first` changed: its kernel set again, nothing flipped.
-    CHECK(made[2] == made_and_set{{{2u, 51ull}}, {}});
+    CHECK(made == expected);
   }
 }
 

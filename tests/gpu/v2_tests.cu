@@ -186,12 +186,13 @@ TEST_CASE("v2.alloc_generated_cpp_in_both_modes") {
 }
 
 namespace {
-// What `attributes` leaves: 11 everywhere when on; 1 with element 0 cleared when off.
-void check_attributes(const buffer<int>& out, bool on) {
+// What `attributes` leaves in its first `n` elements: 11 everywhere when on; 1 with element 0
+// cleared when off.
+void check_attributes(const buffer<int>& out, bool on, std::size_t n = 256) {
   auto values = out.read();
   int wrong = 0;
   std::string which;  // the first few wrong elements, "index=value", to tell which node misbehaved
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  for (std::size_t i = 0; i < values.size() && i < n; ++i) {
     if (values[i] == (on ? 11 : i == 0 ? 0 : 1)) continue;
     if (++wrong <= 4) which += " " + std::to_string(i) + "=" + std::to_string(values[i]);
   }
@@ -217,6 +218,18 @@ TEST_CASE("v2.attributes_priority_cluster_and_enabled_in_both_strategies") {
       run(exec);
       check_attributes(out, on);
     }
+    // Values set while a node is off leave it off (an update turns a node on or off only when
+    // its `enabled` changes), and it runs with them once it is on again.
+    auto r = exec.update({{"n", 128}});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 2);  // put and the disabled bump, set without a flip
+    out.write(std::vector<int>(256, -1));
+    run(exec);
+    check_attributes(out, false, 128);
+    CHECK(out.read()[128] == -1);  // n = 128 reached the kernels
+    CHECK(exec.update({{"on", true}}).path == cgraph::update_path::node_params);
+    run(exec);
+    check_attributes(out, true, 128);
     // Built off: the exec starts with the nodes disabled.
     auto off = cgraph::graph::build(prog, "attributes", {{"out", out.get()}, {"on", false}}, v2_kernels(), with(how))
                    .instantiate();
