@@ -22,6 +22,7 @@ only=${ONLY:-build}
 repeats=${REPEATS:-7}
 pin=${CPU-5}  # CPU= (empty) runs unpinned
 generated=OFF; [ "${2:-}" = generated ] && generated=ON
+bash scripts/device_deps.sh --check || exit 1
 D=$PWD/.device-deps/include
 cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF \
   -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_GENERATED=$generated \

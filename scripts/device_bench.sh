@@ -9,6 +9,7 @@
 # most 8 files from $OUT, and this writes about 17 (run 52 lost a whole benchmark's files so).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
 out=${OUT:-/tmp/cgraph-bench}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-bench-build}

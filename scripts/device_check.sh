@@ -6,10 +6,11 @@
 #   CGRAPH_SANITIZE_CASES=LIST   the sanitizers run these doctest cases only (-tc, e.g. 'runtime.*,capture.*')
 #   CGRAPH_SANITIZE_TIMEOUT=S    each sanitizer run is stopped after S seconds (racecheck once hung: run 29)
 # The device machine has no range-v3: carry its headers, made here once with
-#   mkdir -p .device-deps/include && cp -r /usr/include/{range,meta,concepts,std} .device-deps/include/
+#   bash scripts/device_deps.sh
 # (`std/` too: range-v3 0.12's iterator headers include std/detail/associated_types.hpp).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
 out=${OUT:-/tmp/cgraph-device}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-device-build}

@@ -11,6 +11,7 @@
 #     NCCL_GRAPH_MIXING_SUPPORT=1 in the environment restores NCCL's default for them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
 # The workplace's rule for its multi-GPU machines: NVLink multicast stays off (NVLS can put the
 # host's shared GPUs out of service). Exported here so the spawned ranks inherit it too.
 export NCCL_NVLS_ENABLE=0

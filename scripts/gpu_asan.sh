@@ -9,6 +9,7 @@
 #   CGRAPH_ASAN_RUNS=N   runs of the suite (2)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
 out=${OUT:-/tmp/cgraph-device}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-asan}

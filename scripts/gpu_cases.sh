@@ -8,6 +8,7 @@
 #   CASES='generated.the_table_form*' [LIMIT=120] OUT=$OUT bash scripts/gpu_cases.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
 : "${CASES:?CASES: the doctest -tc patterns to run}"
 out=${OUT:-/tmp/cgraph-gpu-cases}
 mkdir -p "$out"

@@ -10,6 +10,7 @@
 # its seconds and the tool's summary; each case's log goes to $OUT/TOOL-N.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
 tool=${TOOL:-racecheck}
 cases=${CASES:-capture.*}
 limit=${LIMIT:-120}
