@@ -25,8 +25,8 @@ void spin(cudaGraphConditionalHandle, int) {}
 
 #include <doctest/doctest.h>
 
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -39,6 +39,18 @@ namespace {
 namespace generated = cgraph_generated::table_capture_bodies;
 
 float buffer[16];
+
+// The golden file both modes were generated from, and its kernels, for the run-time path.
+cgraph::program golden_program() {
+  return cgraph::program::load(
+      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
+}
+
+cgraph::registry golden_kernels() {
+  cgraph::registry reg;
+  reg.kernel("tiny", &tiny).kernel("spin", &spin);
+  return reg;
+}
 
 using shape = std::vector<std::vector<std::size_t>>;
 
@@ -98,10 +110,8 @@ std::tuple<kernels, shape, bool> build_and_update() {
 }  // namespace
 
 TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_modes") {
-  const auto prog = cgraph::program::load(
-      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
-  cgraph::registry reg;
-  reg.kernel("tiny", &tiny).kernel("spin", &spin);
+  const auto prog = golden_program();
+  const cgraph::registry reg = golden_kernels();
   const cgraph::args values{{"p", buffer}, {"first", 50}};
   for (auto how : cgraph_tests::both) {
     const std::string strategy = cgraph_tests::name_of(how);
@@ -150,10 +160,8 @@ void check_computed_cond(const kernels& expected) {
 }
 
 TEST_CASE("fake_runtime.the_table_form_takes_a_cond_whose_initial_value_reads_a_parameter") {
-  const auto prog = cgraph::program::load(
-      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
-  cgraph::registry reg;
-  reg.kernel("tiny", &tiny).kernel("spin", &spin);
+  const auto prog = golden_program();
+  const cgraph::registry reg = golden_kernels();
   for (auto how : cgraph_tests::both) {
     CAPTURE(cgraph_tests::name_of(how));
     const kernels expected = fake_cuda::grids_and_args_of([&] {
@@ -166,17 +174,6 @@ TEST_CASE("fake_runtime.the_table_form_takes_a_cond_whose_initial_value_reads_a_
 }
 
 namespace {
-
-cgraph::program golden_program() {
-  return cgraph::program::load(
-      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
-}
-
-cgraph::registry golden_kernels() {
-  cgraph::registry reg;
-  reg.kernel("tiny", &tiny).kernel("spin", &spin);
-  return reg;
-}
 
 // What a build, its instantiation and some updates made and set: the kernels (grid x and second
 // argument, in order) and the calls beside them (fake_cuda::graph_calls).
