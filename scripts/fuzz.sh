@@ -22,10 +22,12 @@
 #   FUZZ_TIMEOUT  seconds one input may run before libFuzzer calls it a timeout (default 10).
 #                 Its alarm is wall-clock: jobs at `nice 19` beside a build or a CI run stopped
 #                 on inputs that take 1.3 s alone (runs 132, 133, 137); give such a run 30
+#   FUZZ_BUILD    the build folder (default build/fuzz); with FUZZ_PREBUILT, a second folder
+#                 lets two runs (the two targets) go side by side (scripts/fuzz_both.sh)
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build/fuzz
+build=${FUZZ_BUILD:-build/fuzz} root=$PWD
 if [ -n "${FUZZ_PREBUILT:-}" ]; then
   mkdir -p "$build/fuzz" && cp "$FUZZ_PREBUILT"/fuzz/cgraph_fuzz* "$build/fuzz/"
   export LD_LIBRARY_PATH="$PWD/$FUZZ_PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -56,7 +58,7 @@ cp fuzz/corpus/* "$seeds/" 2>/dev/null || true
 
 jobs=${FUZZ_JOBS:-$(nproc)}
 rm -f "$build"/fuzz-*.log
-(cd "$build" && ./fuzz/$fuzzer -dict=../../fuzz/cgraph.dict -max_total_time="${FUZZ_SECONDS:-1800}" \
+(cd "$build" && ./fuzz/$fuzzer -dict="$root/fuzz/cgraph.dict" -max_total_time="${FUZZ_SECONDS:-1800}" \
   -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
   corpus seeds) || status=$?
 tail -n 20 "$build"/fuzz-*.log
