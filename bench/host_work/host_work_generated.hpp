@@ -11,8 +11,8 @@ namespace host_work {
 
 using generated_build = cgraph::gen::state_ptr (*)(float* p, int first);
 
-// `form`: explicit, capture or table; `shape`: chain, fork-join or conditionals. Null where none
-// was generated (conditionals take no table form).
+// `form`: explicit, capture, table, readable-explicit or readable-capture; `shape`: chain,
+// fork-join or conditionals. Null where none was generated.
 generated_build generated_builder(std::string_view form, std::string_view shape);
 
 }  // namespace host_work
