@@ -10,16 +10,16 @@
 #   FUZZ_JOBS      jobs in all (default: the machine's cores), split evenly between the targets
 #   FUZZ_TIMEOUT   as fuzz.sh (default here 30)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 : "${FUZZ_PREBUILT:?fuzz_both.sh: set FUZZ_PREBUILT}" "${FUZZ_ARCHIVE:?fuzz_both.sh: set FUZZ_ARCHIVE}"
-FUZZ_ARCHIVE=$(mkdir -p "$FUZZ_ARCHIVE" && cd "$FUZZ_ARCHIVE" && pwd)  # fuzz.sh writes it from its build folder
+# Absolute, from the caller's folder: fuzz.sh writes it from its build folder.
+FUZZ_ARCHIVE=$(mkdir -p "$FUZZ_ARCHIVE" && cd "$FUZZ_ARCHIVE" && pwd)
+cd "$(dirname "$0")/.."
 jobs=${FUZZ_JOBS:-$(nproc)}
 half=$(( jobs / 2 > 0 ? jobs / 2 : 1 ))
 run() {  # target, build folder, jobs
   FUZZ_TARGET=$1 FUZZ_BUILD=$2 FUZZ_JOBS=$3 FUZZ_MERGE=0 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30} \
     FUZZ_SECONDS=${FUZZ_SECONDS:-540} FUZZ_ARCHIVE=$FUZZ_ARCHIVE/$1 bash scripts/fuzz.sh > "$FUZZ_ARCHIVE/$1.out" 2>&1
 }
-mkdir -p "$FUZZ_ARCHIVE"
 run check build/fuzz-both-check "$half" & front=$!
 run all build/fuzz-both-all "$(( jobs - half > 0 ? jobs - half : 1 ))" & whole=$!
 status=0
