@@ -3,9 +3,10 @@
 
 A front-end change that should not change behaviour (a faster parser, a smaller syntax tree) is
 checked with it: `check`, `ir`, `dot` and `fmt` run on every input with both binaries, and
-stdout, stderr and the exit code are compared byte for byte.
+stdout, stderr and the exit code are compared byte for byte. `--emit` adds `emit-cpp` in both
+modes (a build whose whole compiler changed: a profile-guided one, scripts/pgo_build.sh).
 
-    python3 scripts/compare_cgraphc.py OLD_CGRAPHC NEW_CGRAPHC [--corpus-sample N] [--diff N]
+    python3 scripts/compare_cgraphc.py OLD_CGRAPHC NEW_CGRAPHC [--corpus-sample N] [--diff N] [--emit]
 
 The inputs: every .cgraph file under examples/ and tests/golden/, then the fuzz regression
 corpus (fuzz/corpus): the first 300 files in name order and N more drawn from the rest with a
@@ -21,7 +22,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-COMMANDS = ("check", "ir", "dot", "fmt")
+COMMANDS = (("check",), ("ir",), ("dot",), ("fmt",))
+EMIT_COMMANDS = (("emit-cpp", "--mode", "explicit"), ("emit-cpp", "--mode", "capture"))
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -40,15 +42,15 @@ def inputs(sample):
 
 def run(binary, command, path):
     try:
-        r = subprocess.run([binary, command, os.path.basename(path)], cwd=os.path.dirname(path), capture_output=True,
-                           timeout=60)
+        r = subprocess.run([binary, command[0], os.path.basename(path), *command[1:]], cwd=os.path.dirname(path),
+                           capture_output=True, timeout=60)
         return r.stdout + b"\n--- stderr ---\n" + r.stderr + b"\n--- exit %d ---\n" % r.returncode
     except subprocess.TimeoutExpired:
         return b"--- timed out ---\n"
 
 
-def compare(old, new, path):
-    return [(c, path, a, b) for c in COMMANDS for a, b in [(run(old, c, path), run(new, c, path))] if a != b]
+def compare(old, new, path, commands):
+    return [(c, path, a, b) for c in commands for a, b in [(run(old, c, path), run(new, c, path))] if a != b]
 
 
 def main():
@@ -58,17 +60,19 @@ def main():
     ap.add_argument("--corpus-sample", type=int, default=1500)
     ap.add_argument("--diff", type=int, default=5, help="print the first N differences as unified diffs")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--emit", action="store_true", help="compare emit-cpp's output in both modes too")
     args = ap.parse_args()
+    commands = COMMANDS + (EMIT_COMMANDS if args.emit else ())
     old, new = os.path.abspath(args.old), os.path.abspath(args.new)
     files = inputs(args.corpus_sample)
     with ThreadPoolExecutor(args.jobs) as pool:
-        differences = [d for found in pool.map(lambda p: compare(old, new, p), files) for d in found]
+        differences = [d for found in pool.map(lambda p: compare(old, new, p, commands), files) for d in found]
     for k, (command, path, a, b) in enumerate(differences):
-        print(f"differs: {command} {os.path.relpath(path, ROOT)}")
+        print(f"differs: {' '.join(command)} {os.path.relpath(path, ROOT)}")
         if k < args.diff:
             sys.stdout.writelines(difflib.unified_diff(a.decode(errors="replace").splitlines(True),
                                                        b.decode(errors="replace").splitlines(True), "old", "new"))
-    print(f"{len(files)} inputs, {len(files) * len(COMMANDS)} runs compared, {len(differences)} differ")
+    print(f"{len(files)} inputs, {len(files) * len(commands)} runs compared, {len(differences)} differ")
     return 1 if differences else 0
 
 

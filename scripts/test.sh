@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs every test (CPU tests; GPU tests report
-# "skipped" where no GPU is present), then the CPU tests again under ASan and UBSan. CI runs
-# exactly this.
+# "skipped" where no GPU is present), compares a profile-guided cgraphc with the plain one, then
+# runs the CPU tests again under ASan and UBSan. CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,6 +9,16 @@ build=${CGRAPH_BUILD_DIR:-build/test}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CGRAPH_CMAKE_ARGS:-}
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+
+# The profile-guided build of cgraphc (scripts/pgo_build.sh, GCC) against the build above: the
+# same output, byte for byte, for every example, golden input and a sample of the fuzz corpus,
+# with every command emit-cpp included.
+if [ "${CGRAPH_PGO_CHECK:-1}" = 1 ]; then
+  pgo=${CGRAPH_PGO_BUILD_DIR:-build/pgo}
+  CGRAPH_CMAKE_ARGS="-DCGRAPH_WITH_RUNTIME=OFF -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BUILD_BENCH=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF ${CGRAPH_CMAKE_ARGS:-}" \
+    bash scripts/pgo_build.sh "$pgo" cgraphc
+  python3 scripts/compare_cgraphc.py "$build/cgraphc" "$pgo/cgraphc" --corpus-sample 1500 --emit
+fi
 
 # The CPU tests again under AddressSanitizer and UndefinedBehaviorSanitizer (any finding fails
 # the run). The CUDA runtime is left out: its tests need a GPU, where compute-sanitizer runs.

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The front end built plainly and profile-guided (scripts/pgo_build.sh), side by side on the
+# device machine's host: frontend_bench from both builds in alternating rounds, `cgraphc check`
+# of frontend_bench's 200 000-node file from both, and runtime_bench's build race (text ->
+# graph against the hand-written builds) from both. Two stages, for two calls of the device's
+# 600 s: STAGE=build makes both build folders (kept between calls: they are ignored paths
+# under build/), STAGE=run measures. Results go to $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/device_deps.sh --check || exit 1
+out=${OUT:-/tmp/cgraph-pgo-bench}
+mkdir -p "$out"
+plain=build/device-plain pgo=build/device-pgo
+targets=(frontend_bench runtime_bench cgraphc)
+args="-DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_EXTRA_INCLUDE_DIRS=$PWD/.device-deps/include"
+jobs=$(( $(nproc) / 2 ))
+case "${STAGE:?STAGE=build or STAGE=run}" in
+  build)
+    # Both at once, each on half the cores.
+    ( cmake -S . -B "$plain" -G Ninja -DCMAKE_BUILD_TYPE=Release $args > /dev/null &&
+      cmake --build "$plain" -j "$jobs" --target "${targets[@]}" ) > "$out/plain-build.log" 2>&1 &
+    ( CGRAPH_BUILD_JOBS=$jobs CGRAPH_CMAKE_ARGS="$args" bash scripts/pgo_build.sh "$pgo" "${targets[@]}" ) > "$out/pgo-build.log" 2>&1 &
+    wait
+    tail -n 2 "$out/plain-build.log" "$out/pgo-build.log"
+    ;;
+  run)
+    rounds=${ROUNDS:-3}
+    for ((r = 1; r <= rounds; ++r)); do
+      for b in "$plain" "$pgo"; do
+        echo "== $(basename "$b"), round $r" >> "$out/frontend_bench.txt"
+        "$b/bench/frontend_bench" >> "$out/frontend_bench.txt" 2>&1
+      done
+    done
+    "$plain/bench/frontend_bench" --nodes 200000 --write "$out/mixed200k.cgraph" > /dev/null 2>&1
+    for ((r = 1; r <= 5; ++r)); do
+      for b in "$plain" "$pgo"; do
+        start=$EPOCHREALTIME
+        "$b/cgraphc" check "$out/mixed200k.cgraph" || echo "cgraphc check failed"
+        awk -v b="$(basename "$b")" -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%s %.3f s\n", b, e - s }' >> "$out/cgraphc_check.txt"
+      done
+    done
+    rm -f "$out/mixed200k.cgraph"
+    for b in "$plain" "$pgo"; do
+      "$b/bench/runtime_bench" --only build --csv "$out/runtime_bench-$(basename "$b").csv" --cell-seconds "${CELL_SECONDS:-15}" \
+        --cpu "${CPU:-5}" ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench-$(basename "$b").txt" 2>&1 || echo "runtime_bench failed"
+    done
+    cat "$out/frontend_bench.txt" "$out/cgraphc_check.txt"
+    grep -E "text|hand-written explicit|hand-written capture" "$out"/runtime_bench-*.txt | grep -E " (1000|10000) " 
+    ;;
+esac
