@@ -5,6 +5,8 @@
 # the 10 000-node fork-join's instantiations take seconds a round (docs/performance.md, run 52).
 # runtime_bench's timed thread runs on CPU 5 (CPU, 5 unless given; CPU= unpinned): pinned, a
 # run's cells spread about a quarter less (docs/performance.md, run 52).
+# PGO=1 builds the front end profile-guided (scripts/pgo_build.sh): the text builds and
+# frontend_bench then measure that build.
 # PACK=1 leaves $OUT holding one bench.tar.gz of everything: the device machine returns at
 # most 8 files from $OUT, and this writes about 17 (run 52 lost a whole benchmark's files so).
 set -uo pipefail
@@ -13,9 +15,16 @@ bash scripts/device_deps.sh --check || exit 1
 out=${OUT:-/tmp/cgraph-bench}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-bench-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BENCH_GENERATED=ON -DCGRAPH_BENCH_TABLE_FORM=ON \
-  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/bench-configure.log" 2>&1 || { tail -20 "$out/bench-configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" --target runtime_bench frontend_bench frontend_floor features_bench multi_gpu_bench table_form_bench > "$out/bench-build.log" 2>&1 || { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
+args="-DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BENCH_GENERATED=ON -DCGRAPH_BENCH_TABLE_FORM=ON -DCGRAPH_EXTRA_INCLUDE_DIRS=$PWD/.device-deps/include"
+targets=(runtime_bench frontend_bench frontend_floor features_bench multi_gpu_bench table_form_bench)
+if [ -n "${PGO:-}" ]; then  # the front end profile-guided (scripts/pgo_build.sh; docs/performance.md, run 60)
+  CGRAPH_CMAKE_ARGS="$args" bash scripts/pgo_build.sh "$build" "${targets[@]}" > "$out/bench-build.log" 2>&1 ||
+    { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
+else
+  # shellcheck disable=SC2086  # $args is a list of words
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGRAPH_PGO=OFF $args > "$out/bench-configure.log" 2>&1 || { tail -20 "$out/bench-configure.log"; exit 1; }
+  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > "$out/bench-build.log" 2>&1 || { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
+fi
 "$build/bench/frontend_bench" > "$out/frontend_bench.txt" 2>&1
 "$build/bench/frontend_floor" > "$out/frontend_floor.txt" 2>&1
 PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.csv" ${CGRAPH_BENCH_ARGS:-} > "$out/cuda_core_peer.txt" 2>&1 || echo "cuda.core peer failed: $(tail -3 "$out/cuda_core_peer.txt")"
