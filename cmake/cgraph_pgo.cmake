@@ -36,32 +36,33 @@ if(NOT _cgraph_pgo STREQUAL "OFF")
   endif()
 endif()
 
+# Each compiler's flags for the two rounds: compiling and linking instrumented, compiling from
+# the profile.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  set(_cgraph_pgo_generate -fprofile-generate=${CGRAPH_PGO_DIR})
+  set(_cgraph_pgo_generate_link ${_cgraph_pgo_generate})
+  # A function with no profile, or one changed since training, builds as usual (warned).
+  set(_cgraph_pgo_use -fprofile-use=${CGRAPH_PGO_DIR}/cgraph.profdata -Wno-profile-instr-unprofiled
+                      -Wno-profile-instr-out-of-date)
+else()
+  # One thread trains, so the counters need no atomic updates (which would slow training).
+  set(_cgraph_pgo_generate -fprofile-generate -fprofile-update=single)
+  set(_cgraph_pgo_generate_link -fprofile-generate)
+  # -fprofile-partial-training: code the training never ran is optimised as usual, not for
+  # size. A source with no counts builds without them; one changed since training warns that
+  # its counts no longer match (GCC makes that an error unless told otherwise).
+  set(_cgraph_pgo_use -fprofile-use -fprofile-partial-training -fprofile-correction -Wno-missing-profile
+                      -Wno-error=coverage-mismatch)
+endif()
+
 # cgraph_pgo(target): builds `target`'s C++ sources for the round CGRAPH_PGO names.
 function(cgraph_pgo target)
-  if(_cgraph_pgo STREQUAL "OFF")
-    return()
-  endif()
-  set(cxx "$<COMPILE_LANGUAGE:CXX>")
-  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
-    if(_cgraph_pgo STREQUAL "GENERATE")
-      target_compile_options(${target} PRIVATE "$<${cxx}:-fprofile-generate=${CGRAPH_PGO_DIR}>")
-      target_link_options(${target} INTERFACE "$<BUILD_INTERFACE:-fprofile-generate=${CGRAPH_PGO_DIR}>")
-    else()
-      # A function with no profile, or one changed since training, builds as usual (warned).
-      target_compile_options(${target} PRIVATE
-        "$<${cxx}:-fprofile-use=${CGRAPH_PGO_DIR}/cgraph.profdata;-Wno-profile-instr-unprofiled;-Wno-profile-instr-out-of-date>")
-    endif()
-  elseif(_cgraph_pgo STREQUAL "GENERATE")
-    # One thread trains, so the counters need no atomic updates (which would slow training).
-    target_compile_options(${target} PRIVATE "$<${cxx}:-fprofile-generate;-fprofile-update=single>")
-    # Whatever links the instrumented library needs gcov's run-time (never installed: a
+  if(_cgraph_pgo STREQUAL "GENERATE")
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${_cgraph_pgo_generate}>")
+    # Whatever links the instrumented library needs the profiling run-time (never installed: a
     # GENERATE build is a step of a build, not a product).
-    target_link_options(${target} INTERFACE "$<BUILD_INTERFACE:-fprofile-generate>")
-  else()
-    # -fprofile-partial-training: code the training never ran is optimised as usual, not for
-    # size. A source with no counts builds without them; one changed since training warns
-    # that its counts no longer match (GCC makes that an error unless told otherwise).
-    target_compile_options(${target} PRIVATE
-      "$<${cxx}:-fprofile-use;-fprofile-partial-training;-fprofile-correction;-Wno-missing-profile;-Wno-error=coverage-mismatch>")
+    target_link_options(${target} INTERFACE "$<BUILD_INTERFACE:${_cgraph_pgo_generate_link}>")
+  elseif(_cgraph_pgo STREQUAL "USE")
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${_cgraph_pgo_use}>")
   endif()
 endfunction()
