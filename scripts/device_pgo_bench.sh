@@ -27,7 +27,7 @@ jobs=$(( $(nproc) / 2 ))
 case "${STAGE:?STAGE=build or STAGE=run}" in
   build)
     # Both at once, each on half the cores.
-    ( cmake -S . -B "$plain" -G Ninja -DCMAKE_BUILD_TYPE=Release $args > /dev/null &&
+    ( cmake -S . -B "$plain" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGRAPH_PGO=OFF $args > /dev/null &&
       cmake --build "$plain" -j "$jobs" --target "${targets[@]}" ) > "$out/plain-build.log" 2>&1 &
     ( CGRAPH_BUILD_JOBS=$jobs CGRAPH_CMAKE_ARGS="$args" bash scripts/pgo_build.sh "$pgo" "${targets[@]}" ) > "$out/pgo-build.log" 2>&1 &
     wait

@@ -10,7 +10,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CGRAPH_CMAKE
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 
-# The profile-guided build of cgraphc (scripts/pgo_build.sh, GCC) against the build above: the
+# The profile-guided build of cgraphc (scripts/pgo_build.sh, GCC or Clang) against the build above: the
 # same output, byte for byte, for every example, golden input and a sample of the fuzz corpus,
 # with every command emit-cpp included.
 if [ "${CGRAPH_PGO_CHECK:-1}" = 1 ]; then
