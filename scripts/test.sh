@@ -10,9 +10,9 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CGRAPH_CMAKE
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 
-# The profile-guided build of cgraphc (scripts/pgo_build.sh, GCC or Clang) against the build above: the
-# same output, byte for byte, for every example, golden input and a sample of the fuzz corpus,
-# with every command emit-cpp included.
+# The profile-guided build of cgraphc (scripts/pgo_build.sh, GCC or Clang) against the build
+# above: the same output, byte for byte, for every example, golden input and a sample of the
+# fuzz corpus, with every command emit-cpp included.
 if [ "${CGRAPH_PGO_CHECK:-1}" = 1 ]; then
   pgo=${CGRAPH_PGO_BUILD_DIR:-build/pgo}
   CGRAPH_CMAKE_ARGS="-DCGRAPH_WITH_RUNTIME=OFF -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BUILD_BENCH=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF ${CGRAPH_CMAKE_ARGS:-}" \
