@@ -55,13 +55,18 @@ else()
                       -Wno-error=coverage-mismatch)
 endif()
 
+# Whatever links the instrumented libraries needs the profiling run-time: every C++ link of the
+# project, not the libraries' usage requirements, since the fake-runtime tests and host-work
+# benchmarks link them by file ($<TARGET_FILE:…>). Never installed: a GENERATE build is a step
+# of a build, not a product.
+if(_cgraph_pgo STREQUAL "GENERATE")
+  add_link_options("$<$<LINK_LANGUAGE:CXX>:${_cgraph_pgo_generate_link}>")
+endif()
+
 # cgraph_pgo(target): builds `target`'s C++ sources for the round CGRAPH_PGO names.
 function(cgraph_pgo target)
   if(_cgraph_pgo STREQUAL "GENERATE")
     target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${_cgraph_pgo_generate}>")
-    # Whatever links the instrumented library needs the profiling run-time (never installed: a
-    # GENERATE build is a step of a build, not a product).
-    target_link_options(${target} INTERFACE "$<BUILD_INTERFACE:${_cgraph_pgo_generate_link}>")
   elseif(_cgraph_pgo STREQUAL "USE")
     target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${_cgraph_pgo_use}>")
   endif()
