@@ -22,11 +22,10 @@ only=${ONLY:-build}
 repeats=${REPEATS:-7}
 pin=${CPU-5}  # CPU= (empty) runs unpinned
 generated=OFF; [ "${2:-}" = generated ] && generated=ON
-bash scripts/device_deps.sh --check || exit 1
-D=$PWD/.device-deps/include
-cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF \
-  -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_GENERATED=$generated \
-  -DCGRAPH_EXTRA_INCLUDE_DIRS=$D > "/tmp/cfg-$3.log" 2>&1; }
+source scripts/device_build.sh
+# Not device_configure: the old side's source is old-tree.
+cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release "${device_cmake_args[@]}" -DCGRAPH_BUILD_TESTS=OFF \
+  -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_GENERATED=$generated > "/tmp/cfg-$3.log" 2>&1; }
 start=$(date +%s)
 if [ -n "${PIN_AA:-}" ]; then
   cfg . /tmp/new new && cmake --build /tmp/new -j16 --target runtime_bench > /tmp/build-new.log 2>&1

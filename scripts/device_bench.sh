@@ -11,19 +11,18 @@
 # most 8 files from $OUT, and this writes about 17 (run 52 lost a whole benchmark's files so).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 out=${OUT:-/tmp/cgraph-bench}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-bench-build}
-args="-DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BENCH_GENERATED=ON -DCGRAPH_BENCH_TABLE_FORM=ON -DCGRAPH_EXTRA_INCLUDE_DIRS=$PWD/.device-deps/include"
+args=(-DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BENCH_GENERATED=ON -DCGRAPH_BENCH_TABLE_FORM=ON)
 targets=(runtime_bench frontend_bench frontend_floor features_bench multi_gpu_bench table_form_bench)
 if [ -n "${PGO:-}" ]; then  # the front end profile-guided (scripts/pgo_build.sh; docs/performance.md, run 60)
-  CGRAPH_CMAKE_ARGS="$args" bash scripts/pgo_build.sh "$build" "${targets[@]}" > "$out/bench-build.log" 2>&1 ||
+  CGRAPH_CMAKE_ARGS="${device_cmake_args[*]} ${args[*]}" bash scripts/pgo_build.sh "$build" "${targets[@]}" > "$out/bench-build.log" 2>&1 ||
     { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
 else
-  # shellcheck disable=SC2086  # $args is a list of words
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGRAPH_PGO=OFF $args > "$out/bench-configure.log" 2>&1 || { tail -20 "$out/bench-configure.log"; exit 1; }
-  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" > "$out/bench-build.log" 2>&1 || { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
+  device_configure "$build" Release "$out/bench-configure.log" -DCGRAPH_PGO=OFF "${args[@]}" || exit 1
+  device_build "$build" "$out/bench-build.log" "${targets[@]}" || exit 1
 fi
 "$build/bench/frontend_bench" > "$out/frontend_bench.txt" 2>&1
 "$build/bench/frontend_floor" > "$out/frontend_floor.txt" 2>&1

@@ -10,13 +10,12 @@
 # (`std/` too: range-v3 0.12's iterator headers include std/detail/associated_types.hpp).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 out=${OUT:-/tmp/cgraph-device}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-device-build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+device_configure "$build" RelWithDebInfo "$out/configure.log" || exit 1
+device_build "$build" "$out/build.log" || exit 1
 echo "== CPU tests"
 ctest --test-dir "$build" -LE gpu -j "$(nproc)" --output-on-failure > "$out/ctest-cpu.log" 2>&1
 tail -3 "$out/ctest-cpu.log"

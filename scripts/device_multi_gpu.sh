@@ -11,7 +11,7 @@
 #     NCCL_GRAPH_MIXING_SUPPORT=1 in the environment restores NCCL's default for them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 # The workplace's rule for its multi-GPU machines: NVLink multicast stays off (NVLS can put the
 # host's shared GPUs out of service). Exported here so the spawned ranks inherit it too.
 export NCCL_NVLS_ENABLE=0
@@ -20,14 +20,12 @@ mkdir -p "$out"
 steps=${CGRAPH_MULTI_GPU_STEPS:-tests example probe bench}
 nvidia-smi -L
 nvidia-smi topo -m 2>&1 | head -4
-deps="-DCGRAPH_EXTRA_INCLUDE_DIRS=$PWD/.device-deps/include"
 
 if [[ " $steps " == *" tests "* || " $steps " == *" example "* ]]; then
   build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-device-build}
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 "$deps" \
-    > /tmp/mg-configure.log 2>&1 || { tail -30 /tmp/mg-configure.log; exit 1; }
-  cmake --build "$build" -j "$(nproc)" --target cgraph_gpu_tests cgraph_nccl_rank example_data_parallel \
-    example_data_parallel_generated > /tmp/mg-build.log 2>&1 || { grep -E "error" /tmp/mg-build.log | head -40; exit 1; }
+  device_configure "$build" RelWithDebInfo /tmp/mg-configure.log || exit 1
+  device_build "$build" /tmp/mg-build.log cgraph_gpu_tests cgraph_nccl_rank example_data_parallel \
+    example_data_parallel_generated || exit 1
 fi
 if [[ " $steps " == *" tests "* ]]; then
   echo "== GPU tests: devices and collectives (multi_gpu.*, faults.placed_nodes_and_collectives*)"
@@ -53,10 +51,8 @@ fi
 if [[ " $steps " == *" bench "* ]]; then
   echo "== multi_gpu_bench (Release)"
   bench=/tmp/cgraph-multi-gpu-bench
-  cmake -S . -B "$bench" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF "$deps" \
-    > /tmp/mg-bench-configure.log 2>&1 || { tail -20 /tmp/mg-bench-configure.log; exit 1; }
-  cmake --build "$bench" -j "$(nproc)" --target multi_gpu_bench > /tmp/mg-bench-build.log 2>&1 ||
-    { grep -E "error|FAILED" /tmp/mg-bench-build.log | head; exit 1; }
+  device_configure "$bench" Release /tmp/mg-bench-configure.log -DCGRAPH_BUILD_TESTS=OFF || exit 1
+  device_build "$bench" /tmp/mg-bench-build.log multi_gpu_bench || exit 1
   if [ -n "${CGRAPH_MULTI_GPU_TRACES:-}" ]; then  # diagnostics: "ARGS;ARGS;…", each a --trace run of 30 s at most
     IFS=';' read -ra traces <<< "$CGRAPH_MULTI_GPU_TRACES"
     for t in "${traces[@]}"; do

@@ -10,14 +10,14 @@
 # matched.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 out=${OUT:-/tmp/cgraph-pgo-bench}
 mkdir -p "$out"
-args="-DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_EXTRA_INCLUDE_DIRS=$PWD/.device-deps/include"
+args=(-DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BUILD_EXAMPLES=OFF)
 if [[ "${CXX:-}" == *clang* ]]; then
   suffix=-clang
   targets=(frontend_bench cgraphc)
-  args="$args -DCGRAPH_WITH_RUNTIME=OFF"
+  args+=(-DCGRAPH_WITH_RUNTIME=OFF)
 else
   suffix=
   targets=(frontend_bench runtime_bench cgraphc)
@@ -27,9 +27,9 @@ jobs=$(( $(nproc) / 2 ))
 case "${STAGE:?STAGE=build or STAGE=run}" in
   build)
     # Both at once, each on half the cores.
-    ( cmake -S . -B "$plain" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCGRAPH_PGO=OFF $args > /dev/null &&
-      cmake --build "$plain" -j "$jobs" --target "${targets[@]}" ) > "$out/plain-build.log" 2>&1 &
-    ( CGRAPH_BUILD_JOBS=$jobs CGRAPH_CMAKE_ARGS="$args" bash scripts/pgo_build.sh "$pgo" "${targets[@]}" ) > "$out/pgo-build.log" 2>&1 &
+    ( device_configure "$plain" Release "$out/plain-configure.log" -DCGRAPH_PGO=OFF "${args[@]}" &&
+      CGRAPH_BUILD_JOBS=$jobs device_build "$plain" "$out/plain-build.log" "${targets[@]}" ) &
+    ( CGRAPH_BUILD_JOBS=$jobs CGRAPH_CMAKE_ARGS="${device_cmake_args[*]} ${args[*]}" bash scripts/pgo_build.sh "$pgo" "${targets[@]}" ) > "$out/pgo-build.log" 2>&1 &
     wait
     tail -n 2 "$out/plain-build.log" "$out/pgo-build.log"
     ;;

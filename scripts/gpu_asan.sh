@@ -9,19 +9,16 @@
 #   CGRAPH_ASAN_RUNS=N   runs of the suite (2)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 out=${OUT:-/tmp/cgraph-device}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-asan}
 export NCCL_NVLS_ENABLE=0
 flags="-fsanitize=address -fno-omit-frame-pointer"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" -DCGRAPH_BUILD_BENCH=OFF \
+device_configure "$build" RelWithDebInfo "$out/asan-configure.log" -DCGRAPH_BUILD_BENCH=OFF \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_CUDA_FLAGS="-Xcompiler=${flags// /,}" \
-  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address > "$out/asan-configure.log" 2>&1 ||
-  { tail -30 "$out/asan-configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" --target cgraph_gpu_tests > "$out/asan-build.log" 2>&1 ||
-  { grep -E "error:" "$out/asan-build.log" | head -40; exit 1; }
+  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=address || exit 1
+device_build "$build" "$out/asan-build.log" cgraph_gpu_tests || exit 1
 ldd "$build/tests/cgraph_gpu_tests" | grep -q libasan || { echo "the test binary is not linked with ASan"; exit 1; }
 status=0
 for i in $(seq 1 "${CGRAPH_ASAN_RUNS:-2}"); do

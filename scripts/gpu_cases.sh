@@ -8,15 +8,14 @@
 #   CASES='generated.the_table_form*' [LIMIT=120] OUT=$OUT bash scripts/gpu_cases.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 : "${CASES:?CASES: the doctest -tc patterns to run}"
 out=${OUT:-/tmp/cgraph-gpu-cases}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-gpu-cases-build}
 start=$(date +%s)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" --target cgraph_gpu_tests > "$out/build.log" 2>&1 || { grep -E "error:" "$out/build.log" | head -20; exit 1; }
+device_configure "$build" RelWithDebInfo "$out/configure.log" || exit 1
+device_build "$build" "$out/build.log" cgraph_gpu_tests || exit 1
 echo "built in $(( $(date +%s) - start )) s"
 timeout "${LIMIT:-120}" "$build/tests/cgraph_gpu_tests" -tc="$CASES" > "$out/cases.log" 2>&1
 status=$?

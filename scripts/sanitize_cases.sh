@@ -10,7 +10,7 @@
 # its seconds and the tool's summary; each case's log goes to $OUT/TOOL-N.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/device_deps.sh --check || exit 1
+source scripts/device_build.sh
 tool=${TOOL:-racecheck}
 cases=${CASES:-capture.*}
 limit=${LIMIT:-120}
@@ -18,9 +18,8 @@ out=${OUT:-/tmp/cgraph-sanitize}
 build=${CGRAPH_BUILD_DIR:-/tmp/sc}
 mkdir -p "$out"
 start=$(date +%s)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CUDA_ARCHITECTURES=90 -DCGRAPH_BUILD_EXAMPLES=OFF \
-  -DCGRAPH_EXTRA_INCLUDE_DIRS="$PWD/.device-deps/include" > "$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j 8 --target cgraph_gpu_tests > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -20; exit 1; }
+device_configure "$build" RelWithDebInfo "$out/configure.log" -DCGRAPH_BUILD_EXAMPLES=OFF || exit 1
+CGRAPH_BUILD_JOBS=8 device_build "$build" "$out/build.log" cgraph_gpu_tests || exit 1
 echo "built in $(( $(date +%s) - start )) s"
 program="$build/tests/cgraph_gpu_tests"
 skip=$(bash scripts/sanitize.sh --skip "$tool")  # scripts/sanitize.sh: the tools' flags and skips
