@@ -475,6 +475,18 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
   const int launches = 20;
   auto wait = [&] { CHECK_CUDA(cudaStreamSynchronize(stream)); };
+  // A diagnostic (run 61): a second hand-written exec, of a graph built and instantiated after
+  // every other one here, as cgraph's exec was made after hand_exec. At 10 000 nodes cgraph's
+  // launches read 1.00-1.06 of the hand-written ones run after run, from the same
+  // cudaGraphLaunch on a graph of the same nodes: this row parts an exec's age and place in
+  // memory from cgraph's own cost. Its own graph, since a graph with conditional nodes may have
+  // one exec at a time.
+  hand_graph late;
+  cudaGraphExec_t late_exec = nullptr;
+  if (wanted("launch")) {  // a 10 000-node fork-join takes seconds to instantiate
+    late = hand_explicit(s, nodes, buffer);
+    late_exec = instantiate(late.graph);
+  }
   race(s, nodes, {
       {"launch", "hand-written (per launch)", launches, [&] {
          for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(hand_exec, stream));
@@ -482,8 +494,13 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
       {"launch", "cgraph (per launch)", launches, [&] {
          for (int k = 0; k < launches; ++k) exec->launch(stream);
        }, wait, wait, {0}},
+      {"launch", "hand-written, its exec made last (per launch)", launches, [&] {
+         for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(late_exec, stream));
+       }, wait, wait, {0}},
   });
 
+  if (late_exec) cudaGraphExecDestroy(late_exec);
+  if (late.graph) cudaGraphDestroy(late.graph);
   cudaGraphExecDestroy(hand_exec);
   cudaGraphDestroy(h.graph);
 }
