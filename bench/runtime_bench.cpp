@@ -531,38 +531,43 @@ graph flagged(p: f32*, counter: u32*) {{
       CHECK_CUDA(cudaStreamSynchronize(stream));
     };
   };
-  // Hand-built: init kernel, then while { tiny; counter } — what `repeat` lowers to.
-  cudaGraph_t hg;
-  CHECK_CUDA(cudaGraphCreate(&hg, 0));
-  cudaGraphConditionalHandle handle;
-  CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, hg, 0, 0));
-  void* init_args[] = {&counter, &handle};
-  cudaKernelNodeParams ip{};
-  ip.func = reinterpret_cast<void*>(bench::loop_init_function());
-  ip.gridDim = dim3(1);
-  ip.blockDim = dim3(1);
-  ip.kernelParams = init_args;
-  cudaGraphNode_t init, loop;
-  CHECK_CUDA(cudaGraphAddKernelNode(&init, hg, nullptr, 0, &ip));
-  cudaGraphNodeParams c{};
-  c.type = cudaGraphNodeTypeConditional;
-  c.conditional.handle = handle;
-  c.conditional.type = cudaGraphCondTypeWhile;
-  c.conditional.size = 1;
-  CHECK_CUDA(cudaGraphAddNode(&loop, hg, &init, nullptr, 1, &c));
-  int zero = 0;
-  void* tiny_args[] = {&buffer, &zero};
-  cudaKernelNodeParams tp = tiny_params(tiny_args);
-  cudaGraphNode_t body_tiny, body_count;
-  CHECK_CUDA(cudaGraphAddKernelNode(&body_tiny, c.conditional.phGraph_out[0], nullptr, 0, &tp));
-  unsigned limit = iterations;
-  void* count_args[] = {&counter, &limit, &handle};
-  cudaKernelNodeParams cp{};
-  cp.func = reinterpret_cast<void*>(bench::count_step_function());
-  cp.gridDim = dim3(1);
-  cp.blockDim = dim3(1);
-  cp.kernelParams = count_args;
-  CHECK_CUDA(cudaGraphAddKernelNode(&body_count, c.conditional.phGraph_out[0], &body_tiny, 1, &cp));
+  // Hand-built: init kernel, then while { tiny; counter } — what `repeat` lowers to. Its
+  // kernel parameters are copied into the nodes as they are added.
+  auto hand_loop = [&](unsigned* count) {
+    cudaGraph_t hg;
+    CHECK_CUDA(cudaGraphCreate(&hg, 0));
+    cudaGraphConditionalHandle handle;
+    CHECK_CUDA(cudaGraphConditionalHandleCreate(&handle, hg, 0, 0));
+    void* init_args[] = {&count, &handle};
+    cudaKernelNodeParams ip{};
+    ip.func = reinterpret_cast<void*>(bench::loop_init_function());
+    ip.gridDim = dim3(1);
+    ip.blockDim = dim3(1);
+    ip.kernelParams = init_args;
+    cudaGraphNode_t init, loop;
+    CHECK_CUDA(cudaGraphAddKernelNode(&init, hg, nullptr, 0, &ip));
+    cudaGraphNodeParams c{};
+    c.type = cudaGraphNodeTypeConditional;
+    c.conditional.handle = handle;
+    c.conditional.type = cudaGraphCondTypeWhile;
+    c.conditional.size = 1;
+    CHECK_CUDA(cudaGraphAddNode(&loop, hg, &init, nullptr, 1, &c));
+    int zero = 0;
+    void* tiny_args[] = {&buffer, &zero};
+    cudaKernelNodeParams tp = tiny_params(tiny_args);
+    cudaGraphNode_t body_tiny, body_count;
+    CHECK_CUDA(cudaGraphAddKernelNode(&body_tiny, c.conditional.phGraph_out[0], nullptr, 0, &tp));
+    unsigned limit = iterations;
+    void* count_args[] = {&count, &limit, &handle};
+    cudaKernelNodeParams cp{};
+    cp.func = reinterpret_cast<void*>(bench::count_step_function());
+    cp.gridDim = dim3(1);
+    cp.blockDim = dim3(1);
+    cp.kernelParams = count_args;
+    CHECK_CUDA(cudaGraphAddKernelNode(&body_count, c.conditional.phGraph_out[0], &body_tiny, 1, &cp));
+    return hg;
+  };
+  cudaGraph_t hg = hand_loop(counter);
   cudaGraphExec_t hand = instantiate(hg);
   auto rep = cgraph::graph::build(prog, "rep", {{"p", buffer}}, reg).instantiate();
   auto flagged = cgraph::graph::build(prog, "flagged", {{"p", buffer}, {"counter", counter}}, reg).instantiate();
@@ -575,8 +580,18 @@ graph flagged(p: f32*, counter: u32*) {{
   cudaGraphExec_t step = instantiate(step_graph);
   unsigned* host_flag;
   CHECK_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_flag), sizeof(unsigned)));
+  // A diagnostic (run 61): the same hand-built loop again, its counter allocated and its exec
+  // made after cgraph's. `repeat` read 0.98-1.04 of the first hand-built loop run after run,
+  // each run's rounds within 0.001 of each other, from kernels that do the same work: the
+  // counter's place in memory and the exec's, which this row parts from cgraph's own cost.
+  unsigned* late_counter;
+  CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&late_counter), sizeof(unsigned)));
+  cudaGraph_t late_hg = hand_loop(late_counter);
+  cudaGraphExec_t late_hand = instantiate(late_hg);
   race(shape::conditional, iterations, {
       {"device loop", "hand-built conditional node (per iteration)", iterations, launched(hand)},
+      {"device loop", "hand-built conditional node, made last (per iteration)", iterations, launched(late_hand), [] {},
+       [] {}, {0}},
       {"device loop", "cgraph repeat (per iteration)", iterations, launched(rep.get()), [] {}, [] {}, {0}},
       {"device loop", "cgraph while on a device flag (per iteration)", iterations, launched(flagged.get()), [] {}, [] {}, {0}},
       {"device loop", "host loop reading the flag (per iteration)", iterations, [&] {
@@ -588,8 +603,11 @@ graph flagged(p: f32*, counter: u32*) {{
        }, [&] { CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned))); }, [] {}, {0}},
   });
   cudaGraphExecDestroy(hand);
+  cudaGraphExecDestroy(late_hand);
   cudaGraphExecDestroy(step);
   cudaGraphDestroy(hg);
+  cudaGraphDestroy(late_hg);
+  cudaFree(late_counter);
   cudaGraphDestroy(step_graph);
   cudaFreeHost(host_flag);
   cudaFree(counter);
