@@ -473,34 +473,51 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   }
 
   // Launch overhead: host time of 20 launches (the GPU runs them after; the wait is untimed).
+  // Each path launches execs of its own, two of them, made in the order hand-written, cgraph,
+  // cgraph, hand-written, one pair a round in turn (pair 0: the hand-written exec made first;
+  // pair 1: cgraph's). Where an exec lands in memory moves its launches by 2-3%: in run 61 a
+  // second hand-written exec of the same graph, made after cgraph's, launched at 1.02 of the
+  // first at fork-join 10 000, where cgraph's read 1.03, and the path whose exec was always made
+  // second paid for that in every round. Each exec is a graph's own, since a graph with
+  // conditional nodes may have one exec at a time.
   const int launches = 20;
   auto wait = [&] { CHECK_CUDA(cudaStreamSynchronize(stream)); };
-  // A diagnostic (run 61): a second hand-written exec, of a graph built and instantiated after
-  // every other one here, as cgraph's exec was made after hand_exec. At 10 000 nodes cgraph's
-  // launches read 1.00-1.06 of the hand-written ones run after run, from the same
-  // cudaGraphLaunch on a graph of the same nodes: this row parts an exec's age and place in
-  // memory from cgraph's own cost. Its own graph, since a graph with conditional nodes may have
-  // one exec at a time.
-  hand_graph late;
-  cudaGraphExec_t late_exec = nullptr;
+  hand_graph launch_hand[2];
+  cudaGraphExec_t launch_hand_exec[2] = {};
+  std::optional<cgraph::graph> launch_graph[2];
+  std::optional<cgraph::graph_exec> launch_exec[2];
   if (wanted("launch")) {  // a 10 000-node fork-join takes seconds to instantiate
-    late = hand_explicit(s, nodes, buffer);
-    late_exec = instantiate(late.graph);
+    auto make_hand = [&](int k) {
+      launch_hand[k] = hand_explicit(s, nodes, buffer);
+      launch_hand_exec[k] = instantiate(launch_hand[k].graph);
+      CHECK_CUDA(cudaGraphLaunch(launch_hand_exec[k], stream));  // its first launch uploads it: not timed
+    };
+    auto make_cgraph = [&](int k) {
+      launch_graph[k].emplace(cgraph::graph::build(prog, "g", values, reg));
+      launch_exec[k].emplace(launch_graph[k]->instantiate());
+      launch_exec[k]->launch(stream);
+    };
+    make_hand(0);
+    make_cgraph(0);
+    make_cgraph(1);
+    make_hand(1);
+    wait();
   }
+  int hand_pair = 0, cgraph_pair = 0;  // each entrant's round, counted in its setup (one a round)
   race(s, nodes, {
       {"launch", "hand-written (per launch)", launches, [&] {
-         for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(hand_exec, stream));
-       }, wait, wait},
+         for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(launch_hand_exec[hand_pair % 2], stream));
+       }, [&] { wait(); ++hand_pair; }, wait},
       {"launch", "cgraph (per launch)", launches, [&] {
-         for (int k = 0; k < launches; ++k) exec->launch(stream);
-       }, wait, wait, {0}},
-      {"launch", "hand-written, its exec made last (per launch)", launches, [&] {
-         for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(late_exec, stream));
-       }, wait, wait, {0}},
+         for (int k = 0; k < launches; ++k) launch_exec[cgraph_pair % 2]->launch(stream);
+       }, [&] { wait(); ++cgraph_pair; }, wait, {0}},
   });
+  for (int k = 0; k < 2; ++k) {
+    if (launch_hand_exec[k]) cudaGraphExecDestroy(launch_hand_exec[k]);
+    if (launch_hand[k].graph) cudaGraphDestroy(launch_hand[k].graph);
+    launch_exec[k].reset();
+  }
 
-  if (late_exec) cudaGraphExecDestroy(late_exec);
-  if (late.graph) cudaGraphDestroy(late.graph);
   cudaGraphExecDestroy(hand_exec);
   cudaGraphDestroy(h.graph);
 }
@@ -525,12 +542,6 @@ graph flagged(p: f32*, counter: u32*) {{
   while more {{ tiny<<<1, 32>>>(p, 0); count_step<<<1, 1>>>(counter, {0}, more); }}
 }}
 )", iterations), "loops.cgraph");
-  auto launched = [&](cudaGraphExec_t e) {
-    return [e, stream] {
-      CHECK_CUDA(cudaGraphLaunch(e, stream));
-      CHECK_CUDA(cudaStreamSynchronize(stream));
-    };
-  };
   // Hand-built: init kernel, then while { tiny; counter } — what `repeat` lowers to. Its
   // kernel parameters are copied into the nodes as they are added.
   auto hand_loop = [&](unsigned* count) {
@@ -567,10 +578,51 @@ graph flagged(p: f32*, counter: u32*) {{
     CHECK_CUDA(cudaGraphAddKernelNode(&body_count, c.conditional.phGraph_out[0], &body_tiny, 1, &cp));
     return hg;
   };
-  cudaGraph_t hg = hand_loop(counter);
-  cudaGraphExec_t hand = instantiate(hg);
-  auto rep = cgraph::graph::build(prog, "rep", {{"p", buffer}}, reg).instantiate();
-  auto flagged = cgraph::graph::build(prog, "flagged", {{"p", buffer}, {"counter", counter}}, reg).instantiate();
+  // Two loops a path, made in the order hand-built, repeat, while, while, repeat, hand-built
+  // (each hand-built loop and `while` with a counter of its own, allocated as it is made), one
+  // of each a round in turn: as with launches, where a loop's exec and counter land moved it by
+  // 2% (run 61: in three processes a second hand-built loop, made after cgraph's, and cgraph's
+  // `repeat` and `while` all read 0.98 of the first hand-built one; `repeat` read 0.98-1.04 run
+  // after run, each run's rounds within 0.001 of each other).
+  struct loop {
+    unsigned* counter = nullptr;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    std::optional<cgraph::graph_exec> made;  // cgraph's
+    cudaGraphExec_t get() const { return made ? made->get() : exec; }
+  };
+  loop hand[2], rep[2], flagged[2];
+  auto make_hand = [&](loop& l) {
+    CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&l.counter), sizeof(unsigned)));
+    l.graph = hand_loop(l.counter);
+    l.exec = instantiate(l.graph);
+  };
+  auto make_rep = [&](loop& l) { l.made.emplace(cgraph::graph::build(prog, "rep", {{"p", buffer}}, reg).instantiate()); };
+  auto make_flagged = [&](loop& l) {
+    CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&l.counter), sizeof(unsigned)));
+    l.made.emplace(cgraph::graph::build(prog, "flagged", {{"p", buffer}, {"counter", l.counter}}, reg).instantiate());
+  };
+  make_hand(hand[0]);
+  make_rep(rep[0]);
+  make_flagged(flagged[0]);
+  make_flagged(flagged[1]);
+  make_rep(rep[1]);
+  make_hand(hand[1]);
+  for (const loop* l : {&hand[0], &hand[1], &rep[0], &rep[1], &flagged[0], &flagged[1]})
+    CHECK_CUDA(cudaGraphLaunch(l->get(), stream));  // each exec's first launch uploads it: not timed
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  // Each entrant's round, counted in its setup (one a round): its loop of the round.
+  int rounds[3] = {};
+  auto in_turn = [&](loop (&pair)[2], int& round) {
+    return std::pair{[&pair, &round, stream] {
+                       CHECK_CUDA(cudaGraphLaunch(pair[round % 2].get(), stream));
+                       CHECK_CUDA(cudaStreamSynchronize(stream));
+                     },
+                     [&round] { ++round; }};
+  };
+  auto [hand_body, hand_setup] = in_turn(hand, rounds[0]);
+  auto [rep_body, rep_setup] = in_turn(rep, rounds[1]);
+  auto [flagged_body, flagged_setup] = in_turn(flagged, rounds[2]);
   // Host loop: one graph launch per iteration, the flag copied back and tested each time.
   cudaGraph_t step_graph;
   CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
@@ -580,20 +632,10 @@ graph flagged(p: f32*, counter: u32*) {{
   cudaGraphExec_t step = instantiate(step_graph);
   unsigned* host_flag;
   CHECK_CUDA(cudaMallocHost(reinterpret_cast<void**>(&host_flag), sizeof(unsigned)));
-  // A diagnostic (run 61): the same hand-built loop again, its counter allocated and its exec
-  // made after cgraph's. `repeat` read 0.98-1.04 of the first hand-built loop run after run,
-  // each run's rounds within 0.001 of each other, from kernels that do the same work: the
-  // counter's place in memory and the exec's, which this row parts from cgraph's own cost.
-  unsigned* late_counter;
-  CHECK_CUDA(cudaMalloc(reinterpret_cast<void**>(&late_counter), sizeof(unsigned)));
-  cudaGraph_t late_hg = hand_loop(late_counter);
-  cudaGraphExec_t late_hand = instantiate(late_hg);
   race(shape::conditional, iterations, {
-      {"device loop", "hand-built conditional node (per iteration)", iterations, launched(hand)},
-      {"device loop", "hand-built conditional node, made last (per iteration)", iterations, launched(late_hand), [] {},
-       [] {}, {0}},
-      {"device loop", "cgraph repeat (per iteration)", iterations, launched(rep.get()), [] {}, [] {}, {0}},
-      {"device loop", "cgraph while on a device flag (per iteration)", iterations, launched(flagged.get()), [] {}, [] {}, {0}},
+      {"device loop", "hand-built conditional node (per iteration)", iterations, hand_body, hand_setup},
+      {"device loop", "cgraph repeat (per iteration)", iterations, rep_body, rep_setup, [] {}, {0}},
+      {"device loop", "cgraph while on a device flag (per iteration)", iterations, flagged_body, flagged_setup, [] {}, {0}},
       {"device loop", "host loop reading the flag (per iteration)", iterations, [&] {
          do {
            CHECK_CUDA(cudaGraphLaunch(step, stream));
@@ -602,12 +644,13 @@ graph flagged(p: f32*, counter: u32*) {{
          } while (*host_flag);
        }, [&] { CHECK_CUDA(cudaMemset(counter, 0, sizeof(unsigned))); }, [] {}, {0}},
   });
-  cudaGraphExecDestroy(hand);
-  cudaGraphExecDestroy(late_hand);
+  for (loop* l : {&hand[0], &hand[1], &rep[0], &rep[1], &flagged[0], &flagged[1]}) {
+    if (l->exec) cudaGraphExecDestroy(l->exec);
+    if (l->graph) cudaGraphDestroy(l->graph);
+    l->made.reset();
+    if (l->counter) cudaFree(l->counter);
+  }
   cudaGraphExecDestroy(step);
-  cudaGraphDestroy(hg);
-  cudaGraphDestroy(late_hg);
-  cudaFree(late_counter);
   cudaGraphDestroy(step_graph);
   cudaFreeHost(host_flag);
   cudaFree(counter);
