@@ -11,7 +11,8 @@
 // the median, over the rounds, of its ratio to the hand-written figure of the same round.
 // Text -> graph builds race apart from the other builds, beside the hand-written references
 // timed again: their teardown (a whole compiled program) slowed whichever path ran next
-// (docs/performance.md, run 57).
+// (docs/performance.md, run 57). Launches and device loops run on two execs a path, made in
+// balanced order and used in turn: where an exec lands in memory moved them by 2-3% (run 62).
 // `--only` runs the named measures alone (build, instantiate, first instantiate, update all,
 // update one, update one warm, first update, launch, device loop): an A/B of one path in a few
 // seconds, where a whole run takes minutes (text -> graph builds of 10 000 nodes, and the
