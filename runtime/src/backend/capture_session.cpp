@@ -108,12 +108,13 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
                                                                             cudaGraph_t body) {
   if (open_ == frames_.size()) frames_.emplace_back();
   frame& f = frames_[open_++];
-  // clear + push_back, inline into the capacity the frame kept; assign(1, x) was a call that
-  // cost a body about 40 instructions (host_work_bench, captured conditionals).
-  f.streams.clear();
-  f.streams.push_back(stream0);
-  f.joined.clear();
-  f.joined.push_back(true);
+  if (f.streams.empty()) {  // the frame's first use
+    f.streams.push_back(stream0);
+    f.joined.push_back(true);
+  } else {
+    f.streams[0] = stream0;
+  }
+  f.width = 1;
   f.fork = nullptr;
   f.is_body = is_body;
   f.body = body;
@@ -201,6 +202,7 @@ void capture_session::fork(unsigned streams) {
   if (streams <= 1) return;
   f.fork = take_event();
   CGRAPH_CUDA(cudaEventRecord(f.fork, f.streams[0]), at_);
+  f.streams.resize(1);
   f.streams.reserve(streams);  // one allocation, not one per doubling (a wide body has hundreds)
   f.joined.assign(streams, false);
   f.joined[0] = true;
@@ -211,6 +213,7 @@ void capture_session::fork(unsigned streams) {
   const std::size_t first = taken_.size();
   capture_pool::instance().streams(streams - 1 - reused, taken_, at_);
   f.streams.insert(f.streams.end(), taken_.begin() + static_cast<std::ptrdiff_t>(first), taken_.end());
+  f.width = streams;
 }
 
 void capture_session::join(unsigned k) {
@@ -231,7 +234,7 @@ void capture_session::begin(unsigned streams) {
   frame& f = top();
   for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[0], event_of(step), 0), at_);
   free_.reserve(taken_.size());  // every stream taken may come back here: one allocation a build at most
-  free_.insert(free_.end(), f.streams.begin() + 1, f.streams.end());
+  if (f.width > 1) free_.insert(free_.end(), f.streams.begin() + 1, f.streams.end());
   cudaGraph_t result = nullptr;
   CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &result), at_);
   free_.push_back(f.streams[0]);
@@ -297,19 +300,40 @@ void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {
   made_.push_back({step, true});
 }
 
-list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& graph, const site& at) {
+// dependencies and depend_on, inline into add_graph_node and out of line for add_node.
+namespace {
+[[gnu::always_inline]] inline list<cudaGraphNode_t> capture_dependencies(cudaStream_t s, cudaGraph_t& graph,
+                                                                         const site& at) {
   cudaStreamCaptureStatus status{};
   const cudaGraphNode_t* deps = nullptr;
   std::size_t count = 0;
-  CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, &graph, &deps, nullptr, &count), at);
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &count), at);
   return {deps, count};
+}
+}  // namespace
+
+[[gnu::always_inline]] inline void capture_session::depend_on_inline(cudaStream_t s, std::uint32_t step,
+                                                                     cudaGraphNode_t node, const site& at) {
+  g_.nodes[step] = node;
+  made_.push_back({step, true});
+  CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(s, &g_.nodes[step], nullptr, 1, cudaStreamSetCaptureDependencies), at);
+}
+
+list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& graph, const site& at) {
+  return capture_dependencies(stream(k), graph, at);
 }
 
 void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at) {
-  g_.nodes[step] = node;
-  made_.push_back({step, true});
-  CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(stream(k), &g_.nodes[step], nullptr, 1, cudaStreamSetCaptureDependencies),
-              at);
+  depend_on_inline(stream(k), step, node, at);
+}
+
+void capture_session::add_graph_node(unsigned k, std::uint32_t step, cudaGraphNodeParams& p, const site& at) {
+  const cudaStream_t s = stream(k);
+  cudaGraph_t graph = nullptr;
+  const list<cudaGraphNode_t> deps = capture_dependencies(s, graph, at);
+  cudaGraphNode_t node = nullptr;
+  CGRAPH_CUDA(cudaGraphAddNode(&node, graph, deps.data(), nullptr, deps.size(), &p), at);
+  depend_on_inline(s, step, node, at);
 }
 
 // Ends every open capture, innermost first. Errors are ignored: this runs while another error

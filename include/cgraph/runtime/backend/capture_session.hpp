@@ -63,6 +63,10 @@ public:
     list<cudaGraphNode_t> deps = dependencies(k, graph, at);
     depend_on(k, step, add(graph, deps), at);
   }
+  // add_node for a node made by cudaGraphAddNode from `p`, in one call: a conditional node's
+  // three CUDA calls were three calls of the session's, about 40 instructions of frames a
+  // conditional (host_work_bench, run 63). CUDA fills `p`'s outputs (a conditional's bodies).
+  void add_graph_node(unsigned k, std::uint32_t step, cudaGraphNodeParams& p, const site& at);
   graph_state& state() { return g_; }
 
 private:
@@ -73,6 +77,7 @@ private:
   list<cudaGraphNode_t> dependencies(unsigned k, cudaGraph_t& graph, const site& at);
   // `node` becomes step's node and stream k's only dependency.
   void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
+  void depend_on_inline(cudaStream_t s, std::uint32_t step, cudaGraphNode_t node, const site& at);
   void fork(unsigned streams);
   void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
@@ -87,9 +92,14 @@ private:
   graph_state& g_;
   site at_;
   cudaStreamCaptureMode mode_;
+  // Stream 0 is streams[0], and joined[0] is true, from the frame's first use on. A frame used
+  // again keeps its lists: push sets streams[0] alone, and fork() the rest, so `width` says how
+  // many entries are the body's own. Kept to one entry each, the lists' four vector calls were
+  // about 30 instructions of every conditional's body (host_work_bench, run 63).
   struct frame {
     std::vector<cudaStream_t> streams;
     std::vector<char> joined;     // whether stream k takes part in the capture yet
+    unsigned width = 1;           // how many streams the body has: 1 until fork()
     cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
     bool is_body = false;         // a body's graph belongs to its node: never destroyed here
     cudaGraph_t body = nullptr;   // that graph

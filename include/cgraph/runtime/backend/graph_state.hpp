@@ -69,6 +69,11 @@ struct graph_state {
   // The graph's programmatic edges, ordered by `to` (the plan's; generated code's constant
   // array): set before the build, they outlive it. Kernel nodes make theirs as they are added.
   std::span<const plan::port_step> port_edges;
+  // Where conditional_node makes each conditional's parameters: zeroed once, then only the
+  // conditional's own fields written (CUDA asks the union's other bytes to be zero, and writes
+  // only phGraph_out). Zeroing all 256 bytes for each conditional was about 37 instructions
+  // (host_work_bench, run 63).
+  cudaGraphNodeParams conditional_params{};
 
   // The edge data of step's dependencies `deps`, one per dependency, programmatic where a port
   // edge of step names it; empty when step has none. Valid until the next call.
