@@ -22,6 +22,7 @@
 
 #include "bench_kernels.hpp"
 #include "bench_support.hpp"
+#include "hand_graphs.hpp"
 #include "chain_100000.cgraph.hpp"  // generated at build time from the chain write_bench_graphs wrote
 
 #include <chrono>
@@ -49,11 +50,7 @@ double hand_explicit(float* p) {
   for (int i = 0; i < nodes; ++i) {
     int index = i;  // the first node's `first` is 0
     void* args[] = {&p, &index};
-    cudaKernelNodeParams params{};
-    params.func = reinterpret_cast<void*>(bench::tiny_function());
-    params.gridDim = dim3(1);
-    params.blockDim = dim3(32);
-    params.kernelParams = args;
+    const cudaKernelNodeParams params = bench::tiny_params(args);  // runtime_bench's hand-written node
     cudaGraphNode_t node = nullptr;
     CHECK_CUDA(cudaGraphAddKernelNode(&node, g, previous ? &previous : nullptr, previous ? 1 : 0, &params));
     previous = node;
