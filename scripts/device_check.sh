@@ -18,7 +18,9 @@ device_configure "$build" RelWithDebInfo "$out/configure.log" || exit 1
 device_build "$build" "$out/build.log" || exit 1
 echo "== CPU tests"
 ctest --test-dir "$build" -LE gpu -j "$(nproc)" --output-on-failure > "$out/ctest-cpu.log" 2>&1
-tail -3 "$out/ctest-cpu.log"
+# The summary line and each failed test (tail alone showed a failure's name but not the count:
+# run 63's proof printed one failure without "tests passed").
+grep -E "% tests passed|^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Not Run|Subprocess aborted)" "$out/ctest-cpu.log" | tail -12
 echo "== GPU tests"
 ctest --test-dir "$build" -L gpu --output-on-failure -V > "$out/ctest-gpu.log" 2>&1
 grep -E "device:|test cases|assertions|Status|tests passed|Failed|ERROR" "$out/ctest-gpu.log" | tail -12
