@@ -77,7 +77,7 @@ private:
   list<cudaGraphNode_t> dependencies(unsigned k, cudaGraph_t& graph, const site& at);
   // `node` becomes step's node and stream k's only dependency.
   void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
-  void depend_on_inline(cudaStream_t s, std::uint32_t step, cudaGraphNode_t node, const site& at);
+  void depend_on_inline(cudaStream_t s, std::uint32_t step, cudaGraphNode_t node, const site& at);  // its body, on stream s
   void fork(unsigned streams);
   void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
