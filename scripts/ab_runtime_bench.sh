@@ -23,20 +23,20 @@ repeats=${REPEATS:-7}
 pin=${CPU-5}  # CPU= (empty) runs unpinned
 generated=OFF; [ "${2:-}" = generated ] && generated=ON
 source scripts/device_build.sh
-# Not device_configure: the old side's source is old-tree.
-cfg() { cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release "${device_cmake_args[@]}" -DCGRAPH_BUILD_TESTS=OFF \
-  -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_GENERATED=$generated > "/tmp/cfg-$3.log" 2>&1; }
+# cfg SOURCE BUILD NAME: the old side's source is old-tree.
+cfg() { CGRAPH_SOURCE_DIR=$1 device_configure "$2" Release "/tmp/cfg-$3.log" -DCGRAPH_BUILD_TESTS=OFF \
+  -DCGRAPH_BUILD_EXAMPLES=OFF -DCGRAPH_INSTALL=OFF -DCGRAPH_BENCH_GENERATED=$generated; }
 start=$(date +%s)
 if [ -n "${PIN_AA:-}" ]; then
-  cfg . /tmp/new new && cmake --build /tmp/new -j16 --target runtime_bench > /tmp/build-new.log 2>&1
+  cfg . /tmp/new new && CGRAPH_BUILD_JOBS=16 device_build /tmp/new /tmp/build-new.log runtime_bench
   rm -rf /tmp/old && ln -s /tmp/new /tmp/old  # the same binary on both sides (an earlier A/B's old build goes)
 else
   cfg old-tree /tmp/old old & cfg . /tmp/new new & wait
-  cmake --build /tmp/old -j8 --target runtime_bench > /tmp/build-old.log 2>&1 &
-  cmake --build /tmp/new -j8 --target runtime_bench > /tmp/build-new.log 2>&1
+  CGRAPH_BUILD_JOBS=8 device_build /tmp/old /tmp/build-old.log runtime_bench &
+  CGRAPH_BUILD_JOBS=8 device_build /tmp/new /tmp/build-new.log runtime_bench
   wait
 fi
-echo "built in $(( $(date +%s) - start )) s"; grep -E "error:|FAILED" /tmp/build-*.log | head
+echo "built in $(( $(date +%s) - start )) s"  # device_build printed any build's errors
 n=0
 for v in ${ORDER:-old new new old old new}; do
   cpu=$pin; [ -n "${PIN_AA:-}" ] && { cpu=; [ "$v" = new ] && cpu=$PIN_AA; }

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by the device scripts (device_*.sh, gpu_*.sh), from the repository root: what every
 # device build passes to CMake, in one place, and the configure and build steps with their logs.
-#   device_configure BUILD_DIR BUILD_TYPE LOG [CMAKE_ARG…]
+#   device_configure BUILD_DIR BUILD_TYPE LOG [CMAKE_ARG…]   (the source tree is CGRAPH_SOURCE_DIR,
+#                                                          the repository unless given)
 #   device_build BUILD_DIR LOG [TARGET…]    (every target when none is named; CGRAPH_BUILD_JOBS
 #                                            cores, all of them unless given)
 # Each returns 1 on failure, after printing the lines of LOG that say why. `device_cmake_args`
@@ -15,7 +16,7 @@ device_cmake_args=(-DCMAKE_CUDA_ARCHITECTURES=90 "-DCGRAPH_EXTRA_INCLUDE_DIRS=$P
 device_configure() {
   local build=$1 type=$2 log=$3
   shift 3
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$type" "${device_cmake_args[@]}" "$@" > "$log" 2>&1 ||
+  cmake -S "${CGRAPH_SOURCE_DIR:-.}" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$type" "${device_cmake_args[@]}" "$@" > "$log" 2>&1 ||
     { tail -30 "$log"; return 1; }
 }
 
