@@ -49,8 +49,9 @@ protected:
   // graph is complete (both strategies).
   void apply_attributes();
   // The routine registered for a kernel node, or null.
-  const captured_routine* routine_of(const ir::node& n) const {
-    return g_.symbols->any_routine && n.kind == ir::node_kind::kernel ? g_.symbols->routines[n.callee].get() : nullptr;
+  const captured_routine* routine_of(const ir::node& n) const { return routine_of(n.kind, n.callee); }
+  const captured_routine* routine_of(ir::node_kind kind, std::uint32_t callee) const {
+    return g_.symbols->any_routine && kind == ir::node_kind::kernel ? g_.symbols->routines[callee].get() : nullptr;
   }
   // Whether kernel step `step`'s launch passes the launch check without making it: it is the
   // launch of the kernel step added last (value_template::same_launch_as), which passed. Call
@@ -61,14 +62,14 @@ protected:
     last_kernel_ = step;
     return known;
   }
-  // The launch of kernel step `step` (node `n`, without a captured routine) and, in `device`,
-  // its GPU. Where its template covers it (value_template::launch_in_place), every argument's
+  // The launch of kernel step `step` (of IR kernel `callee`, without a captured routine) and, in
+  // `device`, its GPU. Where its template covers it (value_template::launch_in_place), every argument's
   // address is in the template's constants or this build's conversion memo, so no value is
   // copied; otherwise from compute(). Valid until the next step.
-  cudaKernelNodeParams kernel_launch(std::uint32_t step, const ir::node& n, const where& at, int& device) {
+  [[gnu::always_inline]] cudaKernelNodeParams kernel_launch(std::uint32_t step, std::uint32_t callee, const where& at, int& device) {
     // The function first: where a node's kernel is missing and one of its values is bad too,
     // the missing kernel is reported (taking it after the values cost 30 instructions a node).
-    const void* function = kernel_function(*g_.program, *g_.symbols, n.callee, at);
+    const void* function = kernel_function(*g_.program, *g_.symbols, callee, at);
     const graph_templates& templates = *g_.templates;
     const value_template& t = templates.steps[step];
     if (!t.launch_in_place) {

@@ -34,7 +34,7 @@ private:
     const captured_routine* routine = routine_of(n);
     if (n.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
-      const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
+      const cudaKernelNodeParams p = kernel_launch(i, n.callee, at, device);
       if (launch_known(i)) backend::kernel_known::add(g_, i, parent, deps, p, at);
       else backend::kernel_node::add(g_, i, parent, deps, p, at, device);
       return;

@@ -2,6 +2,7 @@
 // The state behind cgraph::graph and cgraph::graph_exec: a CUDA graph built from an explicit
 // plan, with a record per plan step (its node handle and the values it was built with).
 
+#include "capture_rows.hpp"
 #include "check.hpp"
 #include "libraries.hpp"
 
@@ -73,10 +74,11 @@ struct program_state {
   // Graph `index`'s templates, made the first time it is built (node_values.cpp); they live as
   // long as the program.
   const graph_templates& templates(std::uint32_t index) const;
-  // Graph `index`'s capture plan (over its explicit plan's steps), made the first time it is
-  // built with stream capture: a program built only with explicit nodes never plans a capture
-  // (it was a fifth of a 1 000-node text -> graph build of conditionals).
-  const plan::capture_plan& capture_plan(std::uint32_t index) const;
+  // Graph `index`'s capture plan (over its explicit plan's steps) as rows (capture_rows.hpp),
+  // made the first time it is built with stream capture: a program built only with explicit
+  // nodes never plans a capture (it was a fifth of a 1 000-node text -> graph build of
+  // conditionals).
+  const capture_rows& capture(std::uint32_t index) const;
 
   // By IR kernel index: the registered function last checked against the kernel's declaration
   // (kernels.cpp), so a later build with the same function takes it as resolved (resolve). A
@@ -96,7 +98,7 @@ struct program_state {
 private:
   std::unique_ptr<graph_templates> make_templates(std::uint32_t index) const;  // node_values.cpp
   made_once_per_graph<graph_templates> templates_;
-  made_once_per_graph<plan::capture_plan> capture_plans_;
+  made_once_per_graph<capture_rows> capture_rows_;
 };
 
 // Where one graph's kernels and callbacks come from. The registry's entries are copied out at
@@ -382,7 +384,7 @@ struct built_graph final : backend::graph_state {
 
   const ir::graph& ir() const { return program->program.graphs[graph_index]; }
   const plan::explicit_plan& plan() const { return program->plans[graph_index]; }
-  const plan::capture_plan& capture() const { return program->capture_plan(graph_index); }
+  const capture_rows& capture() const { return program->capture(graph_index); }
   where at(source_range r) const { return where::in(program->source, r.begin); }
   const built_graph& child(std::uint32_t step) const { return static_cast<const built_graph&>(*child_at(step)); }
   // The statement of step `step`'s node, from the program: a build keeps no sites.

@@ -5,6 +5,7 @@
 
 #include "backend/kernel_known.hpp"
 #include "build_steps.hpp"
+#include "capture_rows.hpp"
 #include "node_params.hpp"
 
 #include <cgraph/runtime/backend/capture_session.hpp>
@@ -24,11 +25,11 @@ public:
   void run() {
     prepare();
     materialize();
-    session_.begin(capture_.bodies[0].streams);
+    session_.begin(capture_.root_streams);
     // Only a root that holds conds asks CUDA for the graph being captured.
     if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_conds(plan::location{}, session_.root());
-    body(0);
-    session_.end(capture_.bodies[0].joins);
+    walk();
+    session_.end(capture_.joins());
     refresh_late_readers();
     apply_attributes();
   }
@@ -69,40 +70,42 @@ private:
     }
   }
 
-  void body(std::uint32_t index) {
-    const plan::capture_body& b = capture_.bodies[index];
-    for (const auto& cn : b.nodes) {
-      if (!cn.waits.empty()) session_.wait(cn.stream, cn.waits);
-      issue(cn);
-      if (cn.record_event) session_.record(cn.stream, cn.step);
+  // The rows in order: a node, or a conditional body's start or end (capture_rows.hpp).
+  void walk() {
+    for (const capture_row& r : capture_.rows) {
+      if (r.op != gen::capture_op::node) [[unlikely]] {
+        if (r.op == gen::capture_op::enter_body) {
+          session_.enter_body(r.body, r.stream);
+          create_conds(plan::location{r.step, r.bodies}, g_.bodies[r.body]);
+        } else {
+          session_.leave_body(capture_.waits_of(r));
+        }
+        continue;
+      }
+      if (r.wait_count != 0) session_.wait(r.stream, capture_.waits_of(r));
+      issue(r);
+      if (r.record) session_.record(r.stream, r.step);
     }
   }
 
-  void issue(const plan::capture_node& cn) {
-    std::uint32_t i = cn.step;
-    unsigned k = cn.stream;
-    const ir::node& n = *plan_.steps[i].node;
-    where at = g_.at(n.range);
-    const bool routine = routine_of(n) != nullptr;
-    if (n.kind == ir::node_kind::kernel && !routine) {
+  // A kernel and a conditional are issued from their row alone; other kinds read their IR node.
+  void issue(const capture_row& r) {
+    const std::uint32_t i = r.step;
+    const unsigned k = r.stream;
+    const where at = where::in(g_.program->source, r.source);
+    const captured_routine* routine = routine_of(r.kind, r.callee);
+    if (r.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
-      const cudaKernelNodeParams p = kernel_launch(i, n, at, device);
+      const cudaKernelNodeParams p = kernel_launch(i, r.callee, at, device);
       if (launch_known(i)) backend::kernel_known::capture(session_, k, i, p, at);
       else backend::kernel_node::capture(session_, k, i, p, at, device);
       return;
     }
-    if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      backend::conditional_node::capture(session_, k, i, {g_.conds[n.cond], n.cond_kind, n.bodies_count},
-                                         plan_.first_body[i], at);
-      for (std::uint32_t b = 0; b < n.bodies_count; ++b) {
-        const plan::capture_body& body_plan = capture_.bodies[cn.bodies[b]];
-        session_.enter_body(plan_.first_body[i] + b, body_plan.streams);
-        create_conds(plan::location{i, b}, g_.bodies[plan_.first_body[i] + b]);
-        body(cn.bodies[b]);
-        session_.leave_body(body_plan.joins);
-      }
-      return;
+    if (r.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
+      backend::conditional_node::capture(session_, k, i, {g_.conds[r.callee], r.cond_kind, r.bodies}, r.body, at);
+      return;  // its bodies are the rows that follow
     }
+    const ir::node& n = *plan_.steps[i].node;
     node_values& v = compute(i, routine);
     switch (n.kind) {
       case ir::node_kind::kernel:  // with a captured routine
@@ -131,7 +134,7 @@ private:
     }
   }
 
-  const plan::capture_plan& capture_;
+  const capture_rows& capture_;
   backend::capture_session session_;
   // Captured routines and collectives by step, made before the capture.
   std::map<std::uint32_t, backend::graph_handle> routines_;

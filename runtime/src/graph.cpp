@@ -32,9 +32,10 @@ program program::compile(std::string text, std::string file, std::optional<impor
 }
 
 namespace detail {
-const plan::capture_plan& program_state::capture_plan(std::uint32_t index) const {
-  return capture_plans_.get(index, plans.size(),
-                            [&] { return std::make_unique<plan::capture_plan>(plan::lower_capture(plans[index])); });
+const capture_rows& program_state::capture(std::uint32_t index) const {
+  return capture_rows_.get(index, plans.size(), [&] {
+    return std::make_unique<capture_rows>(flatten_capture(plans[index], plan::lower_capture(plans[index])));
+  });
 }
 }  // namespace detail
 
