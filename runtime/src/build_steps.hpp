@@ -28,17 +28,18 @@ protected:
 
   // Evaluates parameters; call first.
   void prepare();
-  // The handles of every cond whose conditional node lives in graph `home`. Most bodies hold
-  // none, which is told inline (out of line, a body without conds cost 35 instructions).
-  void create_conds(plan::location home, cudaGraph_t graph) {
-    if (home.step != ir::none && !g_.templates->body_holds_conds[plan_.body_index(home)]) return;
-    create_conds_in(home, graph);
+  // The handles of every cond whose conditional node lives in the root graph, or in body graph
+  // `body`. Most bodies hold none, which is told inline (out of line, a body without conds cost
+  // 35 instructions).
+  void create_root_conds(cudaGraph_t graph) { create_conds_in(plan::location{}, graph); }
+  void create_body_conds(std::uint32_t body) {
+    if (g_.templates->body_holds_conds[body]) create_conds_in(g_.templates->body_homes[body], g_.bodies[body]);
   }
   void create_conds_in(plan::location home, cudaGraph_t graph);  // create_conds, once it holds some
   // The graph a step's node goes into: the root, or a body of an earlier conditional.
-  cudaGraph_t parent_graph(plan::location l) const {
-    return l.step == ir::none ? g_.graph.get() : g_.bodies[plan_.body_index(l)];
-  }
+  cudaGraph_t parent_graph(const step_row& r) const { return r.graph == 0 ? g_.graph.get() : g_.bodies[r.graph - 1]; }
+  // The statement of a step's node.
+  where site_of(const step_row& r) const { return where::in(g_.program->source, r.source); }
   // A host node's parameters: a new slot holding step `step`'s values `v`, owned by a user
   // object retained by `owner` (the root graph being built).
   cudaHostNodeParams host_params(std::uint32_t step, const node_values& v, cudaGraph_t owner);

@@ -18,34 +18,34 @@ public:
   void run() {
     prepare();
     backend::create_graph(g_, g_.graph_site);
-    create_conds(plan::location{}, g_.graph);
+    create_root_conds(g_.graph);
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) add(i);
     refresh_late_readers();
     apply_attributes();
   }
 
 private:
+  // A kernel and a conditional are added from their step's row alone; other kinds read their
+  // IR node.
   void add(std::uint32_t i) {
-    const plan::step& s = plan_.steps[i];
-    const ir::node& n = *s.node;
-    where at = g_.at(n.range);
-    cudaGraph_t parent = parent_graph(s.parent);
+    const step_row& s = g_.templates->rows[i];
+    const where at = site_of(s);
+    const cudaGraph_t parent = parent_graph(s);
     const backend::node_deps deps = dependencies(s);
-    const captured_routine* routine = routine_of(n);
-    if (n.kind == ir::node_kind::kernel && !routine) {
+    const captured_routine* routine = routine_of(s.kind, s.callee);
+    if (s.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
-      const cudaKernelNodeParams p = kernel_launch(i, n.callee, at, device);
+      const cudaKernelNodeParams p = kernel_launch(i, s.callee, at, device);
       if (launch_known(i)) backend::kernel_known::add(g_, i, parent, deps, p, at);
       else backend::kernel_node::add(g_, i, parent, deps, p, at, device);
       return;
     }
-    if (n.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      backend::conditional_node::add(g_, i, parent, deps, {g_.conds[n.cond], n.cond_kind, n.bodies_count},
-                                     plan_.first_body[i], at);
-      for (std::uint32_t k = 0; k < n.bodies_count; ++k)
-        create_conds(plan::location{i, k}, g_.bodies[plan_.first_body[i] + k]);
+    if (s.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
+      backend::conditional_node::add(g_, i, parent, deps, {g_.conds[s.callee], s.cond_kind, s.bodies}, s.body, at);
+      for (std::uint32_t k = 0; k < s.bodies; ++k) create_body_conds(s.body + k);
       return;
     }
+    const ir::node& n = *plan_.steps[i].node;
     node_values& v = compute(i, routine != nullptr);
 
     switch (n.kind) {
@@ -81,10 +81,11 @@ private:
 
   // The handles of step `s`'s dependencies: one (a chain's) read where it is kept, more copied
   // into a list reused by every step (and build).
-  backend::node_deps dependencies(const plan::step& s) {
-    if (s.deps.size() == 1) return {&g_.nodes[s.deps[0]], 1};
+  backend::node_deps dependencies(const step_row& s) {
+    const std::uint32_t* steps = plan_.dep_steps.data() + s.deps;
+    if (s.dep_count == 1) return {&g_.nodes[steps[0]], 1};
     deps_.clear();
-    for (auto d : s.deps) deps_.push_back(g_.nodes[d]);
+    for (std::uint32_t k = 0; k < s.dep_count; ++k) deps_.push_back(g_.nodes[steps[k]]);
     return deps_;
   }
 };

@@ -2,7 +2,7 @@
 // The state behind cgraph::graph and cgraph::graph_exec: a CUDA graph built from an explicit
 // plan, with a record per plan step (its node handle and the values it was built with).
 
-#include "capture_rows.hpp"
+#include "plan_rows.hpp"
 #include "check.hpp"
 #include "libraries.hpp"
 
@@ -74,7 +74,7 @@ struct program_state {
   // Graph `index`'s templates, made the first time it is built (node_values.cpp); they live as
   // long as the program.
   const graph_templates& templates(std::uint32_t index) const;
-  // Graph `index`'s capture plan (over its explicit plan's steps) as rows (capture_rows.hpp),
+  // Graph `index`'s capture plan (over its explicit plan's steps) as rows (plan_rows.hpp),
   // made the first time it is built with stream capture: a program built only with explicit
   // nodes never plans a capture (it was a fifth of a 1 000-node text -> graph build of
   // conditionals).
@@ -339,6 +339,7 @@ struct graph_templates {
   std::vector<std::uint32_t> param_exprs;  // the expressions that read a parameter, increasing
   std::vector<std::uint32_t> slot;         // by expression: its index in param_exprs, or ir::none
   std::vector<value_template> steps;       // by plan step
+  std::vector<step_row> rows;              // by plan step: what the walks read of it (plan_rows.hpp)
   // Every step's arguments in plan order: a usable template's constants converted (its dynamic
   // parts zero), zero for any other step.
   std::vector<ir::converted_bytes> arguments;
@@ -358,8 +359,10 @@ struct graph_templates {
   // per build).
   std::optional<std::vector<unsigned>> cond_defaults;
   // By body index (plan::explicit_plan::body_index): whether a cond's conditional node lives in
-  // the body, so a build looks up the plan's map only for those (step_builder::create_conds).
+  // the body, so a build looks up the plan's map only for those (step_builder::create_conds),
+  // and the body's location, which the map is keyed by.
   std::vector<bool> body_holds_conds;
+  std::vector<plan::location> body_homes;
 
   std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
     return {dynamic.data() + t.dynamic.first, t.dynamic.count};

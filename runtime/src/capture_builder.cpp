@@ -5,7 +5,7 @@
 
 #include "backend/kernel_known.hpp"
 #include "build_steps.hpp"
-#include "capture_rows.hpp"
+#include "plan_rows.hpp"
 #include "node_params.hpp"
 
 #include <cgraph/runtime/backend/capture_session.hpp>
@@ -27,7 +27,7 @@ public:
     materialize();
     session_.begin(capture_.root_streams);
     // Only a root that holds conds asks CUDA for the graph being captured.
-    if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_conds(plan::location{}, session_.root());
+    if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_root_conds(session_.root());
     walk();
     session_.end(capture_.joins());
     refresh_late_readers();
@@ -70,39 +70,40 @@ private:
     }
   }
 
-  // The rows in order: a node, or a conditional body's start or end (capture_rows.hpp).
+  // The rows in order: a node, or a conditional body's start or end (plan_rows.hpp), as
+  // gen::capture_from_table walks the table form's.
   void walk() {
-    for (const capture_row& r : capture_.rows) {
+    for (const gen::table_capture_node& r : capture_.rows) {
       if (r.op != gen::capture_op::node) [[unlikely]] {
         if (r.op == gen::capture_op::enter_body) {
-          session_.enter_body(r.body, r.stream);
-          create_conds(plan::location{r.step, r.bodies}, g_.bodies[r.body]);
+          session_.enter_body(r.step, r.stream);
+          create_body_conds(r.step);
         } else {
           session_.leave_body(capture_.waits_of(r));
         }
         continue;
       }
       if (r.wait_count != 0) session_.wait(r.stream, capture_.waits_of(r));
-      issue(r);
+      issue(r.step, r.stream);
       if (r.record) session_.record(r.stream, r.step);
     }
   }
 
-  // A kernel and a conditional are issued from their row alone; other kinds read their IR node.
-  void issue(const capture_row& r) {
-    const std::uint32_t i = r.step;
-    const unsigned k = r.stream;
-    const where at = where::in(g_.program->source, r.source);
-    const captured_routine* routine = routine_of(r.kind, r.callee);
-    if (r.kind == ir::node_kind::kernel && !routine) {
+  // Step i on stream k. A kernel and a conditional are issued from their step's row alone;
+  // other kinds read their IR node.
+  void issue(std::uint32_t i, unsigned k) {
+    const step_row& s = g_.templates->rows[i];
+    const where at = site_of(s);
+    const captured_routine* routine = routine_of(s.kind, s.callee);
+    if (s.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
-      const cudaKernelNodeParams p = kernel_launch(i, r.callee, at, device);
+      const cudaKernelNodeParams p = kernel_launch(i, s.callee, at, device);
       if (launch_known(i)) backend::kernel_known::capture(session_, k, i, p, at);
       else backend::kernel_node::capture(session_, k, i, p, at, device);
       return;
     }
-    if (r.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      backend::conditional_node::capture(session_, k, i, {g_.conds[r.callee], r.cond_kind, r.bodies}, r.body, at);
+    if (s.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
+      backend::conditional_node::capture(session_, k, i, {g_.conds[s.callee], s.cond_kind, s.bodies}, s.body, at);
       return;  // its bodies are the rows that follow
     }
     const ir::node& n = *plan_.steps[i].node;

@@ -459,7 +459,11 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
     }
     previous = i;
   }
+  t->rows = step_rows(plan);
   t->body_holds_conds.assign(plan.body_graphs, false);
+  t->body_homes.resize(plan.body_graphs);
+  for (std::uint32_t i = 0; i < plan.steps.size(); ++i)
+    for (std::uint32_t k = 0; k < t->rows[i].bodies; ++k) t->body_homes[t->rows[i].body + k] = {i, k};
   for (const auto& [key, conds] : plan.conds_by_home)
     if (const plan::location home{static_cast<std::uint32_t>(key >> 32), static_cast<std::uint32_t>(key)};
         home.step != ir::none)

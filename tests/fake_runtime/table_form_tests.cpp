@@ -11,6 +11,7 @@
 
 #include "fake_cuda.hpp"
 #include "fault_sweep.hpp"
+#include "plan_rows.hpp"
 #include "strategies.hpp"
 
 void tiny(float*, int) {}  // the graph's kernels, declared before the generated headers use them
@@ -21,6 +22,7 @@ void spin(cudaGraphConditionalHandle, int) {}
 #include "table_capture_bodies_capture.hpp"
 #include "table_capture_bodies_explicit.hpp"
 
+#include <cgraph/compiler/compile.hpp>
 #include <cgraph/runtime.hpp>
 
 #include <doctest/doctest.h>
@@ -28,6 +30,8 @@ void spin(cudaGraphConditionalHandle, int) {}
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -288,4 +292,54 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported
   calls += sweep([] { return cgraph::gen::graph<generated::explicit_mode::pdl::traits>({buffer, 50}, {}); });
   calls += sweep([] { return cgraph::gen::graph<generated::capture_mode::pdl::traits>({buffer, 50}, {}); });
   MESSAGE(calls, " faults injected in the table form's builds and instantiations, each reported, nothing leaked");
+}
+
+TEST_CASE("fake_runtime.the_run_time_walks_read_the_rows_the_table_form_reads") {
+  // The run-time path's rows of graph `g` (plan_rows.hpp), made from the compiled program, are
+  // the rows cgraphc wrote into the table form from the same plans: the capture's order, streams,
+  // waits, joins and recorded events, and each step's kind, graph, dependencies and bodies. The
+  // two capture walks (capture_builder.cpp, capture_from_table) thus issue one order.
+  std::ifstream in(std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph");
+  std::stringstream text;
+  text << in.rdbuf();
+  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("table_capture_bodies.cgraph", text.str()));
+  const cgraph::ir::graph* g = nullptr;
+  for (const auto& each : prog.graphs) if (each.name == "g") g = &each;
+  REQUIRE(g != nullptr);
+  const cgraph::plan::explicit_plan plan = cgraph::plan::lower_explicit(*g);
+  const cgraph::detail::capture_rows rows = cgraph::detail::flatten_capture(plan, cgraph::plan::lower_capture(plan));
+  const cgraph::gen::capture_table table = generated::capture_mode::g::table_form::capture_table();
+  auto list = [](const std::uint32_t* data, std::size_t size) { return std::vector<std::uint32_t>(data, data + size); };
+  CHECK(rows.root_streams == table.streams);
+  CHECK(list(rows.joins().data(), rows.joins().size()) == list(table.joins.data(), table.joins.size()));
+  REQUIRE(rows.rows.size() == table.nodes.size());
+  std::size_t bodies = 0;
+  for (std::size_t i = 0; i < rows.rows.size(); ++i) {
+    CAPTURE(i);
+    const cgraph::gen::table_capture_node& ours = rows.rows[i];
+    const cgraph::gen::table_capture_node& theirs = table.nodes.data()[i];
+    CHECK(ours.op == theirs.op);
+    CHECK(ours.step == theirs.step);
+    CHECK(ours.stream == theirs.stream);
+    CHECK(ours.record == theirs.record);
+    CHECK(list(rows.waits.data() + ours.waits, ours.wait_count) == list(table.waits.data() + theirs.waits, theirs.wait_count));
+    bodies += ours.op == cgraph::gen::capture_op::enter_body;
+  }
+  CHECK(bodies == plan.body_graphs);
+  const std::vector<cgraph::detail::step_row> steps = cgraph::detail::step_rows(plan);
+  const cgraph::gen::node_table nodes = generated::capture_mode::g::table();
+  REQUIRE(steps.size() == nodes.nodes.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CAPTURE(i);
+    const cgraph::detail::step_row& ours = steps[i];
+    const cgraph::gen::table_node& theirs = nodes.nodes.data()[i];
+    CHECK(ours.kind == theirs.kind);
+    CHECK(ours.graph == theirs.graph);
+    CHECK(list(plan.dep_steps.data() + ours.deps, ours.dep_count) == list(nodes.deps.data() + theirs.deps, theirs.dep_count));
+    if (ours.kind != cgraph::ir::node_kind::conditional) continue;
+    CHECK(ours.callee == theirs.config);  // its cond
+    CHECK(ours.body == theirs.args);
+    CHECK(ours.bodies == theirs.function);
+    CHECK(static_cast<std::uint8_t>(ours.cond_kind) == theirs.element_size);
+  }
 }
