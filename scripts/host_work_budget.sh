@@ -3,9 +3,12 @@
 # callgrind at two repeat counts, and the difference in instructions, divided by the line's
 # units, is compared with its budget. Exits 1 when a figure is above its budget; says so when
 # one is more than 5% below, so that the budget comes down with the change that earned it.
-# Usage: scripts/host_work_budget.sh BENCH_DIR (the build's bench/ folder)
+# Usage: scripts/host_work_budget.sh BENCH_DIR [NAME…] (the build's bench/ folder; NAMEs: only
+# those lines, to measure a change without running all of them)
 set -uo pipefail
-bench=${1:?usage: host_work_budget.sh BENCH_DIR}
+bench=${1:?usage: host_work_budget.sh BENCH_DIR [NAME…]}
+shift
+only=" $* "
 budget_file="$(dirname "$0")/../bench/host_work/budget.txt"
 command -v valgrind > /dev/null || { echo "valgrind is missing"; exit 1; }
 instructions() {  # program, repeats, arguments...
@@ -17,6 +20,7 @@ instructions() {  # program, repeats, arguments...
 status=0
 while read -r name program rest; do
   [[ -z "$name" || "$name" == \#* ]] && continue
+  [[ "$only" != "  " && "$only" != *" $name "* ]] && continue
   read -r -a words <<< "$rest"
   budget=${words[-1]} per=${words[-2]} repeats=${words[-3]}
   args=("${words[@]:0:${#words[@]}-3}")
@@ -38,4 +42,7 @@ while read -r name program rest; do
     echo "$name: $figure instructions, budget $budget"
   fi
 done < "$budget_file"
+for name in "$@"; do  # a NAME no line has is a typo, not a pass
+  grep -q "^$name " "$budget_file" || { echo "$name: no such line in $budget_file"; status=1; }
+done
 exit $status
