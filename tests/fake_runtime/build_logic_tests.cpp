@@ -5,13 +5,16 @@
 
 #include "fake_cuda.hpp"
 #include "fault_sweep.hpp"
+#include "plan_rows.hpp"
 #include "strategies.hpp"
 #include "testing.hpp"
 
+#include <cgraph/compiler/compile.hpp>
 #include <cgraph/runtime.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -531,4 +534,83 @@ TEST_CASE("fake_runtime.a_kernel_with_attributes_gets_the_values_of_one_without"
       CHECK(want.back().arg1 == static_cast<unsigned long long>(n));
     }
   }
+}
+
+TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_rows") {
+  // Conditionals inside conditionals, parallel branches inside bodies, a repeat inside a
+  // switch: the table form takes conditionals at the root only, so its rows (table_form_tests)
+  // do not cover these. Each step is issued once, on a stream of the body it belongs to, after
+  // every step it waits for; each conditional's bodies follow it in order, each between its
+  // enter and leave rows; and each step's dependencies are earlier steps of its own graph.
+  const std::string text = R"(kernel k(p: f32*, i: i32);
+kernel spin(c: cond, i: i32);
+graph nest(p: f32*, n: i32) {
+  cond outer = 1;
+  cond which = n;
+  k<<<1, 32>>>(p, 0);
+  while outer {
+    cond inner = 1;
+    parallel { k<<<1, 32>>>(p, 1); { if inner { k<<<1, 32>>>(p, 2); } else { parallel { k<<<1, 32>>>(p, 3); k<<<1, 32>>>(p, 4); } } } }
+    spin<<<1, 1>>>(outer, 5);
+  }
+  switch which { case 0 { k<<<1, 32>>>(p, 6); } case 2 { repeat 3 { k<<<1, 32>>>(p, 7); } } }
+  parallel { k<<<1, 32>>>(p, 8); k<<<1, 32>>>(p, 9); }
+}
+)";
+  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("nest.cgraph", text));
+  const cgraph::plan::explicit_plan plan = cgraph::plan::lower_explicit(prog.graphs.at(0));
+  const cgraph::detail::capture_rows rows = cgraph::detail::flatten_capture(plan, cgraph::plan::lower_capture(plan));
+  const std::vector<cgraph::detail::step_row> steps = cgraph::detail::step_rows(plan);
+  REQUIRE(steps.size() == plan.steps.size());
+  for (std::uint32_t i = 0; i < steps.size(); ++i)
+    for (std::uint32_t k = 0; k < steps[i].dep_count; ++k) {
+      const std::uint32_t d = plan.dep_steps[steps[i].deps + k];
+      CHECK(d < i);
+      CHECK(steps[d].graph == steps[i].graph);
+    }
+  struct open_body {
+    std::uint32_t graph;    // 0 the root, b + 1 body b
+    std::uint32_t streams;
+  };
+  struct open_conditional {
+    std::uint32_t next, end;  // its bodies not entered yet
+  };
+  std::vector<open_body> bodies{{0, rows.root_streams}};
+  std::vector<open_conditional> conditionals;
+  std::vector<int> issued(steps.size(), 0);
+  std::uint32_t entered = 0;
+  auto issued_before = [&](cgraph::backend::list<std::uint32_t> waits) {
+    for (std::uint32_t w : waits)
+      if (w >= issued.size() || issued[w] != 1) return false;
+    return true;
+  };
+  for (const cgraph::gen::table_capture_node& r : rows.rows) {
+    CAPTURE(r.step);
+    if (r.op == cgraph::gen::capture_op::enter_body) {
+      REQUIRE_FALSE(conditionals.empty());
+      CHECK(r.step == conditionals.back().next);
+      ++conditionals.back().next;
+      ++entered;
+      bodies.push_back({r.step + 1, r.stream});
+    } else if (r.op == cgraph::gen::capture_op::leave_body) {
+      REQUIRE(bodies.size() > 1);
+      CHECK(issued_before(rows.waits_of(r)));  // the body's joins
+      bodies.pop_back();
+      if (conditionals.back().next == conditionals.back().end) conditionals.pop_back();
+    } else {
+      REQUIRE(r.step < steps.size());
+      CHECK(steps[r.step].graph == bodies.back().graph);
+      CHECK(r.stream < bodies.back().streams);
+      CHECK(issued_before(rows.waits_of(r)));
+      ++issued[r.step];
+      const cgraph::detail::step_row& s = steps[r.step];
+      if (s.kind == cgraph::ir::node_kind::conditional) conditionals.push_back({s.body, s.body + s.bodies});
+    }
+  }
+  CHECK(bodies.size() == 1);
+  CHECK(conditionals.empty());
+  CHECK(entered == plan.body_graphs);
+  CHECK(issued_before(rows.joins()));
+  CHECK(std::count(issued.begin(), issued.end(), 1) == static_cast<std::ptrdiff_t>(steps.size()));
+  CHECK(rows.root_streams == 2);  // the last parallel's second branch
 }
