@@ -30,8 +30,6 @@ void spin(cudaGraphConditionalHandle, int) {}
 #include <array>
 #include <cstddef>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -45,10 +43,10 @@ namespace generated = cgraph_generated::table_capture_bodies;
 float buffer[16];
 
 // The golden file both modes were generated from, and its kernels, for the run-time path.
-cgraph::program golden_program() {
-  return cgraph::program::load(
-      (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string());
+std::string golden_path() {
+  return (std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph").string();
 }
+cgraph::program golden_program() { return cgraph::program::load(golden_path()); }
 
 cgraph::registry golden_kernels() {
   cgraph::registry reg;
@@ -299,10 +297,9 @@ TEST_CASE("fake_runtime.the_run_time_walks_read_the_rows_the_table_form_reads") 
   // the rows cgraphc wrote into the table form from the same plans: the capture's order, streams,
   // waits, joins and recorded events, and each step's kind, graph, dependencies and bodies. The
   // two capture walks (capture_builder.cpp, capture_from_table) thus issue one order.
-  std::ifstream in(std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_capture_bodies.cgraph");
-  std::stringstream text;
-  text << in.rdbuf();
-  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("table_capture_bodies.cgraph", text.str()));
+  const std::optional<std::string> text = cgraph::read_file(golden_path());
+  REQUIRE(text.has_value());
+  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("table_capture_bodies.cgraph", *text));
   const cgraph::ir::graph* g = nullptr;
   for (const auto& each : prog.graphs) if (each.name == "g") g = &each;
   REQUIRE(g != nullptr);
