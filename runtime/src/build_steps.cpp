@@ -28,12 +28,13 @@ void step_builder::prepare() {
   g_.port_edges = plan_.port_steps;  // the program's: it outlives the build
 }
 
-void step_builder::create_conds_in(plan::location home, cudaGraph_t graph) {
-  auto it = plan_.conds_by_home.find(plan::home_key(home));
-  if (it == plan_.conds_by_home.end()) return;
-  for (std::uint32_t c : it->second)
+void step_builder::create_conds_of(std::uint32_t n, cudaGraph_t graph) {
+  const graph_templates& t = *g_.templates;
+  for (std::uint32_t k = t.graph_cond_first[n]; k < t.graph_cond_first[n + 1]; ++k) {
+    const std::uint32_t c = t.graph_conds[k];
     backend::create_cond(g_, c, graph, g_.cond_defaults[c], ir_.conds[c].default_expr != ir::none,
                          g_.at(ir_.conds[c].range));
+  }
 }
 
 std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& n, const node_values& v, const where& at) {

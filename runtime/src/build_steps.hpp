@@ -5,6 +5,7 @@
 
 #include "built_graph.hpp"
 #include "node_params.hpp"
+#include "backend/placement.hpp"
 
 #include <cgraph/runtime/backend/handle.hpp>
 #include <cgraph/runtime/backend/thread_spare.hpp>
@@ -22,22 +23,27 @@ struct build_scratch {
   std::vector<cudaGraphNode_t> deps;
 };
 
+// The child graph of `g`'s `call` node `n` with `v`'s arguments (the callee's other parameters
+// take their defaults), built with the same strategy. Building and per-node updates both call it.
+std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v);
+
 class step_builder {
 protected:
   explicit step_builder(built_graph& out);
 
   // Evaluates parameters; call first.
   void prepare();
-  // The handles of every cond whose conditional node lives in the root graph, or in body graph
-  // `body`. Most bodies hold none, which is told inline (out of line, a body without conds cost
-  // 35 instructions).
-  void create_root_conds(cudaGraph_t graph) { create_conds_in(plan::location{}, graph); }
-  void create_body_conds(std::uint32_t body) {
-    if (g_.templates->body_holds_conds[body]) create_conds_in(g_.templates->body_homes[body], g_.bodies[body]);
+  // The handles of every cond whose conditional node lives in graph `n` (0 the root, b + 1 body
+  // b, as step_row::graph numbers them), which is `graph`. Most bodies hold none, which is told
+  // inline (out of line, a body without conds cost 35 instructions).
+  bool holds_conds(std::uint32_t n) const {
+    const std::uint32_t* first = g_.templates->graph_cond_first.data();
+    return first[n] != first[n + 1];
   }
-  void create_conds_in(plan::location home, cudaGraph_t graph);  // create_conds, once it holds some
-  // The graph a step's node goes into: the root, or a body of an earlier conditional.
-  cudaGraph_t parent_graph(const step_row& r) const { return r.graph == 0 ? g_.graph.get() : g_.bodies[r.graph - 1]; }
+  void create_conds(std::uint32_t n, cudaGraph_t graph) {
+    if (holds_conds(n)) create_conds_of(n, graph);
+  }
+  void create_conds_of(std::uint32_t n, cudaGraph_t graph);  // create_conds, once it holds some
   // The statement of a step's node.
   where site_of(const step_row& r) const { return where::in(g_.program->source, r.source); }
   // A host node's parameters: a new slot holding step `step`'s values `v`, owned by a user
@@ -93,6 +99,72 @@ protected:
     }
     return gen::launch_params(function, t.grid, t.block, t.shared_bytes, pointers_.data());
   }
+  // Makes step i, of row `s`, at `place` (backend/placement.hpp: added to a graph, or issued on
+  // a capture stream): the one dispatch by node kind of both walks. A kernel and a conditional
+  // are made from their step's row alone; other kinds read their IR node (make_other). Of a
+  // conditional only the node is made, then `made_conditional()` runs: each walk begins its
+  // bodies its own way.
+  template <typename Place, typename ChildOf, typename MadeConditional>
+  [[gnu::always_inline]] void make_node(std::uint32_t i, const step_row& s, const Place& place, ChildOf&& child_of,
+                                        MadeConditional&& made_conditional) {
+    const where at = site_of(s);
+    const captured_routine* routine = routine_of(s.kind, s.callee);
+    if (s.kind == ir::node_kind::kernel && !routine) {
+      int device = -1;
+      const cudaKernelNodeParams p = kernel_launch(i, s.callee, at, device);
+      if (launch_known(i)) place.template make<backend::known_kernel_node>(i, p, at);
+      else place.template make<backend::kernel_node>(i, p, at, device);
+      return;
+    }
+    if (s.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
+      const backend::conditional_node::spec spec{g_.conds[s.callee], s.cond_kind, s.bodies};
+      place.template make<backend::conditional_node>(i, spec, s.body, at);
+      made_conditional();
+      return;
+    }
+    make_other(i, routine, place, at, child_of);
+  }
+  // make_node's other kinds. The graph a captured routine's or a collective's child node
+  // embeds comes from child_of(step, node, values, routine, at), the walk's: made there
+  // (explicit) or before the capture began.
+  template <typename Place, typename ChildOf>
+  void make_other(std::uint32_t i, const captured_routine* routine, Place place, const where& at,
+                  ChildOf& child_of) {
+    const ir::node& n = *plan_.steps[i].node;
+    node_values& v = compute(i, routine != nullptr);
+    switch (n.kind) {
+      case ir::node_kind::kernel:  // with a captured routine
+      case ir::node_kind::collective:
+        place.template make<backend::child_node>(i, child_of(i, n, v, routine, at), at);
+        break;
+      case ir::node_kind::repeat_init:
+      case ir::node_kind::repeat_counter:
+        backend::repeat_count(g_, n.cond, at);  // a capture made it before it began: found
+        place.template make<backend::kernel_node>(i, repeat_params(n, v, g_).params(), at);
+        break;
+      case ir::node_kind::memcpy: place.template make<backend::memcpy_node>(i, memcpy_params(v), at, v.device); break;
+      case ir::node_kind::memset: place.template make<backend::memset_node>(i, memset_params(n, v), at, v.device); break;
+      case ir::node_kind::host: place.template make<backend::host_node>(i, host_params(i, v, place.root()), at); break;
+      case ir::node_kind::event_record: place.template make<backend::event_record_node>(i, event_params(v), at); break;
+      case ir::node_kind::event_wait: place.template make<backend::event_wait_node>(i, event_params(v), at); break;
+      case ir::node_kind::mem_alloc: place.template make<backend::alloc_node>(i, n.callee, v.args[0].as_u64(), at); break;
+      case ir::node_kind::mem_free: place.template make<backend::free_node>(i, n.callee, at); break;
+      case ir::node_kind::child_graph:
+        // Made here in the explicit walk; a capture made it before it began, but for a call that
+        // passes its own graph's cond, which needs the handle the capture made.
+        if (!g_.child_at(i)) {
+          if constexpr (Place::capturing) {
+            backend::relaxed_capture_mode aside;
+            g_.set_child(i, build_child(g_, n, v));
+          } else {
+            g_.set_child(i, build_child(g_, n, v));
+          }
+        }
+        place.template make<backend::child_node>(i, g_.child_at(i)->graph.get(), at);
+        break;
+      case ir::node_kind::conditional: break;  // made by make_node
+    }
+  }
   // Step `step`'s values (`kernel_values` as compute_values takes it), valid until the next
   // call: one buffer serves every step of the build.
   node_values& compute(std::uint32_t step, bool kernel_values) {
@@ -114,10 +186,6 @@ protected:
 // A host node's slot holding `v`'s values, after checking the registered callable against the
 // declaration. Building and per-node updates both make slots here.
 std::unique_ptr<host_slot> make_host_slot(const built_graph& g, const ir::node& n, const node_values& v, const where& at);
-
-// The child graph of `g`'s `call` node `n` with `v`'s arguments (the callee's other parameters
-// take their defaults), built with the same strategy. Building and per-node updates both call it.
-std::shared_ptr<built_graph> build_child(const built_graph& g, const ir::node& n, const node_values& v);
 
 // Captures `routine` with `v`'s values into a new graph; both strategies embed it as a child
 // graph node (CUDA clones it), and a per-node update sets it.

@@ -358,11 +358,13 @@ struct graph_templates {
   // the same on every build, which then copies them (a graph of 500 `if`s converted 500 values
   // per build).
   std::optional<std::vector<unsigned>> cond_defaults;
-  // By body index (plan::explicit_plan::body_index): whether a cond's conditional node lives in
-  // the body, so a build looks up the plan's map only for those (step_builder::create_conds),
-  // and the body's location, which the map is keyed by.
-  std::vector<bool> body_holds_conds;
-  std::vector<plan::location> body_homes;
+  // By graph, numbered as step_row::graph numbers them (0 the root, b + 1 body b): the conds
+  // whose conditional nodes live in it, graph_conds[graph_cond_first[n], graph_cond_first[n + 1])
+  // in cond order, which a build makes as it begins the graph (step_builder::create_conds). One
+  // list read in place: a body's conds were found through two lists by body and the plan's map
+  // by location (until run 66).
+  std::vector<std::uint32_t> graph_cond_first;
+  std::vector<std::uint32_t> graph_conds;
 
   std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
     return {dynamic.data() + t.dynamic.first, t.dynamic.count};

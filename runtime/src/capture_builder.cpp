@@ -3,7 +3,6 @@
 // capture, and issues each step through the backend's node operations. Generated code in
 // capture mode makes the same calls, printed.
 
-#include "backend/kernel_known.hpp"
 #include "build_steps.hpp"
 #include "plan_rows.hpp"
 #include "node_params.hpp"
@@ -27,7 +26,7 @@ public:
     materialize();
     session_.begin(capture_.root_streams);
     // Only a root that holds conds asks CUDA for the graph being captured.
-    if (plan_.conds_by_home.contains(plan::home_key(plan::location{}))) create_root_conds(session_.root());
+    if (holds_conds(0)) create_conds_of(0, session_.root());
     walk();
     session_.end(capture_.joins());
     refresh_late_readers();
@@ -70,69 +69,17 @@ private:
     }
   }
 
-  // The rows in order: a node, or a conditional body's start or end (plan_rows.hpp), as
-  // gen::capture_from_table walks the table form's.
+  // The rows in order (plan_rows.hpp), by the walk the table form makes; each node by the
+  // explicit walk's dispatch (step_builder::make_node), issued on its stream.
   void walk() {
-    for (const gen::table_capture_node& r : capture_.rows) {
-      if (r.op != gen::capture_op::node) [[unlikely]] {
-        if (r.op == gen::capture_op::enter_body) {
-          session_.enter_body(r.step, r.stream);
-          create_body_conds(r.step);
-        } else {
-          session_.leave_body(capture_.waits_of(r));
-        }
-        continue;
-      }
-      if (r.wait_count != 0) session_.wait(r.stream, capture_.waits_of(r));
-      issue(r.step, r.stream);
-      if (r.record) session_.record(r.stream, r.step);
-    }
-  }
-
-  // Step i on stream k. A kernel and a conditional are issued from their step's row alone;
-  // other kinds read their IR node.
-  void issue(std::uint32_t i, unsigned k) {
-    const step_row& s = g_.templates->rows[i];
-    const where at = site_of(s);
-    const captured_routine* routine = routine_of(s.kind, s.callee);
-    if (s.kind == ir::node_kind::kernel && !routine) {
-      int device = -1;
-      const cudaKernelNodeParams p = kernel_launch(i, s.callee, at, device);
-      if (launch_known(i)) backend::kernel_known::capture(session_, k, i, p, at);
-      else backend::kernel_node::capture(session_, k, i, p, at, device);
-      return;
-    }
-    if (s.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
-      backend::conditional_node::capture(session_, k, i, {g_.conds[s.callee], s.cond_kind, s.bodies}, s.body, at);
-      return;  // its bodies are the rows that follow
-    }
-    const ir::node& n = *plan_.steps[i].node;
-    node_values& v = compute(i, routine);
-    switch (n.kind) {
-      case ir::node_kind::kernel:  // with a captured routine
-        backend::child_node::capture(session_, k, i, routines_.at(i), at);
-        break;
-      case ir::node_kind::repeat_init:
-      case ir::node_kind::repeat_counter:
-        backend::kernel_node::capture(session_, k, i, repeat_params(n, v, g_).params(), at);
-        break;
-      case ir::node_kind::memcpy: backend::memcpy_node::capture(session_, k, i, memcpy_params(v), at, v.device); break;
-      case ir::node_kind::memset: backend::memset_node::capture(session_, k, i, memset_params(n, v), at, v.device); break;
-      case ir::node_kind::collective: backend::child_node::capture(session_, k, i, routines_.at(i), at); break;
-      case ir::node_kind::host: backend::host_node::capture(session_, k, i, host_params(i, v, session_.root()), at); break;
-      case ir::node_kind::event_record: backend::event_record_node::capture(session_, k, i, event_params(v), at); break;
-      case ir::node_kind::event_wait: backend::event_wait_node::capture(session_, k, i, event_params(v), at); break;
-      case ir::node_kind::mem_alloc: backend::alloc_node::capture(session_, k, i, n.callee, v.args[0].as_u64(), at); break;
-      case ir::node_kind::mem_free: backend::free_node::capture(session_, k, i, n.callee, at); break;
-      case ir::node_kind::child_graph:
-        if (!g_.child_at(i)) {
-          backend::relaxed_capture_mode aside;
-          g_.set_child(i, build_child(g_, n, v));
-        }
-        backend::child_node::capture(session_, k, i, g_.child_at(i)->graph, at);
-        break;
-      case ir::node_kind::conditional: break;  // issued above
-    }
+    backend::walk_capture_rows(
+        session_, capture_.rows, capture_.waits.data(),
+        [this](std::uint32_t i, unsigned k) {
+          make_node(i, g_.templates->rows[i], backend::issue_on_stream{session_, k},
+                    [this](std::uint32_t step, auto&&...) { return routines_.at(step).get(); },
+                    [] {});  // its bodies are the rows that follow
+        },
+        [this](std::uint32_t body) { create_conds(body + 1, g_.bodies[body]); });
   }
 
   const capture_rows& capture_;

@@ -1,7 +1,7 @@
 // The table form of generated code (cgraph/runtime/generated.hpp, "the table form"): one loop
 // that adds, or sets again, every node of a graph that cgraphc wrote as constant arrays.
 
-#include "backend/kernel_known.hpp"
+#include "backend/placement.hpp"
 
 #include <cgraph/compiler/emit_cpp.hpp>
 #include <cgraph/compiler/eval.hpp>
@@ -180,47 +180,46 @@ backend::conditional_node::spec conditional_spec(const graph_state& g, const tab
   return {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function};
 }
 
-// The dependencies of row `n`: one (a chain's) is read where it is kept; more are gathered.
-inline backend::node_deps row_deps(const graph_state& g, const node_table& t, const table_node& n,
-                                   std::vector<cudaGraphNode_t>& gathered) {
-  if (n.dep_count == 1) return {&g.nodes[t.deps.data()[n.deps]], 1};
-  if (n.dep_count == 0) return {nullptr, 0};
-  gathered.clear();
-  for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
-  return gathered;
-}
-
-// The graph row `n` goes into: the root or a conditional's body.
-inline cudaGraph_t row_graph(const graph_state& g, const table_node& n) {
-  return n.graph == 0 ? g.graph : g.bodies[n.graph - 1];
-}
-
 // What repeat row `n` makes, or the row refused where it is not a repeat's.
 repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vector<value>& computed,
                        const table_node& n, const site& at) {
   if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
   return node_params(t, computed).repeat(n, g, at);
 }
-// Row `step` of the build, a repeat's init or counter (any other kind is refused), out of the
-// loop and with everything of its own: a call that took the loop's values (its dependencies,
-// graph, site and node_params) ran 5 to 7 instructions a node more on a chain of kernels
-// (host_work_generated, run 56). params() points into `call`, so the call is made while it
-// lives.
-[[gnu::noinline]] void add_repeat(graph_state& g, const node_table& t, const std::vector<value>& computed,
-                                  std::uint32_t step) {
+// Row `step`, a repeat's init or counter (any other kind is refused), made at `place`, out of
+// the loop and with everything of its own: a call that took the loop's values (its
+// dependencies, graph, site and node_params) ran 5 to 7 instructions a node more on a chain of
+// kernels (host_work_generated, run 56). params() points into `call`, so the call is made while
+// it lives.
+template <typename Place>
+[[gnu::noinline]] void make_repeat(Place place, const graph_state& g, const node_table& t,
+                                   const std::vector<value>& computed, std::uint32_t step) {
   const table_node& n = t.nodes.data()[step];
   const site at = row_site(t, n);
   repeat_call call = repeat_row(g, t, computed, n, at);
-  std::vector<cudaGraphNode_t> gathered;
-  backend::kernel_node::add(g, step, row_graph(g, n), row_deps(g, t, n, gathered), call.params(), at);
+  place.template make<backend::kernel_node>(step, call.params(), at);
 }
-// The capture's repeat row, the same way.
-[[gnu::noinline]] void capture_repeat(backend::capture_session& c, const graph_state& g, const node_table& t,
-                                      const std::vector<value>& computed, const table_capture_node& row) {
-  const table_node& n = t.nodes.data()[row.step];
-  const site at = row_site(t, n);
-  repeat_call call = repeat_row(g, t, computed, n, at);
-  backend::kernel_node::capture(c, row.stream, row.step, call.params(), at);
+
+// Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one dispatch by kind of the
+// build's loop and the capture's.
+template <typename Place>
+[[gnu::always_inline]] inline void make_row(const Place& place, const graph_state& g, const node_table& t,
+                                            const std::vector<value>& computed, node_params& make, std::uint32_t step,
+                                            const table_node& n, const site& at) {
+  switch (n.kind) {
+    case ir::node_kind::kernel: {
+      const cudaKernelNodeParams& p = make.kernel(n, at);
+      if (make.launch_repeats()) place.template make<backend::known_kernel_node>(step, p, at);
+      else place.template make<backend::kernel_node>(step, p, at);
+      break;
+    }
+    case ir::node_kind::memcpy: place.template make<backend::memcpy_node>(step, make.copy(n, at), at); break;
+    case ir::node_kind::memset: place.template make<backend::memset_node>(step, make.set(n, at), at); break;
+    case ir::node_kind::conditional:
+      place.template make<backend::conditional_node>(step, conditional_spec(g, n), n.args, at);
+      break;
+    default: make_repeat(place, g, t, computed, step);
+  }
 }
 
 // Puts the handles of `g`'s conds into the computed slots that name them (node_table::cond_slots):
@@ -240,27 +239,14 @@ void build_from_table(graph_state& g, const node_table& t, std::vector<value>& c
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
     const site at = row_site(t, n);
-    const backend::node_deps deps = row_deps(g, t, n, gathered);
-    const cudaGraph_t parent = row_graph(g, n);
-    switch (n.kind) {
-      case ir::node_kind::kernel: {
-        const cudaKernelNodeParams& p = make.kernel(n, at);
-        if (make.launch_repeats()) backend::kernel_known::add(g, i, parent, deps, p, at);
-        else backend::kernel_node::add(g, i, parent, deps, p, at);
-        break;
-      }
-      case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, parent, deps, make.copy(n, at), at); break;
-      case ir::node_kind::memset: backend::memset_node::add(g, i, parent, deps, make.set(n, at), at); break;
-      case ir::node_kind::conditional:
-        backend::conditional_node::add(g, i, parent, deps, conditional_spec(g, n), n.args, at);
-        break;
-      default: add_repeat(g, t, computed, i);
-    }
+    const backend::add_to_graph place{g, g.graph_numbered(n.graph), g.step_nodes(t.deps.data() + n.deps, n.dep_count, gathered)};
+    make_row(place, g, t, computed, make, i, n, at);
   }
 }
 
 // The capture's loop: one row a node or a body's start or end, as the readable capture form
-// issues them (emit_cpp.cpp, capture_body), through the same backend calls. A launch that
+// issues them (emit_cpp.cpp, capture_body), through the same backend calls and the walk the
+// run-time capture makes (backend::walk_capture_rows). A launch that
 // repeats the kernel and launch configuration of the one before skips the launch check, as
 // build_from_table does.
 void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, std::vector<value>& computed,
@@ -270,34 +256,13 @@ void capture_from_table(graph_state& g, const node_table& t, const capture_table
   c.begin(ct.streams);
   create_conds(g, c.graph(), std::span<const cond_init>(ct.conds.data(), ct.conds.size()));
   fill_cond_slots(g, t, computed);  // before the first node: `make` reads the slots as each node is made
-  auto waits = [&](const table_capture_node& row) {
-    return backend::list<std::uint32_t>(ct.waits.data() + row.waits, row.wait_count);
-  };
-  for (const table_capture_node& row : ct.nodes) {
-    if (row.op != capture_op::node) [[unlikely]] {
-      if (row.op == capture_op::enter_body) c.enter_body(row.step, row.stream);
-      else c.leave_body(waits(row));
-      continue;
-    }
-    const table_node& n = t.nodes.data()[row.step];
-    const site at = row_site(t, n);
-    if (row.wait_count != 0) c.wait(row.stream, waits(row));
-    switch (n.kind) {
-      case ir::node_kind::kernel: {
-        const cudaKernelNodeParams& p = make.kernel(n, at);
-        if (make.launch_repeats()) backend::kernel_known::capture(c, row.stream, row.step, p, at);
-        else backend::kernel_node::capture(c, row.stream, row.step, p, at);
-        break;
-      }
-      case ir::node_kind::memcpy: backend::memcpy_node::capture(c, row.stream, row.step, make.copy(n, at), at); break;
-      case ir::node_kind::memset: backend::memset_node::capture(c, row.stream, row.step, make.set(n, at), at); break;
-      case ir::node_kind::conditional:
-        backend::conditional_node::capture(c, row.stream, row.step, conditional_spec(g, n), n.args, at);
-        break;
-      default: capture_repeat(c, g, t, computed, row);
-    }
-    if (row.record) c.record(row.stream, row.step);
-  }
+  backend::walk_capture_rows(
+      c, ct.nodes, ct.waits.data(),
+      [&](std::uint32_t step, std::uint32_t stream) {
+        const table_node& n = t.nodes.data()[step];
+        make_row(backend::issue_on_stream{c, stream}, g, t, computed, make, step, n, row_site(t, n));
+      },
+      [](std::uint32_t) {});  // every cond was made above, in the root
   c.end(ct.joins);
 }
 

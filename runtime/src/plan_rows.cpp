@@ -33,18 +33,18 @@ public:
 
   void body(const plan::capture_body& b) {
     for (const plan::capture_node& cn : b.nodes) {
-      row(gen::capture_op::node, cn.step, cn.stream, cn.waits, cn.record_event);
+      row(backend::capture_op::node, cn.step, cn.stream, cn.waits, cn.record_event);
       for (std::uint32_t k = 0; k < cn.bodies.size(); ++k) {  // a conditional's
         const plan::capture_body& inner = capture_.bodies[cn.bodies[k]];
-        row(gen::capture_op::enter_body, steps_.first_body[cn.step] + k, inner.streams, {}, false);
+        row(backend::capture_op::enter_body, steps_.first_body[cn.step] + k, inner.streams, {}, false);
         body(inner);
-        row(gen::capture_op::leave_body, 0, 0, inner.joins, false);
+        row(backend::capture_op::leave_body, 0, 0, inner.joins, false);
       }
     }
   }
 
 private:
-  void row(gen::capture_op op, std::uint32_t step, std::uint32_t stream, const std::vector<std::uint32_t>& waits,
+  void row(backend::capture_op op, std::uint32_t step, std::uint32_t stream, const std::vector<std::uint32_t>& waits,
            bool record) {
     out_.rows.push_back({op, step, stream, static_cast<std::uint32_t>(out_.waits.size()),
                          static_cast<std::uint32_t>(waits.size()), record});

@@ -4,8 +4,8 @@
 //   (capture_builder.cpp) read of a step: a kernel and a conditional are made from their row
 //   alone, other kinds read their IR node;
 // - capture_rows, the capture plan (plan::lower_capture) in the order the capture issues it,
-//   each node and each conditional body between an enter row and a leave row, in the rows the
-//   generated table form walks (generated.hpp, table_capture_node).
+//   each node and each conditional body between an enter row and a leave row: the rows the
+//   generated table form walks (backend/capture_rows.hpp), walked by the same loop.
 //
 // Why copies of the plans: their nested form sent a walk to five places a node (the capture
 // plan's node, its vectors of waits and bodies, the explicit step, the IR node, the location's
@@ -16,7 +16,8 @@
 
 #include <cgraph/compiler/ir.hpp>
 #include <cgraph/compiler/plan.hpp>
-#include <cgraph/runtime/generated.hpp>
+#include <cgraph/runtime/backend/capture_rows.hpp>
+#include <cgraph/runtime/backend/list.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -42,12 +43,12 @@ struct capture_rows {
   unsigned root_streams = 1;
   // Rows as the table form's: {node, step, stream, waits, wait count, records its event},
   // {enter_body, body, its stream count} and {leave_body, 0, 0, joins, join count}.
-  std::vector<gen::table_capture_node> rows;
+  std::vector<backend::capture_row> rows;
   std::vector<std::uint32_t> waits;  // every row's waits and joins, then the root's joins
   std::uint32_t root_joins = 0;      // the root's joins: waits[root_joins, end)
 
   backend::list<std::uint32_t> joins() const { return {waits.data() + root_joins, waits.size() - root_joins}; }
-  backend::list<std::uint32_t> waits_of(const gen::table_capture_node& r) const {
+  backend::list<std::uint32_t> waits_of(const backend::capture_row& r) const {
     return {waits.data() + r.waits, r.wait_count};
   }
 };

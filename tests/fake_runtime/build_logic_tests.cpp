@@ -584,15 +584,15 @@ graph nest(p: f32*, n: i32) {
       if (w >= issued.size() || issued[w] != 1) return false;
     return true;
   };
-  for (const cgraph::gen::table_capture_node& r : rows.rows) {
+  for (const cgraph::backend::capture_row& r : rows.rows) {
     CAPTURE(r.step);
-    if (r.op == cgraph::gen::capture_op::enter_body) {
+    if (r.op == cgraph::backend::capture_op::enter_body) {
       REQUIRE_FALSE(conditionals.empty());
       CHECK(r.step == conditionals.back().next);
       ++conditionals.back().next;
       ++entered;
       bodies.push_back({r.step + 1, r.stream});
-    } else if (r.op == cgraph::gen::capture_op::leave_body) {
+    } else if (r.op == cgraph::backend::capture_op::leave_body) {
       REQUIRE(bodies.size() > 1);
       CHECK(issued_before(rows.waits_of(r)));  // the body's joins
       bodies.pop_back();

@@ -19,6 +19,7 @@
 #include <cgraph/compiler/ir.hpp>
 #include <cgraph/runtime/error.hpp>
 #include <cgraph/runtime/graph.hpp>
+#include <cgraph/runtime/backend/capture_rows.hpp>
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/collective.hpp>
 #include <cgraph/runtime/backend/exec_core.hpp>
@@ -618,25 +619,11 @@ struct table_state final : graph_state {
   site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
-// The capture mode's order of a table's rows (plan::lower_capture), the root's and each body's
-// in the readable capture form's order (emit_cpp.cpp, capture_body), one op a row:
-// - node: issues step `step` on stream `stream` of the body being captured, first waiting for
-//   the events of the steps at capture_table::waits[waits, waits + wait_count), and records the
-//   step's event when `record` (a node on another stream, or the end's join, waits for it). A
-//   conditional's node row is followed by its bodies, each between an enter_body and a
-//   leave_body row;
-// - enter_body: captures body graph `step` (of the conditional just issued) on `stream` streams;
-// - leave_body: ends that body, stream 0 first waiting for the steps at waits[waits, waits +
-//   wait_count) (the last steps of its other streams).
-enum class capture_op : std::uint8_t { node, enter_body, leave_body };
-struct table_capture_node {
-  capture_op op;
-  std::uint32_t step;
-  std::uint32_t stream;
-  std::uint32_t waits;
-  std::uint32_t wait_count;
-  bool record;
-};
+// The capture mode's order of a table's rows: backend::capture_row, one op a row (a node, or a
+// conditional body's start or end), walked by backend::walk_capture_rows
+// (cgraph/runtime/backend/capture_rows.hpp), which the run-time capture walks too.
+using capture_op = backend::capture_op;
+using table_capture_node = backend::capture_row;
 struct capture_table {
   unsigned streams;                            // the root's streams, 1 for a chain
   backend::list<table_capture_node> nodes;     // every step of the node table once, each body's enter and leave
