@@ -99,13 +99,14 @@ protected:
     }
     return gen::launch_params(function, t.grid, t.block, t.shared_bytes, pointers_.data());
   }
-  // Makes step i, of row `s`, at `place` (backend/placement.hpp: issued on a capture stream):
-  // the capture walk's dispatch by node kind (the explicit walk, builder.cpp, keeps its own:
-  // placement.hpp says why). A kernel and a conditional are made from their step's row alone;
-  // other kinds read their IR node (make_other). Of a conditional only the node is made: its
-  // bodies are the rows that follow.
-  template <typename Place, typename ChildOf>
-  [[gnu::always_inline]] void make_node(std::uint32_t i, const step_row& s, const Place& place, ChildOf&& child_of) {
+  // Makes step i, of row `s`, at `place` (backend/placement.hpp: added to a graph, or issued on
+  // a capture stream): the one dispatch by node kind of both walks. A kernel and a conditional
+  // are made from their step's row alone; other kinds read their IR node (make_other). Of a
+  // conditional only the node is made, then `made_conditional()` runs: each walk begins its
+  // bodies its own way.
+  template <typename Place, typename ChildOf, typename MadeConditional>
+  [[gnu::always_inline]] void make_node(std::uint32_t i, const step_row& s, const Place& place, ChildOf&& child_of,
+                                        MadeConditional&& made_conditional) {
     const where at = site_of(s);
     const captured_routine* routine = routine_of(s.kind, s.callee);
     if (s.kind == ir::node_kind::kernel && !routine) {
@@ -118,13 +119,14 @@ protected:
     if (s.kind == ir::node_kind::conditional) {  // its values are its cond's, made with the graph
       const backend::conditional_node::spec spec{g_.conds[s.callee], s.cond_kind, s.bodies};
       place.template make<backend::conditional_node>(i, spec, s.body, at);
+      made_conditional();
       return;
     }
     make_other(i, routine, place, at, child_of);
   }
   // make_node's other kinds. The graph a captured routine's or a collective's child node
-  // embeds comes from child_of(step, node, values, routine, at), the walk's (made before the
-  // capture began).
+  // embeds comes from child_of(step, node, values, routine, at), the walk's: made there
+  // (explicit) or before the capture began.
   template <typename Place, typename ChildOf>
   void make_other(std::uint32_t i, const captured_routine* routine, Place place, const where& at,
                   ChildOf& child_of) {
@@ -137,6 +139,7 @@ protected:
         break;
       case ir::node_kind::repeat_init:
       case ir::node_kind::repeat_counter:
+        backend::repeat_count(g_, n.cond, at);  // a capture made it before it began: found
         place.template make<backend::kernel_node>(i, repeat_params(n, v, g_).params(), at);
         break;
       case ir::node_kind::memcpy: place.template make<backend::memcpy_node>(i, memcpy_params(v), at, v.device); break;
@@ -147,11 +150,15 @@ protected:
       case ir::node_kind::mem_alloc: place.template make<backend::alloc_node>(i, n.callee, v.args[0].as_u64(), at); break;
       case ir::node_kind::mem_free: place.template make<backend::free_node>(i, n.callee, at); break;
       case ir::node_kind::child_graph:
-        // Made before the capture began, but for a call that passes its own graph's cond, which
-        // needs the handle the capture made.
+        // Made here in the explicit walk; a capture made it before it began, but for a call that
+        // passes its own graph's cond, which needs the handle the capture made.
         if (!g_.child_at(i)) {
-          backend::relaxed_capture_mode aside;
-          g_.set_child(i, build_child(g_, n, v));
+          if constexpr (Place::capturing) {
+            backend::relaxed_capture_mode aside;
+            g_.set_child(i, build_child(g_, n, v));
+          } else {
+            g_.set_child(i, build_child(g_, n, v));
+          }
         }
         place.template make<backend::child_node>(i, g_.child_at(i)->graph.get(), at);
         break;

@@ -69,14 +69,15 @@ private:
     }
   }
 
-  // The rows in order (plan_rows.hpp), by the walk the table form makes; each node by
-  // step_builder::make_node, issued on its stream.
+  // The rows in order (plan_rows.hpp), by the walk the table form makes; each node by the
+  // explicit walk's dispatch (step_builder::make_node), issued on its stream.
   void walk() {
     backend::walk_capture_rows(
         session_, capture_.rows, capture_.waits.data(),
         [this](std::uint32_t i, unsigned k) {
           make_node(i, g_.templates->rows[i], backend::issue_on_stream{session_, k},
-                    [this](std::uint32_t step, auto&&...) { return routines_.at(step).get(); });
+                    [this](std::uint32_t step, auto&&...) { return routines_.at(step).get(); },
+                    [] {});  // its bodies are the rows that follow
         },
         [this](std::uint32_t body) { create_conds(body + 1, g_.bodies[body]); });
   }

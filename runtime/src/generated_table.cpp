@@ -180,36 +180,17 @@ backend::conditional_node::spec conditional_spec(const graph_state& g, const tab
   return {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function};
 }
 
-// The dependencies of row `n`: one (a chain's) is read where it is kept; more are gathered.
-inline backend::node_deps row_deps(const graph_state& g, const node_table& t, const table_node& n,
-                                   std::vector<cudaGraphNode_t>& gathered) {
-  if (n.dep_count == 1) return {&g.nodes[t.deps.data()[n.deps]], 1};
-  if (n.dep_count == 0) return {nullptr, 0};
-  gathered.clear();
-  for (std::uint32_t k = 0; k < n.dep_count; ++k) gathered.push_back(g.nodes[t.deps.data()[n.deps + k]]);
-  return gathered;
-}
-
 // What repeat row `n` makes, or the row refused where it is not a repeat's.
 repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vector<value>& computed,
                        const table_node& n, const site& at) {
   if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
   return node_params(t, computed).repeat(n, g, at);
 }
-// Row `step` of the build, a repeat's init or counter (any other kind is refused), out of the
-// loop and with everything of its own: a call that took the loop's values (its dependencies,
-// graph, site and node_params) ran 5 to 7 instructions a node more on a chain of kernels
-// (host_work_generated, run 56). params() points into `call`, so the call is made while it
-// lives.
-[[gnu::noinline]] void add_repeat(graph_state& g, const node_table& t, const std::vector<value>& computed,
-                                  std::uint32_t step) {
-  const table_node& n = t.nodes.data()[step];
-  const site at = row_site(t, n);
-  repeat_call call = repeat_row(g, t, computed, n, at);
-  std::vector<cudaGraphNode_t> gathered;
-  backend::kernel_node::add(g, step, g.graph_numbered(n.graph), row_deps(g, t, n, gathered), call.params(), at);
-}
-// The capture's repeat row, the same way, on its stream.
+// Row `step`, a repeat's init or counter (any other kind is refused), made at `place`, out of
+// the loop and with everything of its own: a call that took the loop's values (its
+// dependencies, graph, site and node_params) ran 5 to 7 instructions a node more on a chain of
+// kernels (host_work_generated, run 56). params() points into `call`, so the call is made while
+// it lives.
 template <typename Place>
 [[gnu::noinline]] void make_repeat(Place place, const graph_state& g, const node_table& t,
                                    const std::vector<value>& computed, std::uint32_t step) {
@@ -219,9 +200,8 @@ template <typename Place>
   place.template make<backend::kernel_node>(step, call.params(), at);
 }
 
-// Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the capture
-// loop's dispatch by kind. build_from_table keeps its own: the same dispatch through a placement
-// ran the same host instructions and built 1-3% slower on the device (docs/performance.md, run 66).
+// Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one dispatch by kind of the
+// build's loop and the capture's.
 template <typename Place>
 [[gnu::always_inline]] inline void make_row(const Place& place, const graph_state& g, const node_table& t,
                                             const std::vector<value>& computed, node_params& make, std::uint32_t step,
@@ -259,22 +239,8 @@ void build_from_table(graph_state& g, const node_table& t, std::vector<value>& c
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
     const table_node& n = t.nodes.data()[i];
     const site at = row_site(t, n);
-    const backend::node_deps deps = row_deps(g, t, n, gathered);
-    const cudaGraph_t parent = g.graph_numbered(n.graph);
-    switch (n.kind) {
-      case ir::node_kind::kernel: {
-        const cudaKernelNodeParams& p = make.kernel(n, at);
-        if (make.launch_repeats()) backend::kernel_known::add(g, i, parent, deps, p, at);
-        else backend::kernel_node::add(g, i, parent, deps, p, at);
-        break;
-      }
-      case ir::node_kind::memcpy: backend::memcpy_node::add(g, i, parent, deps, make.copy(n, at), at); break;
-      case ir::node_kind::memset: backend::memset_node::add(g, i, parent, deps, make.set(n, at), at); break;
-      case ir::node_kind::conditional:
-        backend::conditional_node::add(g, i, parent, deps, conditional_spec(g, n), n.args, at);
-        break;
-      default: add_repeat(g, t, computed, i);
-    }
+    const backend::add_to_graph place{g, g.graph_numbered(n.graph), g.step_nodes(t.deps.data() + n.deps, n.dep_count, gathered)};
+    make_row(place, g, t, computed, make, i, n, at);
   }
 }
 

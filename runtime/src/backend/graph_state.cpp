@@ -139,6 +139,13 @@ void create_graph(graph_state& g, const site& at) {
   g.graph = graph_handle::adopt(made);
 }
 
+list<cudaGraphNode_t> graph_state::gather_nodes(const std::uint32_t* steps, std::uint32_t count,
+                                                std::vector<cudaGraphNode_t>& gathered) const {
+  gathered.clear();
+  for (std::uint32_t k = 0; k < count; ++k) gathered.push_back(nodes[steps[k]]);
+  return gathered;
+}
+
 void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value, bool has_default, const site& at) {
   CGRAPH_CUDA(cudaGraphConditionalHandleCreate(&g.conds[cond], graph, value, has_default ? cudaGraphCondAssignDefault : 0),
               at);

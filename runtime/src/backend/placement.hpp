@@ -1,12 +1,11 @@
 #pragma once
-// Where a walk makes a node: every node op (node_ops.hpp) takes the same values after its step
-// in `add` and in `capture`, so a walk written against a placement calls
-// place.make<Op>(step, values…). The capture walks (build_steps.hpp, step_builder::make_node;
-// generated_table.cpp, make_row) issue their nodes on a capture stream this way. The explicit
-// walks call Op::add themselves: through a placement that added to a graph, they ran the same
-// host instructions (callgrind, fake CUDA) and built 2-4% slower on the device, in an A/B and
-// in a whole run (docs/performance.md, run 66), so that placement was taken out. Inline to the
-// last call: a placement is two values the walk already holds.
+// Where a walk makes a node, so that one dispatch by node kind serves both strategies: every
+// node op (node_ops.hpp) takes the same values after its step in `add` and in `capture`, so a
+// walk written against a placement calls place.make<Op>(step, values…) and gets Op::add into a
+// graph after the node's dependencies (explicit), or Op::capture on a stream of a capture
+// session (capture). The run-time walks (build_steps.hpp, step_builder::make_node) and the
+// table form's (generated_table.cpp) make their kinds this way. Inline to the last call: a
+// placement is two or three values the walk already holds.
 
 #include "kernel_known.hpp"
 
@@ -17,8 +16,24 @@
 
 namespace cgraph::backend {
 
+// Added to graph `parent` (the root or a body) of `g`, after `deps`.
+struct add_to_graph {
+  static constexpr bool capturing = false;
+  graph_state& g;
+  cudaGraph_t parent;
+  node_deps deps;
+
+  template <typename Op, typename... Values>
+  [[gnu::always_inline]] void make(std::uint32_t step, Values&&... values) const {
+    Op::add(g, step, parent, deps, std::forward<Values>(values)...);
+  }
+  // The root graph being built, which owns what a host node's slot holds.
+  cudaGraph_t root() const { return g.graph.get(); }
+};
+
 // Issued on stream `stream` of the body that capture session `c` is capturing.
 struct issue_on_stream {
+  static constexpr bool capturing = true;
   capture_session& c;
   unsigned stream;
 
