@@ -37,7 +37,7 @@ protected:
   // b, as step_row::graph numbers them), which is `graph`. Most bodies hold none, which is told
   // inline (out of line, a body without conds cost 35 instructions).
   bool holds_conds(std::uint32_t n) const {
-    const std::uint32_t* first = g_.templates->graph_cond_first.data();
+    const std::uint32_t* first = g_.templates->cond_lists.first.data();
     return first[n] != first[n + 1];
   }
   void create_conds(std::uint32_t n, cudaGraph_t graph) {

@@ -358,13 +358,7 @@ struct graph_templates {
   // the same on every build, which then copies them (a graph of 500 `if`s converted 500 values
   // per build).
   std::optional<std::vector<unsigned>> cond_defaults;
-  // By graph, numbered as step_row::graph numbers them (0 the root, b + 1 body b): the conds
-  // whose conditional nodes live in it, graph_conds[graph_cond_first[n], graph_cond_first[n + 1])
-  // in cond order, which a build makes as it begins the graph (step_builder::create_conds). One
-  // list read in place: a body's conds were found through two lists by body and the plan's map
-  // by location (until run 66).
-  std::vector<std::uint32_t> graph_cond_first;
-  std::vector<std::uint32_t> graph_conds;
+  graph_conds cond_lists;                  // by graph: the conds that live in it (plan_rows.hpp)
 
   std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
     return {dynamic.data() + t.dynamic.first, t.dynamic.count};

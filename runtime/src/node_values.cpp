@@ -382,18 +382,6 @@ void add_template(const program_state& p, std::uint32_t index, const ir::node& n
   });
 }
 
-// Fills t.graph_cond_first and t.graph_conds from the plan's cond homes: a count per graph, then
-// each cond in order where its graph's run begins.
-void group_conds_by_graph(const plan::explicit_plan& plan, graph_templates& t) {
-  auto graph_of = [&](plan::location home) { return home.step == ir::none ? 0 : plan.body_index(home) + 1; };
-  t.graph_cond_first.assign(plan.body_graphs + 2, 0);
-  for (const plan::location& home : plan.cond_homes) ++t.graph_cond_first[graph_of(home) + 1];
-  for (std::size_t n = 1; n < t.graph_cond_first.size(); ++n) t.graph_cond_first[n] += t.graph_cond_first[n - 1];
-  t.graph_conds.resize(plan.cond_homes.size());
-  std::vector<std::uint32_t> next(t.graph_cond_first.begin(), t.graph_cond_first.end() - 1);
-  for (std::uint32_t c = 0; c < plan.cond_homes.size(); ++c) t.graph_conds[next[graph_of(plan.cond_homes[c])]++] = c;
-}
-
 }  // namespace
 
 ir::argument part_argument(const ir::graph& g, const ir::node& n, value_part part) {
@@ -472,7 +460,7 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
     previous = i;
   }
   t->rows = step_rows(plan);
-  group_conds_by_graph(plan, *t);
+  t->cond_lists = conds_by_graph(plan);
   const bool constant_defaults = std::all_of(g.conds.begin(), g.conds.end(), [&](const ir::cond_handle& c) {
     return c.default_expr == ir::none || deps.exprs.expr_params[c.default_expr].empty();
   });

@@ -39,6 +39,18 @@ struct step_row {
 // The rows of explicit plan `steps`, by step.
 std::vector<step_row> step_rows(const plan::explicit_plan& steps);
 
+// By graph, numbered as step_row::graph numbers them (0 the root, b + 1 body b): the conds whose
+// conditional nodes live in it, conds[first[n], first[n + 1]) in cond order, which a build makes
+// as it begins the graph (step_builder::create_conds). One list read in place: a body's conds
+// were found through two lists by body and the plan's map by location (until run 66).
+struct graph_conds {
+  std::vector<std::uint32_t> first;  // body count + 2 entries
+  std::vector<std::uint32_t> conds;
+};
+
+// The conds of explicit plan `steps` by graph, from its cond homes.
+graph_conds conds_by_graph(const plan::explicit_plan& steps);
+
 struct capture_rows {
   unsigned root_streams = 1;
   // Rows as the table form's: {node, step, stream, waits, wait count, records its event},

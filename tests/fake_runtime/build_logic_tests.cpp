@@ -614,3 +614,61 @@ graph nest(p: f32*, n: i32) {
   CHECK(std::count(issued.begin(), issued.end(), 1) == static_cast<std::ptrdiff_t>(steps.size()));
   CHECK(rows.root_streams == 2);  // the last parallel's second branch
 }
+
+TEST_CASE("fake_runtime.each_cond_is_listed_with_the_graph_its_conditional_lives_in") {
+  // A build makes a graph's conds as it begins the graph, from conds_by_graph (plan_rows.hpp):
+  // CUDA takes a cond's handle only in the graph that holds its conditional node, so each cond
+  // must be listed, once, with the graph (root or body) of the conditional it drives, and with
+  // no other. Conds at the root, in nested bodies, in an `else if` (the else body's) and in a
+  // `repeat` inside a switch case.
+  const std::string text = R"(kernel k(p: f32*, i: i32);
+kernel spin(c: cond, i: i32);
+graph nest(p: f32*, n: i32) {
+  cond outer = 1;
+  cond which = n;
+  while outer {
+    cond inner = 1;
+    cond next = 0;
+    spin<<<1, 1>>>(next, 1);
+    if inner { k<<<1, 32>>>(p, 2); } else if next { k<<<1, 32>>>(p, 3); }
+    spin<<<1, 1>>>(outer, 5);
+  }
+  switch which { case 0 { k<<<1, 32>>>(p, 6); } case 2 { repeat 3 { k<<<1, 32>>>(p, 7); } } }
+  repeat 2 { k<<<1, 32>>>(p, 8); }
+}
+)";
+  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("conds.cgraph", text));
+  const cgraph::plan::explicit_plan plan = cgraph::plan::lower_explicit(prog.graphs.at(0));
+  const std::vector<cgraph::detail::step_row> steps = cgraph::detail::step_rows(plan);
+  const cgraph::detail::graph_conds lists = cgraph::detail::conds_by_graph(plan);
+  REQUIRE(lists.first.size() == plan.body_graphs + 2);
+  REQUIRE(lists.first.back() == plan.cond_homes.size());
+  REQUIRE(lists.conds.size() == plan.cond_homes.size());
+  // The graph each cond's conditional lives in, from the step rows.
+  std::vector<std::uint32_t> graph_of(plan.cond_homes.size(), ~0u);
+  std::size_t conditionals = 0;
+  for (const cgraph::detail::step_row& s : steps)
+    if (s.kind == cgraph::ir::node_kind::conditional) {
+      ++conditionals;
+      REQUIRE(s.callee < graph_of.size());
+      CHECK(graph_of[s.callee] == ~0u);  // one conditional a cond
+      graph_of[s.callee] = s.graph;
+    }
+  CHECK(conditionals == plan.cond_homes.size());
+  std::vector<int> listed(plan.cond_homes.size(), 0);
+  std::size_t in_bodies = 0;
+  for (std::uint32_t g = 0; g + 1 < lists.first.size(); ++g) {
+    CAPTURE(g);
+    CHECK(lists.first[g] <= lists.first[g + 1]);
+    for (std::uint32_t k = lists.first[g]; k < lists.first[g + 1]; ++k) {
+      const std::uint32_t c = lists.conds[k];
+      REQUIRE(c < listed.size());
+      CHECK(graph_of[c] == g);
+      ++listed[c];
+      if (k > lists.first[g]) CHECK(lists.conds[k - 1] < c);  // in cond order
+      in_bodies += g != 0;
+    }
+  }
+  CHECK(std::all_of(listed.begin(), listed.end(), [](int n) { return n == 1; }));
+  CHECK(in_bodies >= 3);  // inner, the else-if's and the case's repeat live in bodies
+}
