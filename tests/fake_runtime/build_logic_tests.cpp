@@ -536,13 +536,13 @@ TEST_CASE("fake_runtime.a_kernel_with_attributes_gets_the_values_of_one_without"
   }
 }
 
-TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_rows") {
-  // Conditionals inside conditionals, parallel branches inside bodies, a repeat inside a
-  // switch: the table form takes conditionals at the root only, so its rows (table_form_tests)
-  // do not cover these. Each step is issued once, on a stream of the body it belongs to, after
-  // every step it waits for; each conditional's bodies follow it in order, each between its
-  // enter and leave rows; and each step's dependencies are earlier steps of its own graph.
-  const std::string text = R"(kernel k(p: f32*, i: i32);
+namespace {
+
+// A graph that nests: conditionals inside conditionals, parallel branches inside bodies, an
+// `else if` (whose cond lives in the else body), a repeat inside a switch case and one at the
+// root; compiled, and its explicit plan (which points into the program).
+struct nested_plan {
+  cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("nest.cgraph", R"(kernel k(p: f32*, i: i32);
 kernel spin(c: cond, i: i32);
 graph nest(p: f32*, n: i32) {
   cond outer = 1;
@@ -550,15 +550,29 @@ graph nest(p: f32*, n: i32) {
   k<<<1, 32>>>(p, 0);
   while outer {
     cond inner = 1;
-    parallel { k<<<1, 32>>>(p, 1); { if inner { k<<<1, 32>>>(p, 2); } else { parallel { k<<<1, 32>>>(p, 3); k<<<1, 32>>>(p, 4); } } } }
+    cond next = 0;
+    spin<<<1, 1>>>(next, 1);
+    parallel { k<<<1, 32>>>(p, 1); { if inner { k<<<1, 32>>>(p, 2); } else if next { parallel { k<<<1, 32>>>(p, 3); k<<<1, 32>>>(p, 4); } } } }
     spin<<<1, 1>>>(outer, 5);
   }
   switch which { case 0 { k<<<1, 32>>>(p, 6); } case 2 { repeat 3 { k<<<1, 32>>>(p, 7); } } }
+  repeat 2 { k<<<1, 32>>>(p, 8); }
   parallel { k<<<1, 32>>>(p, 8); k<<<1, 32>>>(p, 9); }
 }
-)";
-  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("nest.cgraph", text));
-  const cgraph::plan::explicit_plan plan = cgraph::plan::lower_explicit(prog.graphs.at(0));
+)"));
+  cgraph::plan::explicit_plan plan = cgraph::plan::lower_explicit(prog.graphs.at(0));
+};
+
+}  // namespace
+
+TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_rows") {
+  // Conditionals inside conditionals, parallel branches inside bodies, a repeat inside a
+  // switch (nested_plan): the table form takes conditionals at the root only, so its rows
+  // (table_form_tests) do not cover these. Each step is issued once, on a stream of the body it belongs to, after
+  // every step it waits for; each conditional's bodies follow it in order, each between its
+  // enter and leave rows; and each step's dependencies are earlier steps of its own graph.
+  const nested_plan nested;
+  const cgraph::plan::explicit_plan& plan = nested.plan;
   const cgraph::detail::capture_rows rows = cgraph::detail::flatten_capture(plan, cgraph::plan::lower_capture(plan));
   const std::vector<cgraph::detail::step_row> steps = cgraph::detail::step_rows(plan);
   REQUIRE(steps.size() == plan.steps.size());
@@ -619,26 +633,10 @@ TEST_CASE("fake_runtime.each_cond_is_listed_with_the_graph_its_conditional_lives
   // A build makes a graph's conds as it begins the graph, from conds_by_graph (plan_rows.hpp):
   // CUDA takes a cond's handle only in the graph that holds its conditional node, so each cond
   // must be listed, once, with the graph (root or body) of the conditional it drives, and with
-  // no other. Conds at the root, in nested bodies, in an `else if` (the else body's) and in a
-  // `repeat` inside a switch case.
-  const std::string text = R"(kernel k(p: f32*, i: i32);
-kernel spin(c: cond, i: i32);
-graph nest(p: f32*, n: i32) {
-  cond outer = 1;
-  cond which = n;
-  while outer {
-    cond inner = 1;
-    cond next = 0;
-    spin<<<1, 1>>>(next, 1);
-    if inner { k<<<1, 32>>>(p, 2); } else if next { k<<<1, 32>>>(p, 3); }
-    spin<<<1, 1>>>(outer, 5);
-  }
-  switch which { case 0 { k<<<1, 32>>>(p, 6); } case 2 { repeat 3 { k<<<1, 32>>>(p, 7); } } }
-  repeat 2 { k<<<1, 32>>>(p, 8); }
-}
-)";
-  const cgraph::ir::program prog = cgraph::compile_or_throw(cgraph::source_file("conds.cgraph", text));
-  const cgraph::plan::explicit_plan plan = cgraph::plan::lower_explicit(prog.graphs.at(0));
+  // no other (nested_plan: conds at the root, in nested bodies, in an `else if`, the else
+  // body's, and in a `repeat` inside a switch case).
+  const nested_plan nested;
+  const cgraph::plan::explicit_plan& plan = nested.plan;
   const std::vector<cgraph::detail::step_row> steps = cgraph::detail::step_rows(plan);
   const cgraph::detail::graph_conds lists = cgraph::detail::conds_by_graph(plan);
   REQUIRE(lists.first.size() == plan.body_graphs + 2);
