@@ -187,10 +187,11 @@ repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vec
   return node_params(t, computed).repeat(n, g, at);
 }
 // Row `step`, a repeat's init or counter (any other kind is refused), made at `place`, out of
-// the loop and with everything of its own: a call that took the loop's values (its
-// dependencies, graph, site and node_params) ran 5 to 7 instructions a node more on a chain of
-// kernels (host_work_generated, run 56). params() points into `call`, so the call is made while
-// it lives.
+// line and with its own values but the placement: a repeat inline, or a call that took more of
+// the loop's values (its site and node_params), ran 5 to 7 instructions a node more on a chain
+// of kernels (host_work_generated, run 56). `place` by value: by reference, the placement was
+// written to memory for every row. params() points into `call`, so the call is made while it
+// lives.
 template <typename Place>
 [[gnu::noinline]] void make_repeat(Place place, const graph_state& g, const node_table& t,
                                    const std::vector<value>& computed, std::uint32_t step) {
@@ -200,8 +201,8 @@ template <typename Place>
   place.template make<backend::kernel_node>(step, call.params(), at);
 }
 
-// Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one dispatch by kind of the
-// build's loop and the capture's.
+// Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one
+// dispatch by kind of the build's loop and the capture's.
 template <typename Place>
 [[gnu::always_inline]] inline void make_row(const Place& place, const graph_state& g, const node_table& t,
                                             const std::vector<value>& computed, node_params& make, std::uint32_t step,
@@ -246,9 +247,8 @@ void build_from_table(graph_state& g, const node_table& t, std::vector<value>& c
 
 // The capture's loop: one row a node or a body's start or end, as the readable capture form
 // issues them (emit_cpp.cpp, capture_body), through the same backend calls and the walk the
-// run-time capture makes (backend::walk_capture_rows). A launch that
-// repeats the kernel and launch configuration of the one before skips the launch check, as
-// build_from_table does.
+// run-time capture makes (backend::walk_capture_rows). A launch that repeats the kernel and
+// launch configuration of the one before skips the launch check, as build_from_table does.
 void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, std::vector<value>& computed,
                         const site& graph_at) {
   node_params make(t, computed);
