@@ -79,10 +79,10 @@ struct graph_state {
   // table_node::graph, the run-time path's step_row::graph): 0 the root, b + 1 body b.
   cudaGraph_t graph_numbered(std::uint32_t n) const { return n == 0 ? graph.get() : bodies[n - 1]; }
   // The node handles of steps[0, count), a node's dependencies: one (a chain's) read where it is
-  // kept, none as none, more copied into `gathered` (the caller's, reused from node to node). Valid until the
-  // next call with `gathered`. Inline: every node of an explicit build asks (called, it was 5
-  // instructions a node of a chain's); the copy is not, so the walks' loops keep their
-  // registers.
+  // kept, none as none, more copied into `gathered` (the caller's, reused from node to node).
+  // Valid until the next call with `gathered`. Inline: every node of an explicit build asks
+  // (called, it was 5 instructions a node of a chain's); the copy is not, so the walks' loops
+  // keep their registers.
   [[gnu::always_inline]] list<cudaGraphNode_t> step_nodes(const std::uint32_t* steps, std::uint32_t count,
                                                           std::vector<cudaGraphNode_t>& gathered) const {
     if (count == 1) return {&nodes[steps[0]], 1};
