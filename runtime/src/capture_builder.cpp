@@ -70,7 +70,7 @@ private:
   }
 
   // The rows in order (plan_rows.hpp), by the walk the table form makes; each node by the
-  // explicit walk's dispatch (step_builder::make_node), issued on its stream.
+  // dispatch the explicit walk shares (step_builder::make_node), issued on its stream.
   void walk() {
     backend::walk_capture_rows(
         session_, capture_.rows, capture_.waits.data(),

@@ -60,9 +60,6 @@ struct capture_rows {
   std::uint32_t root_joins = 0;      // the root's joins: waits[root_joins, end)
 
   backend::list<std::uint32_t> joins() const { return {waits.data() + root_joins, waits.size() - root_joins}; }
-  backend::list<std::uint32_t> waits_of(const backend::capture_row& r) const {
-    return {waits.data() + r.waits, r.wait_count};
-  }
 };
 
 // The rows of explicit plan `steps`' capture plan `capture`.

@@ -598,6 +598,10 @@ TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_
       if (w >= issued.size() || issued[w] != 1) return false;
     return true;
   };
+  // The steps row `r` waits for: its waits, or a leave row's joins.
+  auto waits_of = [&](const cgraph::backend::capture_row& r) {
+    return cgraph::backend::list<std::uint32_t>(rows.waits.data() + r.waits, r.wait_count);
+  };
   for (const cgraph::backend::capture_row& r : rows.rows) {
     CAPTURE(r.step);
     if (r.op == cgraph::backend::capture_op::enter_body) {
@@ -608,14 +612,14 @@ TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_
       bodies.push_back({r.step + 1, r.stream});
     } else if (r.op == cgraph::backend::capture_op::leave_body) {
       REQUIRE(bodies.size() > 1);
-      CHECK(issued_before(rows.waits_of(r)));  // the body's joins
+      CHECK(issued_before(waits_of(r)));  // the body's joins
       bodies.pop_back();
       if (conditionals.back().next == conditionals.back().end) conditionals.pop_back();
     } else {
       REQUIRE(r.step < steps.size());
       CHECK(steps[r.step].graph == bodies.back().graph);
       CHECK(r.stream < bodies.back().streams);
-      CHECK(issued_before(rows.waits_of(r)));
+      CHECK(issued_before(waits_of(r)));
       ++issued[r.step];
       const cgraph::detail::step_row& s = steps[r.step];
       if (s.kind == cgraph::ir::node_kind::conditional) conditionals.push_back({s.body, s.body + s.bodies});
