@@ -7,6 +7,7 @@
 #include "plan_rows.hpp"
 #include "node_params.hpp"
 
+#include <cgraph/runtime/backend/capture_rows.hpp>
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 

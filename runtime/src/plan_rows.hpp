@@ -5,7 +5,8 @@
 //   alone, other kinds read their IR node;
 // - capture_rows, the capture plan (plan::lower_capture) in the order the capture issues it,
 //   each node and each conditional body between an enter row and a leave row: the rows the
-//   generated table form walks (backend/capture_rows.hpp), walked by the same loop.
+//   generated table form walks (backend/capture_rows.hpp), walked by the same loop. The row
+//   type comes alone (backend/capture_row.hpp): this header does not take in the session.
 //
 // Why copies of the plans: their nested form sent a walk to five places a node (the capture
 // plan's node, its vectors of waits and bodies, the explicit step, the IR node, the location's
@@ -16,7 +17,7 @@
 
 #include <cgraph/compiler/ir.hpp>
 #include <cgraph/compiler/plan.hpp>
-#include <cgraph/runtime/backend/capture_rows.hpp>
+#include <cgraph/runtime/backend/capture_row.hpp>
 #include <cgraph/runtime/backend/list.hpp>
 
 #include <cstdint>

@@ -12,23 +12,13 @@
 // - leave_body: ends that body, stream 0 first waiting for the steps at waits[waits, waits +
 //   wait_count) (the last steps of its other streams).
 
+#include <cgraph/runtime/backend/capture_row.hpp>
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/list.hpp>
 
 #include <cstdint>
 
 namespace cgraph::backend {
-
-enum class capture_op : std::uint8_t { node, enter_body, leave_body };
-
-struct capture_row {
-  capture_op op;
-  std::uint32_t step;
-  std::uint32_t stream;
-  std::uint32_t waits;
-  std::uint32_t wait_count;
-  bool record;
-};
 
 // Issues `rows` on session `c`, whose root capture has begun: `issue(step, stream)` makes a
 // node row's node, `entered(body)` runs once body `body`'s capture has begun (the run-time path
