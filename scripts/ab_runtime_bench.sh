@@ -14,7 +14,8 @@
 #   unpinned, "new" runs the same binary with --cpu N, so the spread of each side's runs
 #   (ab_summary.py --spread) shows whether pinning the timed thread narrows the noise
 #   LAYOUT_AA="FLAGS": an A/A of code layout instead: no old-tree; "old" is the tree built as
-#   always, "new" the same tree built with FLAGS added to CMAKE_CXX_FLAGS (for example
+#   always, "new" the same tree built with FLAGS added to CMAKE_CXX_FLAGS and, for nvcc's host
+#   compiler, CMAKE_CUDA_FLAGS (for example
 #   "-falign-functions=64 -falign-loops=64"), so each cell's old-to-new shift is what moving the
 #   same code in memory does to it: the yardstick for an A/B's shifts of a few percent (run 66
 #   read the explicit builds 2-4% slower on a change that kept their host instructions, and
@@ -38,7 +39,9 @@ if [ -n "${PIN_AA:-}" ]; then
   rm -rf /tmp/old && ln -s /tmp/new /tmp/old  # the same binary on both sides (an earlier A/B's old build goes)
 else
   if [ -n "${LAYOUT_AA:-}" ]; then
-    cfg . /tmp/old old & cfg . /tmp/new new "-DCMAKE_CXX_FLAGS=$LAYOUT_AA" & wait
+    # The .cu files' host code too (the generated-C++ columns' units, the kernels' launch
+    # stubs), through nvcc's host compiler.
+    cfg . /tmp/old old & cfg . /tmp/new new "-DCMAKE_CXX_FLAGS=$LAYOUT_AA" "-DCMAKE_CUDA_FLAGS=-Xcompiler=${LAYOUT_AA// /,}" & wait
   else
     cfg old-tree /tmp/old old & cfg . /tmp/new new & wait
   fi
