@@ -58,7 +58,7 @@ for v in ${ORDER:-old new new old old new}; do
 done
 view=--runs sides="old = old-tree, new = the tree${pin:+; the timed thread on CPU $pin}"
 [ -n "${PIN_AA:-}" ] && view=--spread sides="A/A: old = the tree unpinned, new = the same binary with --cpu $PIN_AA"
-[ -n "${LAYOUT_AA:-}" ] && sides="A/A of layout: old = the tree, new = the tree with CXXFLAGS $LAYOUT_AA${pin:+; the timed thread on CPU $pin}"
+[ -n "${LAYOUT_AA:-}" ] && sides="A/A of layout: old = the tree, new = the tree with $LAYOUT_AA in its C++ and nvcc host flags${pin:+; the timed thread on CPU $pin}"
 python3 scripts/ab_summary.py "$OUT"/"$name"-*.csv $view --measure "${only%%,*}" \
   --title "A/B of runtime_bench --only $only --repeats $repeats ($sides); runs ${ORDER:-old new new old old new}; medians of each side's runs' ratios to the hand-written path" \
   > "$OUT/$name-summary.txt" && cat "$OUT/$name-summary.txt"

@@ -13,7 +13,7 @@ std::vector<step_row> step_rows(const plan::explicit_plan& steps) {
     r.cond_kind = n.cond_kind;
     r.source = n.range.begin;
     r.callee = n.kind == ir::node_kind::conditional ? n.cond : n.callee;
-    r.graph = s.parent.step == ir::none ? 0 : steps.body_index(s.parent) + 1;
+    r.graph = steps.graph_number(s.parent);
     if (n.kind == ir::node_kind::conditional) {
       r.body = steps.first_body[i];
       r.bodies = n.bodies_count;
@@ -26,14 +26,13 @@ std::vector<step_row> step_rows(const plan::explicit_plan& steps) {
 
 graph_conds conds_by_graph(const plan::explicit_plan& steps) {
   // A count per graph, then each cond in order where its graph's run begins.
-  auto graph_of = [&](plan::location home) { return home.step == ir::none ? 0 : steps.body_index(home) + 1; };
   graph_conds out;
   out.first.assign(steps.body_graphs + 2, 0);
-  for (const plan::location& home : steps.cond_homes) ++out.first[graph_of(home) + 1];
+  for (const plan::location& home : steps.cond_homes) ++out.first[steps.graph_number(home) + 1];
   for (std::size_t n = 1; n < out.first.size(); ++n) out.first[n] += out.first[n - 1];
   out.conds.resize(steps.cond_homes.size());
   std::vector<std::uint32_t> next(out.first.begin(), out.first.end() - 1);
-  for (std::uint32_t c = 0; c < steps.cond_homes.size(); ++c) out.conds[next[graph_of(steps.cond_homes[c])]++] = c;
+  for (std::uint32_t c = 0; c < steps.cond_homes.size(); ++c) out.conds[next[steps.graph_number(steps.cond_homes[c])]++] = c;
   return out;
 }
 

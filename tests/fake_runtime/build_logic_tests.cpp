@@ -568,9 +568,10 @@ graph nest(p: f32*, n: i32) {
 TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_rows") {
   // Conditionals inside conditionals, parallel branches inside bodies, a repeat inside a
   // switch (nested_plan): the table form takes conditionals at the root only, so its rows
-  // (table_form_tests) do not cover these. Each step is issued once, on a stream of the body it belongs to, after
-  // every step it waits for; each conditional's bodies follow it in order, each between its
-  // enter and leave rows; and each step's dependencies are earlier steps of its own graph.
+  // (table_form_tests) do not cover these. Each step is issued once, on a stream of the body
+  // it belongs to, after every step it waits for; each conditional's bodies follow it in
+  // order, each between its enter and leave rows; and each step's dependencies are earlier
+  // steps of its own graph.
   const nested_plan nested;
   const cgraph::plan::explicit_plan& plan = nested.plan;
   const cgraph::detail::capture_rows rows = cgraph::detail::flatten_capture(plan, cgraph::plan::lower_capture(plan));

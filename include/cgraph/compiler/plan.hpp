@@ -60,6 +60,8 @@ struct explicit_plan {
   // generated code keep a graph's bodies in one flat list.
   std::vector<std::uint32_t> first_body;
   std::uint32_t body_index(location l) const { return first_body[l.step] + l.body; }
+  // The graph at `l` numbered as one flat list of graphs: 0 the root, b + 1 body b.
+  std::uint32_t graph_number(location l) const { return l.step == ir::none ? 0 : body_index(l) + 1; }
   // Kernel steps given a cond whose handle is made after them. The cond of an `else if`
   // belongs to the else body's graph, which exists only once the outer conditional node is
   // added, after the kernels that set the cond (its dependencies). Both strategies set these
