@@ -36,6 +36,11 @@ def main():
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--csv", default="cuda_core_peer.csv")
     parser.add_argument("--max-nodes", type=int, default=10000)
+    # scripts/device_bench.sh gives this script runtime_bench's arguments (CGRAPH_BENCH_ARGS).
+    # runtime_bench's --min-rounds is the fewest rounds a race stopped by --cell-seconds keeps;
+    # this script has no such stop and runs every round, so it takes the option and needs
+    # nothing from it (run 67 lost the peer's figures to an "unrecognized arguments" error).
+    parser.add_argument("--min-rounds", type=int, default=None, help="accepted for runtime_bench's argument list; unused")
     args = parser.parse_args()
 
     import cuda.core

@@ -3,6 +3,8 @@
 # hand-written CUDA and generated C++), features_bench (PDL, graph memory), the cuda.core peer, and the plot, in one call. Results go to $OUT.
 # runtime_bench stops a race after CELL_SECONDS (20 unless given; 0: never) once it has 3 rounds:
 # the 10 000-node fork-join's instantiations take seconds a round (docs/performance.md, run 52).
+# With `--min-rounds 15` in CGRAPH_BENCH_ARGS that fork-join alone ran 478 s and the whole call
+# passed the device's 600 s limit (run 67): give it with `--shapes` in a call of its own.
 # runtime_bench's timed thread runs on CPU 5 (CPU, 5 unless given; CPU= unpinned): pinned, a
 # run's cells spread about a quarter less (docs/performance.md, run 52).
 # PGO=1 builds the front end profile-guided (scripts/pgo_build.sh): the text builds and
