@@ -4,7 +4,8 @@
 # runtime_bench stops a race after CELL_SECONDS (20 unless given; 0: never) once it has 3 rounds:
 # the 10 000-node fork-join's instantiations take seconds a round (docs/performance.md, run 52).
 # With `--min-rounds 15` in CGRAPH_BENCH_ARGS that fork-join alone ran 478 s and the whole call
-# passed the device's 600 s limit (run 67): give it with `--shapes` in a call of its own.
+# passed the device's 600 s limit (run 67): run that fork-join in a call of its own, with
+# runtime_bench's `--shapes fork-join` (the cuda.core peer takes `--min-rounds`, not `--shapes`).
 # runtime_bench's timed thread runs on CPU 5 (CPU, 5 unless given; CPU= unpinned): pinned, a
 # run's cells spread about a quarter less (docs/performance.md, run 52).
 # PGO=1 builds the front end profile-guided (scripts/pgo_build.sh): the text builds and
