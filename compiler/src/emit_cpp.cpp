@@ -15,6 +15,7 @@
 #include <cgraph/compiler/printers.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <functional>
@@ -270,6 +271,20 @@ private:
     return d == "-1" ? std::string() : ", " + d;
   }
 
+  // Whether kernel node `n` launches a kernel with a configuration that this build already
+  // added on the current device: that launch passed the launch check (launch limits against the
+  // kernel's attributes and the device's), so `n` is added without it
+  // (backend::kernel_node::add_checked, about 29 host instructions a node; docs/performance.md,
+  // run 68). The same expression is the same value within one build (value numbering), and the
+  // build adds its nodes in the order they are written here. A kernel placed on a device neither
+  // takes nor gives it: its check read that device's limits. Called once a node, in that order.
+  bool repeats_launch(const ir::node& n) {
+    if (n.kind != ir::node_kind::kernel || !device_suffix(n).empty()) return false;
+    launch_key key{n.callee};
+    for (std::size_t slot = 0; slot < ir::launch_config::slots; ++slot) key[slot + 1] = g_.launch_slot(n, slot).expr;
+    return !checked_launches_.insert(key).second;
+  }
+
   std::string step_comment(std::uint32_t i) const {
     const ir::node& n = *plan_.steps[i].node;
     return fmt::format("// step {}, {}: {}", i, src_.position(n.range.begin), detail::describe_node(prog_, g_, n));
@@ -433,11 +448,9 @@ private:
   // The cg::cond_init records of the conds that live in the graph at `where` (empty if none),
   // and whether every one of them starts from a constant.
   std::pair<std::string, bool> cond_inits(plan::location where) const {
-    auto it = plan_.conds_by_home.find(plan::home_key(where));
-    if (it == plan_.conds_by_home.end()) return {std::string(), true};  // none: nothing computed
-    std::string list;
+    std::string list;  // none: nothing computed
     bool constant = true;
-    for (auto c : it->second) {
+    for (std::uint32_t c : plan_.conds_by_graph.of(plan_.graph_number(where))) {
       const ir::cond_handle& h = g_.conds[c];
       std::string value = "0u";
       if (h.default_expr != ir::none) {
@@ -521,7 +534,8 @@ private:
         for (std::uint32_t k = 0; k < n.bodies_count; ++k)
           create_conds(plan::location{i, k}, fmt::format("g.bodies[{}]", first + k), "  ");
       } else {
-        line("  cg::{}({}, {}, {}{});", row.add, head, operands(i, strategy::explicit_graph), at, device_suffix(n));
+        line("  cg::{}({}, {}, {}{});", repeats_launch(n) ? row.add_again : row.add, head,
+             operands(i, strategy::explicit_graph), at, device_suffix(n));
       }
     }
     refresh_late_readers();
@@ -605,7 +619,8 @@ private:
         }
       } else {
         if (plan::passes_own_cond(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.set_child({}, {}); }}", indent, i, build_child(i));
-        line("{}c.{}({}, {}, {}, {}{});", indent, row.capture, k, i, operands(i, strategy::capture), at, device_suffix(n));
+        line("{}c.{}({}, {}, {}, {}{});", indent, repeats_launch(n) ? row.capture_again : row.capture, k, i,
+             operands(i, strategy::capture), at, device_suffix(n));
       }
       if (cn.record_event) line("{}c.record({}, {});", indent, k, i);
     }
@@ -641,8 +656,7 @@ private:
       });
       if (!plain) return false;
     }
-    for (const auto& [home, conds] : plan_.conds_by_home)
-      if (home != plan::home_key(plan::location{})) return false;
+    if (plan_.conds_by_graph.of(0).size() != g_.conds.size()) return false;  // a cond lives in a body
     return prog_.kernels.size() < 65536;
   }
 
@@ -742,7 +756,7 @@ private:
       }
       const auto lc = src_.location(n.range.begin);
       const plan::location parent = plan_.steps[i].parent;
-      const std::size_t graph = parent.step == ir::none ? 0 : plan_.body_index(parent) + 1;
+      const std::size_t graph = plan_.graph_number(parent);
       std::uint32_t list = list_of(std::move(args));
       if (n.kind == ir::node_kind::conditional) {  // generated.hpp, table_node: its values in the kernel's fields
         records.push_back(fmt::format("{{Q,{},{},{},{},{},{},{},{},{},{}}}", static_cast<int>(n.cond_kind), n.bodies_count,
@@ -850,24 +864,15 @@ private:
     capture_ = plan::lower_capture(plan_);
     std::vector<std::uint32_t> waits;
     std::vector<std::string> rows;
-    auto row = [&](std::string_view op, std::uint32_t step, std::uint32_t stream, const std::vector<std::uint32_t>& w,
-                   bool record) {
-      rows.push_back(fmt::format("{{{},{},{},{},{},{}}}", op, step, stream, waits.size(), w.size(), record));
+    // A conditional's bodies are at the root (table_form_fits).
+    plan::walk_capture(plan_, capture_, [&](plan::capture_row_kind kind, std::uint32_t number, std::uint32_t stream,
+                                            std::span<const std::uint32_t> w, bool record) {
+      static constexpr std::string_view ops[] = {"N", "B", "E"};  // by kind, as the table's names below
+      rows.push_back(fmt::format("{{{},{},{},{},{},{}}}", ops[static_cast<std::size_t>(kind)], number, stream, waits.size(),
+                                 w.size(), record));
       waits.insert(waits.end(), w.begin(), w.end());
-    };
-    auto body_rows = [&](auto& self, const plan::capture_body& body) -> void {
-      for (const plan::capture_node& cn : body.nodes) {
-        row("N", cn.step, cn.stream, cn.waits, cn.record_event);
-        for (std::uint32_t b = 0; b < cn.bodies.size(); ++b) {  // a conditional's (at the root: table_form_fits)
-          const plan::capture_body& inner = capture_.bodies[cn.bodies[b]];
-          row("B", plan_.first_body[cn.step] + b, inner.streams, {}, false);
-          self(self, inner);
-          row("E", 0, 0, inner.joins, false);
-        }
-      }
-    };
+    });
     const plan::capture_body& root = capture_.bodies[0];
-    body_rows(body_rows, root);
     // The root's conds, a constant array where every initial value is a constant; else
     // build_state makes them (build_table).
     const auto [conds, constant] = cond_inits(plan::location{});
@@ -1075,6 +1080,9 @@ private:
   plan::capture_plan capture_;
   emit::value_printer values_;
   std::string& out_;
+  // The kernels and launch configurations (expressions) this build added: repeats_launch.
+  using launch_key = std::array<std::uint32_t, 1 + ir::launch_config::slots>;
+  std::set<launch_key> checked_launches_;
   std::vector<std::string>* sink_ = nullptr;  // where line() writes while set (collect)
   bool table_ = false;                        // written in the table form
   std::uint32_t computed_slots_ = 0;          // table form: slots computed from the parameters

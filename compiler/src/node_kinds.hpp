@@ -32,10 +32,15 @@ struct node_kind_info {
   // Generated C++'s table form (emit_cpp.cpp, table()): the letter of the kind's rows, or ""
   // where a graph holding the kind keeps the readable form.
   std::string_view table_row = "";
+  // `add` and `capture` for a node whose values the build already checked once (a kernel that
+  // launches what a kernel before it launched: graph_emitter::repeats_launch), or "".
+  std::string_view add_again = "";
+  std::string_view capture_again = "";
 };
 
 inline constexpr std::array<node_kind_info, 13> node_kinds = {{
-    {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node, "K"},
+    {ir::node_kind::kernel, "kernel", "", "kernel", {}, "", "add_kernel", "launch", "kernel", node_update::per_node, "K",
+     "add_kernel_again", "launch_again"},
     {ir::node_kind::memcpy, "memcpy", "", "", {"destination", "source", "byte count"}, "memcpy", "add_memcpy", "memcpy",
      "memcpy", node_update::per_node, "C"},
     {ir::node_kind::memset, "memset", "", "", {"destination", "value", "element count"}, "memset", "add_memset", "memset",

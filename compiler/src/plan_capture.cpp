@@ -105,8 +105,9 @@ private:
   // instructions a node on text -> graph where a chain spends 14 000 (docs/performance.md, run 36).
   std::vector<std::uint32_t> stream_of_;  // the stream a step was given
   std::vector<bool> waited_;              // whether a later step (or the body's end) waits for it
-  // The graph a step goes into: 0 for the root, 1 + its body index for a conditional's body.
-  std::uint32_t home_of(location l) const { return l.step == ir::none ? 0 : 1 + steps_.body_index(l); }
+  // The graph a step goes into (explicit_plan::graph_number): 0 for the root, 1 + its body index
+  // for a conditional's body.
+  std::uint32_t home_of(location l) const { return steps_.graph_number(l); }
   // By graph (home_of), its steps in plan order: members_[first_member_[h], first_member_[h + 1]).
   std::vector<std::uint32_t> first_member_;
   std::vector<std::uint32_t> members_;

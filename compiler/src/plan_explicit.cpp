@@ -26,14 +26,26 @@ public:
       const std::size_t end = i + 1 < plan_.steps.size() ? dep_begin_[i + 1] : all.size();
       plan_.steps[i].deps = all.subspan(dep_begin_[i], end - dep_begin_[i]);
     }
-    for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
-      plan_.conds_by_home[home_key(plan_.cond_homes[c])].push_back(c);
+    group_conds_by_graph();
     find_late_readers();
     find_port_edges_and_attributes();
     return std::move(plan_);
   }
 
 private:
+  // explicit_plan::conds_by_graph: a count per graph, then each cond in order where its graph's
+  // run begins.
+  void group_conds_by_graph() {
+    graph_conds& out = plan_.conds_by_graph;
+    out.first.assign(plan_.body_graphs + 2, 0);
+    for (const location& home : plan_.cond_homes) ++out.first[plan_.graph_number(home) + 1];
+    for (std::size_t n = 1; n < out.first.size(); ++n) out.first[n] += out.first[n - 1];
+    out.conds.resize(plan_.cond_homes.size());
+    std::vector<std::uint32_t> next(out.first.begin(), out.first.end() - 1);
+    for (std::uint32_t c = 0; c < plan_.cond_homes.size(); ++c)
+      out.conds[next[plan_.graph_number(plan_.cond_homes[c])]++] = c;
+  }
+
   void body(const ir::body& b, location parent) {
     std::vector<std::uint32_t> step_of(b.nodes.size());
     // In IR order, except that a node waits for the nodes it depends on: an `after` may name a

@@ -29,9 +29,7 @@ void step_builder::prepare() {
 }
 
 void step_builder::create_conds_of(std::uint32_t n, cudaGraph_t graph) {
-  const graph_conds& of = g_.templates->cond_lists;
-  for (std::uint32_t k = of.first[n]; k < of.first[n + 1]; ++k) {
-    const std::uint32_t c = of.conds[k];
+  for (const std::uint32_t c : plan_.conds_by_graph.of(n)) {
     backend::create_cond(g_, c, graph, g_.cond_defaults[c], ir_.conds[c].default_expr != ir::none,
                          g_.at(ir_.conds[c].range));
   }

@@ -358,7 +358,6 @@ struct graph_templates {
   // the same on every build, which then copies them (a graph of 500 `if`s converted 500 values
   // per build).
   std::optional<std::vector<unsigned>> cond_defaults;
-  graph_conds cond_lists;                  // by graph: the conds that live in it (plan_rows.hpp)
 
   std::span<const dynamic_part> dynamic_parts(const value_template& t) const {
     return {dynamic.data() + t.dynamic.first, t.dynamic.count};

@@ -460,7 +460,6 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
     previous = i;
   }
   t->rows = step_rows(plan);
-  t->cond_lists = conds_by_graph(plan);
   const bool constant_defaults = std::all_of(g.conds.begin(), g.conds.end(), [&](const ir::cond_handle& c) {
     return c.default_expr == ir::none || deps.exprs.expr_params[c.default_expr].empty();
   });

@@ -5,7 +5,8 @@
 //   alone, other kinds read their IR node;
 // - capture_rows, the capture plan (plan::lower_capture) in the order the capture issues it,
 //   each node and each conditional body between an enter row and a leave row: the rows the
-//   generated table form walks (backend/capture_rows.hpp), walked by the same loop. The row
+//   generated table form walks (backend/capture_rows.hpp), walked by the same loop, and made
+//   by the walk (plan::walk_capture) that emit-cpp writes the table form's rows from. The row
 //   type comes alone (backend/capture_row.hpp): this header does not take in the session.
 //
 // Why copies of the plans: their nested form sent a walk to five places a node (the capture
@@ -39,18 +40,6 @@ struct step_row {
 
 // The rows of explicit plan `steps`, by step.
 std::vector<step_row> step_rows(const plan::explicit_plan& steps);
-
-// By graph, numbered as step_row::graph numbers them (0 the root, b + 1 body b): the conds whose
-// conditional nodes live in it, conds[first[n], first[n + 1]) in cond order, which a build makes
-// as it begins the graph (step_builder::create_conds). One list read in place: a body's conds
-// were found through two lists by body and the plan's map by location (until run 66).
-struct graph_conds {
-  std::vector<std::uint32_t> first;  // body count + 2 entries
-  std::vector<std::uint32_t> conds;
-};
-
-// The conds of explicit plan `steps` by graph, from its cond homes.
-graph_conds conds_by_graph(const plan::explicit_plan& steps);
 
 struct capture_rows {
   unsigned root_streams = 1;

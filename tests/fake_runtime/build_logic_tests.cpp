@@ -635,7 +635,7 @@ TEST_CASE("fake_runtime.capture_rows_nest_each_body_between_its_enter_and_leave_
 }
 
 TEST_CASE("fake_runtime.each_cond_is_listed_with_the_graph_its_conditional_lives_in") {
-  // A build makes a graph's conds as it begins the graph, from conds_by_graph (plan_rows.hpp):
+  // A build makes a graph's conds as it begins the graph, from the plan's conds_by_graph (plan.hpp):
   // CUDA takes a cond's handle only in the graph that holds its conditional node, so each cond
   // must be listed, once, with the graph (root or body) of the conditional it drives, and with
   // no other (nested_plan: conds at the root, in nested bodies, in an `else if`, the else
@@ -643,7 +643,7 @@ TEST_CASE("fake_runtime.each_cond_is_listed_with_the_graph_its_conditional_lives
   const nested_plan nested;
   const cgraph::plan::explicit_plan& plan = nested.plan;
   const std::vector<cgraph::detail::step_row> steps = cgraph::detail::step_rows(plan);
-  const cgraph::detail::graph_conds lists = cgraph::detail::conds_by_graph(plan);
+  const cgraph::plan::graph_conds& lists = plan.conds_by_graph;
   REQUIRE(lists.first.size() == plan.body_graphs + 2);
   REQUIRE(lists.first.back() == plan.cond_homes.size());
   REQUIRE(lists.conds.size() == plan.cond_homes.size());

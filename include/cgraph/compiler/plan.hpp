@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace cgraph::plan {
@@ -38,6 +37,21 @@ struct port_step {
   bool launch_completion = false;
 };
 
+// By graph, numbered as explicit_plan::graph_number numbers them (0 the root, b + 1 body b): the
+// conds whose conditional nodes live in it, conds[first[n], first[n + 1]) in cond order, which a
+// build makes as it begins that graph. One list read in place by the run-time path
+// (step_builder::create_conds) and generated C++ (emit_cpp.cpp, cond_inits) alike; the run-time
+// path found a body's conds through two lists by body and a map by location until run 66, and
+// generated C++ through a map by location until run 68.
+struct graph_conds {
+  std::vector<std::uint32_t> first;  // body_graphs + 2 entries
+  std::vector<std::uint32_t> conds;
+
+  std::span<const std::uint32_t> of(std::uint32_t graph) const {
+    return {conds.data() + first[graph], first[graph + 1] - first[graph]};
+  }
+};
+
 struct explicit_plan {
   explicit_plan() = default;
   // Moved, never copied: the steps' dependency views point into dep_steps.
@@ -52,8 +66,8 @@ struct explicit_plan {
   // By cond index: the graph whose conditional node the cond drives. The runtime creates the
   // handles of a graph as soon as that graph exists, before any node is added to it.
   std::vector<location> cond_homes;
-  // The same, inverted: the conds of each graph, by location key (see home_key).
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> conds_by_home;
+  // The same, inverted: the conds of each graph, by graph_number.
+  graph_conds conds_by_graph;
   std::uint32_t body_graphs = 0;  // number of body graphs all conditionals create
   // By step: the index among all body graphs of a conditional's first body (ir::none for
   // other steps). Bodies are numbered in step order, so both strategies, the run-time path and
@@ -86,8 +100,6 @@ inline bool passes_own_cond(const ir::graph& g, const ir::node& n) {
   return false;
 }
 
-inline std::uint64_t home_key(location l) { return (static_cast<std::uint64_t>(l.step) << 32) | l.body; }
-
 // ---- the capture strategy -------------------------------------------------------------------
 //
 // The same steps, issued on streams during stream capture. Each graph body (the root, each
@@ -116,5 +128,28 @@ struct capture_plan {
 };
 
 capture_plan lower_capture(const explicit_plan& steps);
+
+// The capture as one sequence of rows, the order a build issues it in: each node of a body in
+// order, and after a conditional's node each of its bodies between a row that enters it and one
+// that leaves it. The one walk behind the run-time path's rows (runtime/src/plan_rows.cpp,
+// flatten_capture) and generated C++'s table form (emit_cpp.cpp, capture_rows).
+// `row(kind, number, stream, waits, record)` is called with, for a node, its step, its stream,
+// the steps it waits for and whether it records its event; for entering a body, the body's
+// number among the graph's bodies (explicit_plan::first_body) and its stream count; for leaving
+// it, 0, 0 and the body's joins.
+enum class capture_row_kind : std::uint8_t { node, enter_body, leave_body };
+
+template <typename Row>
+void walk_capture(const explicit_plan& steps, const capture_plan& capture, Row&& row, std::uint32_t body = 0) {
+  for (const capture_node& cn : capture.bodies[body].nodes) {
+    row(capture_row_kind::node, cn.step, cn.stream, std::span<const std::uint32_t>(cn.waits), cn.record_event);
+    for (std::uint32_t k = 0; k < cn.bodies.size(); ++k) {  // a conditional's
+      const capture_body& inner = capture.bodies[cn.bodies[k]];
+      row(capture_row_kind::enter_body, steps.first_body[cn.step] + k, inner.streams, std::span<const std::uint32_t>(), false);
+      walk_capture(steps, capture, row, cn.bodies[k]);
+      row(capture_row_kind::leave_body, 0u, 0u, std::span<const std::uint32_t>(inner.joins), false);
+    }
+  }
+}
 
 }  // namespace cgraph::plan

@@ -366,6 +366,13 @@ void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_lis
                 kernel_call<A...> call, const site& at, int device = -1) {
   backend::kernel_node::add(g, step, parent, view(d), call.params(function), at, device);
 }
+// A kernel launching what a kernel added before it launched, which passed the launch check
+// (the compiler decides: graph_emitter::repeats_launch in compiler/src/emit_cpp.cpp).
+template <typename... A>
+void add_kernel_again(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const void* function,
+                      kernel_call<A...> call, const site& at) {
+  backend::kernel_node::add_checked(g, step, parent, view(d), call.params(function), at);
+}
 // explicit_plan::late_readers, in both strategies, once the graph is made.
 template <typename... A>
 void refresh_kernel(graph_state& g, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
@@ -447,6 +454,11 @@ public:
   void launch(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at,
               int device = -1) {
     backend::kernel_node::capture(*this, k, step, call.params(function), at, device);
+  }
+  // As add_kernel_again: a kernel captured before passed the check with this launch.
+  template <typename... A>
+  void launch_again(unsigned k, std::uint32_t step, const void* function, kernel_call<A...> call, const site& at) {
+    backend::kernel_node::capture_checked(*this, k, step, call.params(function), at);
   }
   void launch_repeat(unsigned k, std::uint32_t step, repeat_call call, const site& at) {
     backend::kernel_node::capture(*this, k, step, call.params(), at);
