@@ -34,8 +34,8 @@ protected:
   // Evaluates parameters; call first.
   void prepare();
   // The handles of every cond whose conditional node lives in graph `n` (0 the root, b + 1 body
-  // b, as step_row::graph numbers them; plan::graph_conds), which is `graph`. Most bodies hold none, which is told
-  // inline (out of line, a body without conds cost 35 instructions).
+  // b, as step_row::graph numbers them; the plan's graph_conds), which is `graph`. Most bodies
+  // hold none, which is told inline (out of line, a body without conds cost 35 instructions).
   bool holds_conds(std::uint32_t n) const {
     const std::uint32_t* first = plan_.conds_by_graph.first.data();
     return first[n] != first[n + 1];
