@@ -271,19 +271,12 @@ private:
     return d == "-1" ? std::string() : ", " + d;
   }
 
-  // Whether kernel node `n` launches a kernel with a configuration that this build already
-  // added on the current device: that launch passed the launch check (launch limits against the
-  // kernel's attributes and the device's), so `n` is added without it
-  // (backend::kernel_node::add_checked, about 29 host instructions a node; docs/performance.md,
-  // run 68). The same expression is the same value within one build (value numbering), and the
-  // build adds its nodes in the order they are written here. A kernel placed on a device neither
-  // takes nor gives it: its check read that device's limits. Called once a node, in that order.
-  bool repeats_launch(const ir::node& n) {
-    if (n.kind != ir::node_kind::kernel || !device_suffix(n).empty()) return false;
-    launch_key key{n.callee};
-    for (std::size_t slot = 0; slot < ir::launch_config::slots; ++slot) key[slot + 1] = g_.launch_slot(n, slot).expr;
-    return !checked_launches_.insert(key).second;
-  }
+  // Whether kernel node `n` launches what a kernel this build added before it launched
+  // (plan::launch_memory, the rule of every construction path): it is added without the launch
+  // check (backend::kernel_node::add_checked, about 29 host instructions a node;
+  // docs/performance.md, run 68). The build adds its nodes in the order they are written here.
+  // Called once a node, in that order.
+  bool repeats_launch(const ir::node& n) { return written_launches_.known(n); }
 
   std::string step_comment(std::uint32_t i) const {
     const ir::node& n = *plan_.steps[i].node;
@@ -727,8 +720,10 @@ private:
       if (added) lists.insert(lists.end(), l.begin(), l.end());
       return it->second;
     };
+    plan::launch_memory launches(g_);  // both walks make the nodes in step order (plan.hpp)
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
       const ir::node& n = *plan_.steps[i].node;
+      const bool known_launch = launches.known(n);
       std::string shape;
       std::vector<std::uint32_t> args;
       for (const auto& [k, a] : detail::views::enumerate(g_.args(n))) {
@@ -765,8 +760,9 @@ private:
       } else {
         const bool repeat = n.kind == ir::node_kind::repeat_init || n.kind == ir::node_kind::repeat_counter;
         if (repeat) config = n.cond;  // generated.hpp, table_node: a repeat's init or counter names its cond
-        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", detail::info(n.kind).table_row, n.element_size,
-                                      function, it->second, lc.line, lc.column, config, list, deps.size(),
+        // generated.hpp, table_node: a kernel's second field says whether its launch is known
+        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", detail::info(n.kind).table_row,
+                                      n.kind == ir::node_kind::kernel ? int{known_launch} : int{n.element_size}, function, it->second, lc.line, lc.column, config, list, deps.size(),
                                       plan_.steps[i].deps.size(), graph));
       }
       deps.insert(deps.end(), plan_.steps[i].deps.begin(), plan_.steps[i].deps.end());
@@ -810,8 +806,8 @@ private:
     line("inline const void* const functions[] = {{{}}};",
          functions.empty() ? std::string("nullptr")
                            : detail::join(functions, ", ", [&](std::uint32_t k) { return kernel_pointer(prog_.kernels[k]); }));
-    line("// {{kind, memset element size, function, shape, line, column, launch slots, argument slots, first dependency, "
-         "dependencies, graph}}");
+    line("// {{kind, memset element size (a kernel: its launch is known), function, shape, line, column, launch slots, "
+         "argument slots, first dependency, dependencies, graph}}");
     if (plan_.body_graphs != 0)
       line("// (a conditional: {{Q, cond kind, bodies, shape, line, column, cond, first body, first dependency, dependencies, graph}})");
     if (std::any_of(plan_.steps.begin(), plan_.steps.end(),
@@ -1080,9 +1076,8 @@ private:
   plan::capture_plan capture_;
   emit::value_printer values_;
   std::string& out_;
-  // The kernels and launch configurations (expressions) this build added: repeats_launch.
-  using launch_key = std::array<std::uint32_t, 1 + ir::launch_config::slots>;
-  std::set<launch_key> checked_launches_;
+  // The launches of the readable form's build so far, in the order it is written: repeats_launch.
+  plan::launch_memory written_launches_{g_};
   std::vector<std::string>* sink_ = nullptr;  // where line() writes while set (collect)
   bool table_ = false;                        // written in the table form
   std::uint32_t computed_slots_ = 0;          // table form: slots computed from the parameters

@@ -60,15 +60,6 @@ protected:
   const captured_routine* routine_of(ir::node_kind kind, std::uint32_t callee) const {
     return g_.symbols->any_routine && kind == ir::node_kind::kernel ? g_.symbols->routines[callee].get() : nullptr;
   }
-  // Whether kernel step `step`'s launch passes the launch check without making it: it is the
-  // launch of the kernel step added last (value_template::same_launch_as), which passed. Call
-  // once per kernel step added through kernel_node (add or capture, or their _checked twins).
-  bool launch_known(std::uint32_t step) {
-    const std::uint32_t same = g_.templates->steps[step].same_launch_as;
-    const bool known = same != ir::none && same == last_kernel_;
-    last_kernel_ = step;
-    return known;
-  }
   // The launch of kernel step `step` (of IR kernel `callee`, without a captured routine) and, in
   // `device`, its GPU. Where its template covers it (value_template::launch_in_place), every argument's
   // address is in the template's constants or this build's conversion memo, so no value is
@@ -101,8 +92,9 @@ protected:
   }
   // Makes step i, of row `s`, at `place` (backend/placement.hpp: added to a graph, or issued on
   // a capture stream): the one dispatch by node kind of both walks. A kernel and a conditional
-  // are made from their step's row alone; other kinds read their IR node (make_other). Of a
-  // conditional only the node is made, then `made_conditional()` runs: each walk begins its
+  // are made from their step's row alone; other kinds read their IR node (make_other). A kernel
+  // whose launch is known (its row says: plan::launch_memory) skips the launch check. Of
+  // a conditional only the node is made, then `made_conditional()` runs: each walk begins its
   // bodies its own way.
   template <typename Place, typename ChildOf, typename MadeConditional>
   [[gnu::always_inline]] void make_node(std::uint32_t i, const step_row& s, const Place& place, ChildOf&& child_of,
@@ -112,7 +104,7 @@ protected:
     if (s.kind == ir::node_kind::kernel && !routine) {
       int device = -1;
       const cudaKernelNodeParams p = kernel_launch(i, s.callee, at, device);
-      if (launch_known(i)) place.template make<backend::known_kernel_node>(i, p, at);
+      if (s.known_launch) place.template make<backend::known_kernel_node>(i, p, at);
       else place.template make<backend::kernel_node>(i, p, at, device);
       return;
     }
@@ -181,7 +173,6 @@ protected:
   node_values& values_ = scratch_->values;                 // the step being built's (compute)
   std::vector<void*>& pointers_ = scratch_->pointers;      // a kernel's argument addresses
   std::vector<cudaGraphNode_t>& deps_ = scratch_->deps;    // a step's dependencies (explicit)
-  std::uint32_t last_kernel_ = ir::none;  // launch_known's: the kernel step added last
 };
 
 // A host node's slot holding `v`'s values, after checking the registered callable against the

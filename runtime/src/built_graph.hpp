@@ -321,11 +321,6 @@ struct value_template {
   // can point at the template's constants and the build's memo (step_builder::kernel_launch).
   bool launch_in_place = false;
   int device = -1;
-  // A kernel step's: the kernel step before it in plan order, where both launch in place, on
-  // the current device, the same kernel with the same launch configuration (ir::none
-  // otherwise). Once that one passed the launch check in a build, this one passes it too
-  // (backend::kernel_node::add_checked): a graph mostly repeats one launch.
-  std::uint32_t same_launch_as = ir::none;
   template_slice arguments;  // in graph_templates::arguments (every step has its slice)
   template_slice dynamic;    // in graph_templates::dynamic, in the order compute_values fills them
 };

@@ -35,7 +35,6 @@ public:
   // its instructions (host_work_generated, run 46). What a node seldom needs is out of line.
   [[gnu::always_inline]] const cudaKernelNodeParams& kernel(const table_node& n, const site& at) {
     const void* function = t_.functions.data()[n.function];
-    repeats_ = n.config == config_list_ && function == params_.func;
     if (n.config != config_list_) [[unlikely]]
       convert_config(n.config, at);
     params_.func = const_cast<void*>(function);
@@ -56,10 +55,6 @@ public:
     params_.kernelParams = pointers;
     return params_;
   }
-  // Whether the last kernel() has the kernel and launch configuration of the one before it: a
-  // launch that passed the launch check when that one was added (backend::kernel_node::add_checked).
-  bool launch_repeats() const { return repeats_; }
-
   memcpy_call copy(const table_node& n, const site& at) {
     return {reinterpret_cast<void*>(argument(n, 0, at)), reinterpret_cast<const void*>(argument(n, 1, at)), argument(n, 2, at)};
   }
@@ -158,7 +153,6 @@ private:
   std::vector<void*> grown_pointers_;
   std::uint32_t config_list_ = ~0u;  // the launch list params_'s configuration was converted from
   cudaKernelNodeParams params_{};
-  bool repeats_ = false;
 };
 
 // Whether one of the `count` entries of list `list` reads a computed slot whose value differs
@@ -202,7 +196,8 @@ template <typename Place>
 }
 
 // Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one
-// dispatch by kind of the build's loop and the capture's.
+// dispatch by kind of the build's loop and the capture's. A kernel whose launch an earlier row
+// made (its element_size: the compiler marks them) skips the launch check.
 template <typename Place>
 [[gnu::always_inline]] inline void make_row(const Place& place, const graph_state& g, const node_table& t,
                                             const std::vector<value>& computed, node_params& make, std::uint32_t step,
@@ -210,7 +205,7 @@ template <typename Place>
   switch (n.kind) {
     case ir::node_kind::kernel: {
       const cudaKernelNodeParams& p = make.kernel(n, at);
-      if (make.launch_repeats()) place.template make<backend::known_kernel_node>(step, p, at);
+      if (n.element_size != 0) place.template make<backend::known_kernel_node>(step, p, at);
       else place.template make<backend::kernel_node>(step, p, at);
       break;
     }
@@ -247,8 +242,8 @@ void build_from_table(graph_state& g, const node_table& t, std::vector<value>& c
 
 // The capture's loop: one row a node or a body's start or end, as the readable capture form
 // issues them (emit_cpp.cpp, capture_body), through the same backend calls and the walk the
-// run-time capture makes (backend::walk_capture_rows). A launch that repeats the kernel and
-// launch configuration of the one before skips the launch check, as build_from_table does.
+// run-time capture makes (backend::walk_capture_rows). Its rows are the steps in order (plan.hpp),
+// so a kernel row's known launch holds here as in build_from_table.
 void capture_from_table(graph_state& g, const node_table& t, const capture_table& ct, std::vector<value>& computed,
                         const site& graph_at) {
   node_params make(t, computed);

@@ -444,21 +444,6 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
         n.kind == ir::node_kind::child_graph)
       t->prepared_steps.push_back(i);
   }
-  std::uint32_t previous = ir::none;  // the last kernel step
-  for (std::uint32_t i = 0; i < plan.steps.size(); ++i) {
-    const ir::node& n = *plan.steps[i].node;
-    if (n.kind != ir::node_kind::kernel) continue;
-    value_template& now = t->steps[i];
-    if (previous != ir::none) {
-      const value_template& before = t->steps[previous];
-      auto same = [](dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
-      if (now.launch_in_place && before.launch_in_place && now.device < 0 && before.device < 0 &&
-          plan.steps[previous].node->callee == n.callee && same(now.grid, before.grid) && same(now.block, before.block) &&
-          now.shared_bytes == before.shared_bytes)
-        now.same_launch_as = previous;
-    }
-    previous = i;
-  }
   t->rows = step_rows(plan);
   const bool constant_defaults = std::all_of(g.conds.begin(), g.conds.end(), [&](const ir::cond_handle& c) {
     return c.default_expr == ir::none || deps.exprs.expr_params[c.default_expr].empty();

@@ -10,12 +10,14 @@ static_assert(static_cast<int>(backend::capture_op::node) == static_cast<int>(pl
 std::vector<step_row> step_rows(const plan::explicit_plan& steps) {
   std::vector<step_row> rows(steps.steps.size());
   const std::uint32_t* deps = steps.dep_steps.data();
+  plan::launch_memory launches(*steps.graph);
   for (std::uint32_t i = 0; i < rows.size(); ++i) {
     const plan::step& s = steps.steps[i];
     const ir::node& n = *s.node;
     step_row& r = rows[i];
     r.kind = n.kind;
     r.cond_kind = n.cond_kind;
+    r.known_launch = launches.known(n);
     r.source = n.range.begin;
     r.callee = n.kind == ir::node_kind::conditional ? n.cond : n.callee;
     r.graph = steps.graph_number(s.parent);

@@ -29,6 +29,9 @@ namespace cgraph::detail {
 struct step_row {
   ir::node_kind kind = ir::node_kind::kernel;
   ir::cond_kind cond_kind = ir::cond_kind::if_then;  // a conditional's
+  // A kernel's: made without the launch check (plan::launch_memory, asked in step order, which
+  // is the capture's order too).
+  bool known_launch = false;
   std::uint32_t source = 0;  // its statement's offset in the program's source
   std::uint32_t callee = 0;  // a kernel's IR kernel, a conditional's cond
   std::uint32_t graph = 0;   // the graph it goes into: 0 the root, b + 1 body b (as table_node's)

@@ -5,6 +5,7 @@
 #include <cgraph/compiler/plan.hpp>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 using namespace cgraph;
 using cgraph::test::compile_text;
@@ -189,4 +190,69 @@ TEST_CASE("lowering.a_body_reserves_exactly_the_nodes_its_block_makes") {
   const ir::body& loop = c.graph().bodies(root.nodes[5])[0];
   CHECK(loop.nodes.size() == 2);
   CHECK(loop.nodes.capacity() == loop.nodes.size());
+}
+
+// Both strategies make the nodes in step order, which is what lets plan::launch_memory be asked
+// step by step for a capture too.
+TEST_CASE("plan.a_capture_makes_the_steps_in_plan_order") {
+  const char* bodies[] = {
+      "parallel { a: k<<<1, 1>>>(x, n) after d; b: k<<<1, 1>>>(x, n); c: k<<<1, 1>>>(x, n) after a; d: k<<<1, 1>>>(x, n); }",
+      "cond s = 1; switch s { case 0 { k<<<1, 1>>>(x, n); } case 2 { parallel { k<<<1, 1>>>(x, n); k<<<2, 1>>>(x, n); } } } "
+      "k<<<3, 1>>>(x, n);",
+      "k<<<1, 1>>>(x, n); cond c = 1; while c { step<<<1, 1>>>(x, c); cond d = 1; if d { k<<<1, 1>>>(x, n); } else { repeat 2 { "
+      "k<<<1, 1>>>(x, n); } } } parallel { k<<<1, 1>>>(x, n); memset(x, 0, n); }",
+  };
+  for (const char* body : bodies) {
+    CAPTURE(body);
+    auto c = compile_text(in_graph(body));
+    REQUIRE_MESSAGE(c.ok(), c.errors());
+    const auto steps = plan::lower_explicit(c.graph());
+    const auto capture = plan::lower_capture(steps);
+    std::vector<std::uint32_t> made;
+    plan::walk_capture(steps, capture, [&](plan::capture_row_kind kind, std::uint32_t number, auto&&...) {
+      if (kind == plan::capture_row_kind::node) made.push_back(number);
+    });
+    REQUIRE(made.size() == steps.steps.size());
+    for (std::uint32_t i = 0; i < made.size(); ++i) CHECK(made[i] == i);
+  }
+}
+
+TEST_CASE("plan.launch_memory_knows_a_launch_a_kernel_made_before") {
+  auto c = compile_text("kernel k(p: f32*, n: i32);\nkernel h(p: f32*, n: i32);\ngraph g(x: f32*, n: i32) {\nlet b = n; "
+                                 "k<<<n, 256>>>(x, 1); "            // 0: the first
+                                 "k<<<n, 256>>>(x, 2); "            // 1: known
+                                 "h<<<n, 256>>>(x, 0); "            // 2: another kernel
+                                 "k<<<n, 128>>>(x, 3); "            // 3: another block
+                                 "k<<<n + 1, 256>>>(x, 4); "        // 4: another grid expression
+                                 "k<<<b, 256>>>(x, 5); "            // 5: a let is an expression of its own
+                                 "k<<<n, 256, 64>>>(x, 6); "        // 6: shared bytes
+                                 "k<<<(n, 1), (256, 1)>>>(x, 7); "  // 7: known, long after 1
+                                 "[[device(0)]] k<<<n, 256>>>(x, 8); "    // 8: placed: never known
+                                 "[[device(0)]] k<<<n, 512>>>(x, 9); "    // 9: placed, and gives nothing
+                                 "k<<<n, 512>>>(x, 10); "           // 10: not known (9 was placed)
+                                 "memset(x, 0, n); "                // 11: not a kernel
+                                 "h<<<n, 256>>>(x, 0);\n}\n");     // 12: known (2)
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto steps = plan::lower_explicit(c.graph());
+  REQUIRE(steps.steps.size() == 13);
+  plan::launch_memory launches(c.graph());
+  std::string known;
+  for (const auto& s : steps.steps) known += launches.known(*s.node) ? 'y' : '-';
+  CHECK(known == "-y-----y----y");
+}
+
+TEST_CASE("plan.launch_memory_keeps_every_launch_as_it_grows") {
+  // More distinct launches than its first table holds, then each again: every one is known.
+  std::string body;
+  for (int i = 1; i <= 100; ++i) body += fmt::format("k<<<{}, 32>>>(x, n); ", i);
+  for (int i = 1; i <= 100; ++i) body += fmt::format("k<<<{}, 32>>>(x, n); ", i);
+  auto c = compile_text(in_graph(body));
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto steps = plan::lower_explicit(c.graph());
+  REQUIRE(steps.steps.size() == 200);
+  plan::launch_memory launches(c.graph());
+  for (std::uint32_t i = 0; i < 200; ++i) {
+    CAPTURE(i);
+    CHECK(launches.known(*steps.steps[i].node) == (i >= 100));
+  }
 }

@@ -4,6 +4,7 @@
 
 #include <cgraph/compiler/ir.hpp>
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -90,6 +91,36 @@ struct explicit_plan {
 
 explicit_plan lower_explicit(const ir::graph& g);
 
+// ---- launches a build has checked ----
+//
+// A kernel node whose kernel and launch configuration (the expressions of its grid, block and
+// shared bytes) a kernel node made earlier in the same build already had passes the launch
+// check that one passed (launch limits against the kernel's attributes and the device's), or
+// the build stopped there: the same expression is the same value within one build. Such a node
+// is made without the check (backend::kernel_node::add_checked, capture_checked). A node placed
+// on a device (`[[device(…)]]`, `on device`) neither takes nor gives it: its check read that
+// device's limits. The one rule of every construction path: the run-time path's rows
+// (runtime/src/plan_rows.cpp, step_row::known_launch), generated C++'s table form (table_node)
+// and its readable form (emit_cpp.cpp, add_kernel_again) ask it step by step, the order in
+// which both strategies make the nodes (walk_capture below).
+class launch_memory {
+public:
+  explicit launch_memory(const ir::graph& g) : g_(&g) {}
+  // Whether kernel node `n`, the next node of g a build makes, launches what a node made before
+  // it launched; false for any other node. Call once a node, in the order of the build.
+  bool known(const ir::node& n);
+
+private:
+  using key = std::array<std::uint32_t, 1 + ir::launch_config::slots>;  // the kernel, the slots' expressions
+  void grow();
+
+  const ir::graph* g_;
+  // Open addressing, a power of two of entries, at most half of them used; an empty entry's
+  // kernel is ir::none. One allocation a doubling, none a node.
+  std::vector<key> seen_;
+  std::size_t used_ = 0;
+};
+
 // Whether `call` node n passes a cond of its own graph (LANGUAGE.md §11): its child graph needs
 // the handle, so the capture strategy builds it once the capture has made the handle, not
 // before the capture begins as other child graphs.
@@ -132,7 +163,10 @@ capture_plan lower_capture(const explicit_plan& steps);
 // The capture as one sequence of rows, the order a build issues it in: each node of a body in
 // order, and after a conditional's node each of its bodies between a row that enters it and one
 // that leaves it. The one walk behind the run-time path's rows (runtime/src/plan_rows.cpp,
-// flatten_capture) and generated C++'s table form (emit_cpp.cpp, capture_rows).
+// flatten_capture) and generated C++'s table form (emit_cpp.cpp, capture_rows). Its node rows
+// are the steps in increasing order: a body's nodes are in plan order, and the plan lists a
+// conditional's bodies right after it, as the walk enters them; so what is worked out step by
+// step (launch_memory) holds for a capture too (tests/unit/plan_tests.cpp checks the order).
 // `row(kind, number, stream, waits, record)` is called with, for a node, its step, its stream,
 // the steps it waits for and whether it records its event; for entering a body, the body's
 // number among the graph's bodies (explicit_plan::first_body) and its stream count; for leaving

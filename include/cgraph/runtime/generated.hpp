@@ -367,7 +367,7 @@ void add_kernel(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_lis
   backend::kernel_node::add(g, step, parent, view(d), call.params(function), at, device);
 }
 // A kernel launching what a kernel added before it launched, which passed the launch check
-// (the compiler decides: graph_emitter::repeats_launch in compiler/src/emit_cpp.cpp).
+// (the compiler decides, by the rule of every construction path: plan::launch_memory).
 template <typename... A>
 void add_kernel_again(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_list d, const void* function,
                       kernel_call<A...> call, const site& at) {
@@ -586,10 +586,12 @@ struct table_shape {
 // the first row (create_conds; in the capture mode once the root's capture begins, from
 // capture_table::conds). A repeat's init and counter rows name the loop's cond in config, whose
 // counter memory (graph_state::repeat_counts) the build made before the rows (repeat_count);
-// the counter's one argument is the iteration count.
+// the counter's one argument is the iteration count. A kernel row's element_size is 1 where both
+// walks make it without the launch check (plan::launch_memory: a row before it launched the
+// same; a capture makes the rows in step order too).
 struct table_node {
   ir::node_kind kind;          // kernel, memcpy, memset, conditional, repeat_init or repeat_counter
-  std::uint8_t element_size;   // memset: 1, 2 or 4; conditional: its ir::cond_kind
+  std::uint8_t element_size;   // memset: 1, 2 or 4; conditional: its ir::cond_kind; kernel: 1 where its launch is known
   std::uint16_t function;      // kernel: index into node_table::functions; conditional: its bodies
   std::uint16_t shape;         // index into node_table::shapes: its arguments' targets
   std::uint32_t line;

@@ -38,8 +38,8 @@ struct kernel_node {
                   int device = -1);
   // `add` (on the current device) for a launch its caller knows to pass the launch check: the
   // kernel and configuration of a node it added before in this build. A graph mostly repeats
-  // one launch, which the table form's rows (generated_table.cpp) and a compiled program's
-  // templates (value_template::same_launch_as) tell with one comparison, against the check's nine.
+  // one launch; the compiler marks which (plan::launch_memory) in the rows every construction
+  // path walks, so the build reads one flag against the check's nine comparisons.
   static void add_checked(graph_state& g, std::uint32_t step, cudaGraph_t parent, node_deps deps, const params& p,
                           const site& at);
   static void capture(capture_session& c, unsigned stream, std::uint32_t step, const params& p, const site& at,
