@@ -26,9 +26,20 @@ bool placed(const ir::graph& g, const ir::node& n) {
 
 bool launch_memory::known(const ir::node& n) {
   if (n.kind != ir::node_kind::kernel || placed(*g_, n)) return false;
+  // ir::graph::launch_slot's values: the defaults, then what the launch record wrote (a slot at a
+  // time, with a test a slot, cost about 60 host instructions a node of a text -> graph build).
+  const ir::graph& g = *g_;
+  const ir::launch_record& r = g.launches[n.launch];
+  const ir::launch_value* written = g.launch_values.data() + r.first;
   key k;
   k[0] = n.callee;
-  for (std::size_t slot = 0; slot < ir::launch_config::slots; ++slot) k[slot + 1] = g_->launch_slot(n, slot).expr;
+  k[1] = k[2] = k[3] = k[4] = k[5] = k[6] = g.launch_one;
+  k[7] = g.launch_zero;
+  for (std::uint32_t i = 0; i < r.grid; ++i) k[1 + i] = written[i].expr;
+  for (std::uint32_t i = 0; i < r.block; ++i) k[4 + i] = written[r.grid + i].expr;
+  if (r.shared) k[7] = written[r.grid + r.block].expr;
+  if (k == last_) return true;  // most often: a graph repeats one launch (no hash to work out)
+  last_ = k;
   if (2 * (used_ + 1) > seen_.size()) grow();
   const std::size_t mask = seen_.size() - 1;
   for (std::size_t at = hash_of(k) & mask;; at = (at + 1) & mask) {

@@ -119,6 +119,8 @@ private:
   // kernel is ir::none. One allocation a doubling, none a node.
   std::vector<key> seen_;
   std::size_t used_ = 0;
+  key last_{ir::none};  // the launch asked last, in seen_ already
+
 };
 
 // Whether `call` node n passes a cond of its own graph (LANGUAGE.md §11): its child graph needs
