@@ -761,8 +761,9 @@ private:
         const bool repeat = n.kind == ir::node_kind::repeat_init || n.kind == ir::node_kind::repeat_counter;
         if (repeat) config = n.cond;  // generated.hpp, table_node: a repeat's init or counter names its cond
         // generated.hpp, table_node: a kernel's second field says whether its launch is known
-        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", detail::info(n.kind).table_row,
-                                      n.kind == ir::node_kind::kernel ? int{known_launch} : int{n.element_size}, function, it->second, lc.line, lc.column, config, list, deps.size(),
+        const int second = n.kind == ir::node_kind::kernel ? int{known_launch} : int{n.element_size};
+        records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", detail::info(n.kind).table_row, second,
+                                      function, it->second, lc.line, lc.column, config, list, deps.size(),
                                       plan_.steps[i].deps.size(), graph));
       }
       deps.insert(deps.end(), plan_.steps[i].deps.begin(), plan_.steps[i].deps.end());

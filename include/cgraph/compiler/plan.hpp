@@ -120,7 +120,6 @@ private:
   std::vector<key> seen_;
   std::size_t used_ = 0;
   key last_{ir::none};  // the launch asked last, in seen_ already
-
 };
 
 // Whether `call` node n passes a cond of its own graph (LANGUAGE.md §11): its child graph needs
