@@ -274,8 +274,9 @@ private:
   // Whether kernel node `n` launches what a kernel this build added before it launched
   // (plan::launch_memory, the rule of every construction path): it is added without the launch
   // check (backend::kernel_node::add_checked, about 29 host instructions a node;
-  // docs/performance.md, run 68). The build adds its nodes in the order they are written here.
-  // Called once a node, in that order.
+  // docs/performance.md, run 68). Called once a node, in step order, by whichever form the graph
+  // is written in (the readable form's build lines, or the table form's records): both builds
+  // make the nodes in that order.
   bool repeats_launch(const ir::node& n) { return written_launches_.known(n); }
 
   std::string step_comment(std::uint32_t i) const {
@@ -720,10 +721,9 @@ private:
       if (added) lists.insert(lists.end(), l.begin(), l.end());
       return it->second;
     };
-    plan::launch_memory launches(g_);  // both walks make the nodes in step order (plan.hpp)
     for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
       const ir::node& n = *plan_.steps[i].node;
-      const bool known_launch = launches.known(n);
+      const bool known_launch = repeats_launch(n);  // both table walks make the rows in step order (plan.hpp)
       std::string shape;
       std::vector<std::uint32_t> args;
       for (const auto& [k, a] : detail::views::enumerate(g_.args(n))) {
@@ -1077,7 +1077,7 @@ private:
   plan::capture_plan capture_;
   emit::value_printer values_;
   std::string& out_;
-  // The launches of the readable form's build so far, in the order it is written: repeats_launch.
+  // The launches of the graph's build so far, in the order it is written: repeats_launch.
   plan::launch_memory written_launches_{g_};
   std::vector<std::string>* sink_ = nullptr;  // where line() writes while set (collect)
   bool table_ = false;                        // written in the table form
