@@ -21,7 +21,7 @@ the fork-join's "generated C++, explicit" build is the table form, the same code
 far one cell can move by chance in that run (docs/performance.md, run 45).
 
 Where a CSV has each figure's rounds (runtime_bench since run 52), the cells timed in fewer
-rounds than the run's most (a race that `--cell-seconds` stopped early) are listed last.
+rounds than their measure's most (a race that `--cell-seconds` stopped early) are listed last.
 
 `--targets` counts each path against its issue's target (ISSUE_TARGETS: issue 13's for the
 builds, updates, instantiate, launch and device loops, issue 17's for text -> graph) instead of
@@ -57,10 +57,12 @@ ISSUE_TARGETS = {
 def cells(name, min_nodes):
     out = collections.defaultdict(dict)  # (measure, path) -> {(shape, nodes): ratio}
     lower = collections.defaultdict(dict)  # the same cells' lower quartiles, where the CSV has them
-    rounds = {}  # (measure, shape, nodes) -> the fewest rounds of its rows, where the CSV has them
+    rounds = {}  # (measure, shape, nodes) -> the fewest rounds of its measured rows, where the CSV has them
     with open(name) as f:
         for row in csv.DictReader(f):
-            if row.get("rounds"):
+            reference = row["path"].startswith("hand") and row["ratio_to_hand"] == "1.000" and \
+                row.get("ratio_q1", "1.000") == "1.000" and row.get("ratio_q3", "1.000") == "1.000"
+            if row.get("rounds") and not reference:  # a reference racing alone is no target's cell
                 key = (row["measure"], row["shape"], int(row["nodes"]))
                 n = int(row["rounds"])
                 rounds[key] = min(rounds.get(key, n), n)
@@ -138,11 +140,13 @@ def main():
             for line in lines:
                 print(line)
     for i, (_, _, rounds) in enumerate(read):
-        most = max(rounds.values(), default=0)
-        fewer = sorted((key, n) for key, n in rounds.items() if n < most)
+        most = collections.defaultdict(int)  # a measure's most rounds (runtime_bench's --repeats-of)
+        for (m, _, _), n in rounds.items():
+            most[m] = max(most[m], n)
+        fewer = sorted((key, n) for key, n in rounds.items() if n < most[key[0]])
         if fewer:
-            print(f"run {i + 1}: fewer rounds than {most} (--cell-seconds): " +
-                  ", ".join(f"{m} {shape} {nodes} ({n})" for (m, shape, nodes), n in fewer))
+            print(f"run {i + 1}: fewer rounds than the measure's most (--cell-seconds): " +
+                  ", ".join(f"{m} {shape} {nodes} ({n} of {most[m]})" for (m, shape, nodes), n in fewer))
 
 
 TABLE_THRESHOLD = 1000  # cgraphc's default (compiler/emit_cpp.hpp, default_table_threshold)

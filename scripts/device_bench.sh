@@ -31,7 +31,11 @@ fi
 "$build/bench/frontend_floor" > "$out/frontend_floor.txt" 2>&1
 PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.csv" ${CGRAPH_BENCH_ARGS:-} > "$out/cuda_core_peer.txt" 2>&1 || echo "cuda.core peer failed: $(tail -3 "$out/cuda_core_peer.txt")"
 pin=${CPU-5}  # CPU= (empty) runs unpinned
-"$build/bench/runtime_bench" --csv "$out/runtime_bench.csv" --cell-seconds "${CELL_SECONDS:-20}" ${pin:+--cpu "$pin"} ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench.txt" 2>&1 || echo "runtime_bench failed"
+# Instantiate and launch have targets of 1.02 on a cell's median, inside their rounds' spread
+# (±3-10%): more rounds for them, where a round is cheap, and 15 at least for the 10 000-node
+# fork-join's instantiations, 5 s a round (docs/performance.md, run 70). ROUNDS= turns it off.
+rounds=(${ROUNDS-"--repeats-of instantiate=241,launch=241 --min-rounds-of instantiate=15"})
+"$build/bench/runtime_bench" --csv "$out/runtime_bench.csv" --cell-seconds "${CELL_SECONDS:-20}" ${pin:+--cpu "$pin"} "${rounds[@]}" ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench.txt" 2>&1 || echo "runtime_bench failed"
 "$build/bench/features_bench" --csv "$out/features_bench.csv" > "$out/features_bench.txt" 2>&1 || echo "features_bench failed"
 "$build/bench/multi_gpu_bench" --csv "$out/multi_gpu_bench.csv" > "$out/multi_gpu_bench.txt" 2>&1 || echo "multi_gpu_bench failed"
 "$build/bench/table_form_bench" > "$out/table_form_bench.txt" 2>&1 || echo "table_form_bench failed"
