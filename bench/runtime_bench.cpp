@@ -738,7 +738,18 @@ int main(int argc, char** argv) {
   int max_nodes = 10000;
   int cpu = -1;  // --cpu: the CPU the timed thread runs on; -1: any
   std::set<std::string, std::less<>> shapes;  // --shapes: the shapes to run; empty: all
-  for (int i = 1; i + 1 < argc; ++i) {
+  // Every option takes a value: one that is not known, or lacks its value, stops the run
+  // (a misspelt option, ignored, once left a whole device run without the rounds it asked for).
+  static constexpr const char* options[] = {"--repeats", "--csv", "--max-nodes", "--counters", "--only", "--shapes",
+                                            "--cpu", "--cell-seconds", "--min-rounds", "--repeats-of", "--min-rounds-of"};
+  for (int i = 1; i < argc; i += 2)
+    if (std::none_of(std::begin(options), std::end(options), [&](const char* o) { return !std::strcmp(argv[i], o); }) ||
+        i + 1 == argc) {
+      std::fprintf(stderr, "runtime_bench: '%s' is not an option with a value; options: see the top of runtime_bench.cpp\n",
+                   argv[i]);
+      return 2;
+    }
+  for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (!std::strcmp(argv[i], "--csv")) csv = argv[i + 1];
     if (!std::strcmp(argv[i], "--max-nodes")) max_nodes = std::atoi(argv[i + 1]);
