@@ -163,7 +163,9 @@ struct entrant {
 // the ratio: single figures moved by ±0.3 between runs (docs/performance.md, run 8). Within a
 // round the paths see the same conditions.
 // Returns whether it ran (`--only` may leave it out), so that its rows are labelled only then.
-bool race(shape s, int nodes, std::vector<entrant> entrants) {
+// `between`, where given, runs untimed before each timed round but the first (given the round's
+// number), for work that must not fall inside any one entrant's setup (launch's exec refresh).
+bool race(shape s, int nodes, std::vector<entrant> entrants, const std::function<void(int)>& between = {}) {
   static bench::round_order orders;  // one sequence over the whole run
   if (entrants.empty() || !wanted(entrants.front().what)) return false;
   const std::size_t n = entrants.size();
@@ -172,6 +174,7 @@ bool race(shape s, int nodes, std::vector<entrant> entrants) {
   const auto race_start = clock_type::now();
   const int rounds = repeats_for(entrants.front().what), fewest = min_rounds_for(entrants.front().what);
   for (int r = 0; r <= rounds; ++r) {
+    if (between && r > 1) between(r);
     const std::vector<std::size_t>& order = orders.next(n);
     for (std::size_t k = 0; k < n; ++k) {
       entrant& e = entrants[order[k]];
@@ -511,30 +514,61 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   // first at fork-join 10 000, where cgraph's read 1.03, and the path whose exec was always made
   // second paid for that in every round. Each exec is a graph's own, since a graph with
   // conditional nodes may have one exec at a time.
+  //
+  // Where the execs are cheap to make (all four in under 0.2 s), all four are made again every
+  // 30 rounds, the path made first taking turns: the median then spans several placements, not
+  // one. With one set of execs a cell read 1.038 over 241 rounds with its lower quartile at 0.999
+  // (fork-join 1 000, run 70), where run 69 had read 0.992; a launch runs the same CUDA call on
+  // isomorphic execs in both paths.
   const int launches = 20;
   auto wait = [&] { CHECK_CUDA(cudaStreamSynchronize(stream)); };
   hand_graph launch_hand[2];
   cudaGraphExec_t launch_hand_exec[2] = {};
   std::optional<cgraph::graph> launch_graph[2];
   std::optional<cgraph::graph_exec> launch_exec[2];
-  if (wanted("launch")) {  // a 10 000-node fork-join takes seconds to instantiate
-    auto make_hand = [&](int k) {
-      launch_hand[k] = hand_explicit(s, nodes, buffer);
-      launch_hand_exec[k] = instantiate(launch_hand[k].graph);
-      CHECK_CUDA(cudaGraphLaunch(launch_hand_exec[k], stream));  // its first launch uploads it: not timed
-    };
-    auto make_cgraph = [&](int k) {
-      launch_graph[k].emplace(cgraph::graph::build(prog, "g", values, reg));
-      launch_exec[k].emplace(launch_graph[k]->instantiate());
-      launch_exec[k]->launch(stream);
-    };
-    make_hand(0);
-    make_cgraph(0);
-    make_cgraph(1);
-    make_hand(1);
+  auto drop_launch_execs = [&] {
+    for (int k = 0; k < 2; ++k) {
+      if (launch_hand_exec[k]) cudaGraphExecDestroy(launch_hand_exec[k]);
+      if (launch_hand[k].graph) cudaGraphDestroy(launch_hand[k].graph);
+      launch_hand_exec[k] = nullptr;
+      launch_hand[k] = {};
+      launch_exec[k].reset();  // first: a graph with conditional nodes has one exec at a time
+      launch_graph[k].reset();
+    }
+  };
+  auto make_hand = [&](int k) {
+    launch_hand[k] = hand_explicit(s, nodes, buffer);
+    launch_hand_exec[k] = instantiate(launch_hand[k].graph);
+    CHECK_CUDA(cudaGraphLaunch(launch_hand_exec[k], stream));  // its first launch uploads it: not timed
+  };
+  auto make_cgraph = [&](int k) {
+    launch_graph[k].emplace(cgraph::graph::build(prog, "g", values, reg));
+    launch_exec[k].emplace(launch_graph[k]->instantiate());
+    launch_exec[k]->launch(stream);
+  };
+  // Made in the order hand-written, cgraph, cgraph, hand-written, or the other way round.
+  auto make_launch_execs = [&](bool hand_first) {
+    if (hand_first) {
+      make_hand(0);
+      make_cgraph(0);
+      make_cgraph(1);
+      make_hand(1);
+    } else {
+      make_cgraph(0);
+      make_hand(0);
+      make_hand(1);
+      make_cgraph(1);
+    }
     wait();
+  };
+  bool refresh = false;
+  if (wanted("launch")) {  // a 10 000-node fork-join takes seconds to instantiate
+    const auto start = clock_type::now();
+    make_launch_execs(true);
+    refresh = std::chrono::duration<double>(clock_type::now() - start).count() < 0.2;
   }
   int hand_pair = 0, cgraph_pair = 0;  // each entrant's round, counted in its setup (one a round)
+  int refreshes = 0;
   race(s, nodes, {
       {"launch", "hand-written (per launch)", launches, [&] {
          for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(launch_hand_exec[hand_pair % 2], stream));
@@ -542,12 +576,13 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
       {"launch", "cgraph (per launch)", launches, [&] {
          for (int k = 0; k < launches; ++k) launch_exec[cgraph_pair % 2]->launch(stream);
        }, [&] { wait(); ++cgraph_pair; }, wait, {0}},
+  }, [&](int round) {
+    if (!refresh || round % 30 != 0) return;
+    wait();
+    drop_launch_execs();
+    make_launch_execs(++refreshes % 2 == 0);
   });
-  for (int k = 0; k < 2; ++k) {
-    if (launch_hand_exec[k]) cudaGraphExecDestroy(launch_hand_exec[k]);
-    if (launch_hand[k].graph) cudaGraphDestroy(launch_hand[k].graph);
-    launch_exec[k].reset();
-  }
+  drop_launch_execs();
 
   cudaGraphExecDestroy(hand_exec);
   cudaGraphDestroy(h.graph);
