@@ -33,7 +33,7 @@ PYTHONUNBUFFERED=1 python3 bench/cuda_core_peer.py --csv "$out/cuda_core_peer.cs
 pin=${CPU-5}  # CPU= (empty) runs unpinned
 # Instantiate and launch have targets of 1.02 on a cell's median, inside their rounds' spread
 # (±3-10%), and builds and one-node updates sit within a few hundredths of theirs: more rounds
-# for them where a round is cheap (the 5 s cell limit still holds), and 15 at least for the
+# for them where a round is cheap (CELL_SECONDS still stops the dear ones), and 15 at least for the
 # 10 000-node fork-join's instantiations, 5 s a round, and 61 for the 10 000-node builds (22
 # rounds left two cells of the same code 0.06 apart; docs/performance.md, run 70).
 # ROUNDS=0 leaves every measure at --repeats.

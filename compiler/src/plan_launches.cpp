@@ -26,18 +26,16 @@ bool placed(const ir::graph& g, const ir::node& n) {
 
 bool launch_memory::known(const ir::node& n) {
   if (n.kind != ir::node_kind::kernel || placed(*g_, n)) return false;
-  // ir::graph::launch_slot's values: the defaults, then what the launch record wrote (read a
-  // slot at a time, with a test a slot, the key cost about 30 more host instructions a node).
+  // ir::graph::launch_slot's values: the defaults, then what the launch record wrote, in slot
+  // order (read a slot at a time, with a test a slot, the key cost about 30 more host
+  // instructions a node).
   const ir::graph& g = *g_;
-  const ir::launch_record& r = g.launches[n.launch];
-  const ir::launch_value* written = g.launch_values.data() + r.first;
+  const ir::launch_value* written = g.launch_values.data() + g.launches[n.launch].first;
   key k;
   k[0] = n.callee;
   k[1] = k[2] = k[3] = k[4] = k[5] = k[6] = g.launch_one;
   k[7] = g.launch_zero;
-  for (std::uint32_t i = 0; i < r.grid; ++i) k[1 + i] = written[i].expr;
-  for (std::uint32_t i = 0; i < r.block; ++i) k[4 + i] = written[r.grid + i].expr;
-  if (r.shared) k[7] = written[r.grid + r.block].expr;
+  g.for_each_written_slot(n, [&](std::size_t slot) { k[slot + 1] = (written++)->expr; });
   if (k == last_) return true;  // most often: a graph repeats one launch (no hash to work out)
   last_ = k;
   if (2 * (used_ + 1) > seen_.size()) grow();
