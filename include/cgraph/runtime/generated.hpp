@@ -250,16 +250,8 @@ using backend::repeat_count;
 using backend::repeat_init_function;
 using backend::repeat_counter_function;
 
-// Creates the cond handles `conds` that live in `graph` (a root or a body), in cond order.
-struct cond_init {
-  std::uint32_t cond;
-  unsigned value;
-  bool has_default;
-  site at;
-};
-inline void create_conds(graph_state& g, cudaGraph_t graph, std::span<const cond_init> conds) {
-  for (const auto& c : conds) backend::create_cond(g, c.cond, graph, c.value, c.has_default, c.at);
-}
+using backend::cond_init;
+using backend::create_conds;
 // What add_conditional and capture::conditional take: the backend makes the node's parameters.
 inline backend::conditional_node::spec conditional_params(cudaGraphConditionalHandle handle, ir::cond_kind kind,
                                                           unsigned bodies) {

@@ -102,10 +102,10 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
   free_.reserve(4);
 }
 
-// push, take_stream, close_frame and defer_reads are inline: a conditional's body calls each
-// once, and as calls their frames cost a body about 60 instructions (host_work_bench, run 46).
+// push, take_stream and close_frame are inline: a conditional's body calls each once, and as
+// calls their frames cost a body about 60 instructions (host_work_bench, run 46).
 [[gnu::always_inline]] inline capture_session::frame& capture_session::push(cudaStream_t stream0, bool is_body,
-                                                                            cudaGraph_t body) {
+                                                                            std::uint32_t graph) {
   if (open_ == frames_.size()) frames_.emplace_back();
   frame& f = frames_[open_++];
   if (f.streams.empty()) {  // the frame's first use
@@ -117,8 +117,7 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
   f.width = 1;
   f.fork = nullptr;
   f.is_body = is_body;
-  f.body = body;
-  f.first_made = made_.size();
+  f.made_tag = made_tag_ = made_node::tag_of(graph);
   return f;
 }
 
@@ -225,7 +224,7 @@ void capture_session::join(unsigned k) {
 void capture_session::begin(unsigned streams) {
   cudaStream_t origin = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCapture(origin, mode_), at_);
-  push(origin, false, nullptr);
+  push(origin, false, 0);
   fork(streams);
 }
 
@@ -241,32 +240,40 @@ void capture_session::begin(unsigned streams) {
   return result;  // the caller pops the frame: if ending failed, abort() must end it
 }
 
-[[gnu::always_inline]] inline void capture_session::defer_reads(cudaGraph_t graph) {
-  const std::size_t first = top().first_made;
-  g_.defer_reads(graph, std::span<const made_node>(made_).subspan(first));
-  made_.resize(first);
-}
-
-// The frame is popped by end() and leave_body(), once its nodes are handed on.
+// The frame is popped by end() and leave_body().
 void capture_session::end(list<std::uint32_t> joins) {
   g_.graph_site = at_;
   g_.graph = graph_handle::adopt(close_frame(joins));
-  defer_reads(g_.graph.get());
   pop();
+  g_.defer_reads(made_);
   ended_ = true;
 }
 
 void capture_session::enter_body(std::uint32_t body, unsigned streams) {
   cudaStream_t s = take_stream();
   CGRAPH_CUDA(cudaStreamBeginCaptureToGraph(s, g_.bodies[body], nullptr, nullptr, 0, mode_), at_);
-  push(s, true, g_.bodies[body]);
+  push(s, true, body + 1);
   if (streams > 1) fork(streams);
 }
 
+// A body of one stream that waits for no step at its end (an `if` around a launch or two) ends
+// with its one CUDA call; close_frame's loop and stream lists in the same function cost every
+// such body about 15 instructions of saved registers (host_work_generated, run 71).
 void capture_session::leave_body(list<std::uint32_t> joins) {
-  close_frame(joins);
-  defer_reads(top().body);
+  frame& f = top();
+  if (f.width > 1 || joins.size() != 0) [[unlikely]]
+    return leave_joined_body(joins);
+  cudaGraph_t body = nullptr;
+  CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &body), at_);
+  free_.push_back(f.streams[0]);
   pop();
+  made_tag_ = top().made_tag;
+}
+
+void capture_session::leave_joined_body(list<std::uint32_t> joins) {
+  close_frame(joins);
+  pop();
+  made_tag_ = top().made_tag;
 }
 
 [[gnu::always_inline]] inline void capture_session::wait_for(frame& f, unsigned k, std::uint32_t step) {
@@ -297,7 +304,7 @@ void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {
   std::size_t count = 0;
   CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, nullptr, &deps, nullptr, &count), at);
   g_.nodes[step] = count == 1 ? deps[0] : nullptr;
-  made_.push_back({step, true});
+  made_.push_back({step, made_tag_ | 1});
 }
 
 // dependencies and depend_on, inline into add_graph_node and out of line for add_node.
@@ -315,7 +322,7 @@ namespace {
 [[gnu::always_inline]] inline void capture_session::depend_on_inline(cudaStream_t s, std::uint32_t step,
                                                                      cudaGraphNode_t node, const site& at) {
   g_.nodes[step] = node;
-  made_.push_back({step, true});
+  made_.push_back({step, made_tag_ | 1});
   CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(s, &g_.nodes[step], nullptr, 1, cudaStreamSetCaptureDependencies), at);
 }
 

@@ -7,6 +7,7 @@
 #include <cgraph/runtime/backend/graph_state.hpp>
 
 #include <algorithm>
+#include <numeric>
 
 #include <cstdio>
 #include <exception>
@@ -53,54 +54,55 @@ std::vector<cudaGraph_t> graph_state::conditional_bodies(cudaGraphNode_t node) c
   return out;
 }
 
-void graph_state::defer_reads(cudaGraph_t of, std::span<const made_node> made) {
-  if (std::all_of(made.begin(), made.end(), [](const made_node& m) { return m.known; })) return;
-  if (deferred_graphs_.empty()) {  // once per build: a graph and each of its bodies add to these
-    deferred_graphs_.reserve(bodies.size() + 1);
-    deferred_made_.reserve(nodes.size());
-  }
-  deferred_graphs_.push_back({of, deferred_made_.size(), made.size()});
-  // A body's node or two one at a time into the room reserved above (a range insert was a call
-  // costing more than the copy, host_work_bench's captured conditionals); a graph's many at once.
-  if (made.size() <= 4) {
-    for (const made_node& m : made) deferred_made_.push_back(m);
-  } else {
-    deferred_made_.insert(deferred_made_.end(), made.begin(), made.end());
-  }
+void graph_state::defer_reads(std::span<const made_node> made) {
+  if (std::all_of(made.begin(), made.end(), [](const made_node& m) { return m.known(); })) return;
+  deferred_made_.assign(made.begin(), made.end());
   unread_ = true;
 }
 
-// One call per graph, with room for one node more than were made: a graph that holds any
-// other number of nodes returns a count other than `made`. CUDA lists a graph's nodes in the
-// order they were made; its documentation does not promise that, so it is checked: the count
-// must match, and every node whose handle is known (read at once, or added to the graph) must
-// stand in its place. If the check fails, that graph's steps keep no handle: an update of them
-// falls back to the whole graph, and their errors name the graph. If a call fails, the graphs
-// not read yet stay deferred, to be read at the next need, and the failure is thrown (or, for
-// `quiet`, left for then).
+// One call per graph that holds a node not known, with room for one node more than were made
+// in it: a graph that holds any other number of nodes returns a count other than its made ones.
+// CUDA lists a graph's nodes in the order they were made; its documentation does not promise
+// that, so it is checked: the count must match, and every node whose handle is known (read at
+// once, or added to the graph) must stand in its place. If the check fails, that graph's steps
+// keep no handle: an update of them falls back to the whole graph, and their errors name the
+// graph. If a call fails, the graphs not read yet stay deferred, to be read at the next need,
+// and the failure is thrown (or, for `quiet`, left for then).
 void graph_state::read_deferred(bool quiet) const {
+  // The made nodes by graph, each graph's in the order made: a counting sort of their indices.
+  const std::size_t graphs = bodies.size() + 1;
+  std::vector<std::uint32_t> first(graphs + 1, 0);
+  for (const made_node& m : deferred_made_) ++first[m.graph() + 1];
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  std::vector<std::uint32_t> order(deferred_made_.size());
+  {
+    std::vector<std::uint32_t> next(first.begin(), first.end() - 1);
+    for (std::uint32_t i = 0; i < deferred_made_.size(); ++i) order[next[deferred_made_[i].graph()]++] = i;
+  }
   std::vector<cudaGraphNode_t> read;
-  for (std::size_t k = 0; k < deferred_graphs_.size(); ++k) {
-    const deferred_graph& d = deferred_graphs_[k];
-    const made_node* made = deferred_made_.data() + d.first;
-    std::size_t count = d.count + 1;
+  for (std::uint32_t n = 0; n < graphs; ++n) {
+    const std::uint32_t* made = order.data() + first[n];
+    const std::size_t made_count = first[n + 1] - first[n];
+    auto made_node_at = [&](std::size_t j) -> const made_node& { return deferred_made_[made[j]]; };
+    if (std::all_of(made, made + made_count, [&](std::uint32_t i) { return deferred_made_[i].known(); })) continue;
+    std::size_t count = made_count + 1;
     read.resize(count);
-    const cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphGetNodes(d.graph, read.data(), &count));
+    const cudaError_t status = CGRAPH_CUDA_STATUS(cudaGraphGetNodes(graph_numbered(n), read.data(), &count));
     if (status != cudaSuccess) {
-      deferred_graphs_.erase(deferred_graphs_.begin(), deferred_graphs_.begin() + static_cast<std::ptrdiff_t>(k));
+      std::erase_if(deferred_made_, [n](const made_node& m) { return m.graph() < n; });  // those were read
       if (quiet) {
         (void)cudaGetLastError();
         return;
       }
       check(status, "cudaGraphGetNodes (reading the nodes a capture made)", graph_site);
     }
-    bool in_order = count == d.count;
-    for (std::size_t j = 0; in_order && j < d.count; ++j) in_order = !made[j].known || read[j] == nodes[made[j].step];
-    for (std::size_t j = 0; j < d.count; ++j)
-      if (!made[j].known) nodes[made[j].step] = in_order ? read[j] : nullptr;
+    bool in_order = count == made_count;
+    for (std::size_t j = 0; in_order && j < made_count; ++j)
+      in_order = !made_node_at(j).known() || read[j] == nodes[made_node_at(j).step];
+    for (std::size_t j = 0; j < made_count; ++j)
+      if (!made_node_at(j).known()) nodes[made_node_at(j).step] = in_order ? read[j] : nullptr;
   }
   deferred_made_ = {};
-  deferred_graphs_ = {};
   unread_ = false;
 }
 
@@ -146,9 +148,20 @@ list<cudaGraphNode_t> graph_state::gather_nodes(const std::uint32_t* steps, std:
   return gathered;
 }
 
-void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value, bool has_default, const site& at) {
+namespace {
+[[gnu::always_inline]] inline void make_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value,
+                                             bool has_default, const site& at) {
   CGRAPH_CUDA(cudaGraphConditionalHandleCreate(&g.conds[cond], graph, value, has_default ? cudaGraphCondAssignDefault : 0),
               at);
+}
+}  // namespace
+
+void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value, bool has_default, const site& at) {
+  make_cond(g, cond, graph, value, has_default, at);
+}
+
+void create_conds(graph_state& g, cudaGraph_t graph, std::span<const cond_init> conds) {
+  for (const cond_init& c : conds) make_cond(g, c.cond, graph, c.value, c.has_default, c.at);
 }
 
 void* repeat_count(graph_state& g, std::uint32_t cond, const site& at) {

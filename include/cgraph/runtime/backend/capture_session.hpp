@@ -53,7 +53,7 @@ public:
   // instructions of each (host_work_bench, run 46).
   [[gnu::always_inline]] void launched(unsigned k, std::uint32_t step, const site& at) {
     if (!g_.port_edges.empty()) return captured(k, step, at);
-    made_.push_back({step, false});
+    made_.push_back({step, made_tag_});
   }
   // For node_ops: nodes without a stream call are added to the capturing graph after stream k's
   // dependencies (`add(graph, deps)` returns the node), then made its only dependency.
@@ -81,8 +81,7 @@ private:
   void fork(unsigned streams);
   void join(unsigned k);
   cudaGraph_t close_frame(list<std::uint32_t> joins);
-  // Hands the nodes the innermost frame made to the graph state, to be read when needed.
-  void defer_reads(cudaGraph_t graph);
+  [[gnu::noinline]] void leave_joined_body(list<std::uint32_t> joins);  // leave_body, for a body of more streams or joins
   cudaStream_t take_stream();
   cudaEvent_t take_event();
   void more_events();  // take_event's: a batch more from the pool
@@ -102,11 +101,11 @@ private:
     unsigned width = 1;           // how many streams the body has: 1 until fork()
     cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
     bool is_body = false;         // a body's graph belongs to its node: never destroyed here
-    cudaGraph_t body = nullptr;   // that graph
-    std::size_t first_made = 0;   // where its nodes begin in made_
+    std::uint32_t made_tag = 0;   // made_node::tag_of its graph
   };
-  // The nodes made in the open graphs, in the order they were made, innermost graph last: a
-  // step and whether its handle is known yet (launched() leaves it unread).
+  // The nodes made in the capture's graphs, in the order they were made: a step, its graph and
+  // whether its handle is known yet (launched() leaves it unread). Handed to the graph state as
+  // the root's capture ends.
   using made_node = graph_state::made_node;
   // What a session fills, kept by the thread for its next session (thread_spare): a session of
   // a 10-node graph spent about 1 000 instructions, a tenth of its build, allocating and
@@ -134,9 +133,10 @@ private:
   std::size_t open_ = 0;
   std::size_t used_events_ = 0;
   frame& top() { return frames_[open_ - 1]; }
-  frame& push(cudaStream_t stream0, bool is_body, cudaGraph_t body);
+  frame& push(cudaStream_t stream0, bool is_body, std::uint32_t graph);  // graph: as made_node numbers it
   void wait_for(frame& f, unsigned k, std::uint32_t step);  // wait's one call, stream k joined
   void pop() { --open_; }
+  std::uint32_t made_tag_ = 0;          // the innermost open graph's frame::made_tag
   mutable cudaGraph_t root_ = nullptr;  // root(), asked for once
   bool ended_ = false;                  // end() succeeded: no stream can be capturing
 };

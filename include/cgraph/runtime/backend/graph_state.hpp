@@ -98,17 +98,24 @@ struct graph_state {
   // Whether a port edge enters step. Inline: most graphs have none, and every node asks.
   bool has_port_edges(std::uint32_t step) const { return !port_edges.empty() && port_edge_enters(step); }
 
-  // A node a capture made: its step, and whether its handle is known yet.
+  // A node a capture made: its step, the graph it went into (numbered as graph_numbered numbers
+  // them: 0 the root, b + 1 body b) and whether its handle is known yet, in 8 bytes: a capture
+  // writes one a node, and copies them all once.
   struct made_node {
     std::uint32_t step;
-    bool known;
+    std::uint32_t tag;  // graph << 1 | known (a capture keeps its open graph's tag: tag_of)
+    static constexpr std::uint32_t tag_of(std::uint32_t graph) { return graph << 1; }
+    std::uint32_t graph() const { return tag >> 1; }
+    bool known() const { return (tag & 1) != 0; }
   };
-  // `made`: the nodes of graph `of` (whose capture has ended) in the order they were made. Those
-  // not known get their handles when the graph is instantiated (exec_core), or earlier where a
-  // build-time setter or an error report needs one (resolve_nodes), in one cudaGraphGetNodes
-  // of `of`: a build makes the calls a hand-written capture makes. Nothing to do when all are
-  // known.
-  void defer_reads(cudaGraph_t of, std::span<const made_node> made);
+  // `made`: the nodes of every graph a capture made (its root and bodies, all ended), in the
+  // order they were made. Those not known get their handles when the graph is instantiated
+  // (exec_core), or earlier where a build-time setter or an error report needs one
+  // (resolve_nodes), in one cudaGraphGetNodes a graph: a build makes the calls a hand-written
+  // capture makes. Handed over once, when the root's capture ends: a body's nodes handed over as
+  // the body ended were copied out of the session's list, about 75 host instructions of every
+  // captured conditional (host_work_generated, run 71). Nothing to do when all are known.
+  void defer_reads(std::span<const made_node> made);
   // Reads the handles defer_reads left, once. Every reader of `nodes` after a build calls it,
   // or node(), except an exec core, whose graph was read when it was instantiated. So the read
   // runs only on the thread that uses the graph (a `graph` is used by one thread at a time),
@@ -143,13 +150,7 @@ private:
   void read_deferred(bool quiet) const;
 
   std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
-  // defer_reads' graphs, each a range of deferred_made_.
-  struct deferred_graph {
-    cudaGraph_t graph;
-    std::size_t first, count;
-  };
-  mutable std::vector<made_node> deferred_made_;
-  mutable std::vector<deferred_graph> deferred_graphs_;
+  mutable std::vector<made_node> deferred_made_;  // defer_reads' nodes, until they are read
   mutable bool unread_ = false;
 };
 
@@ -161,6 +162,16 @@ void create_graph(graph_state& g, const site& at);
 // Creates the handle of cond `cond` in `graph` (the graph holding its conditional node):
 // `value` is set at every launch when `has_default`.
 void create_cond(graph_state& g, std::uint32_t cond, cudaGraph_t graph, unsigned value, bool has_default, const site& at);
+// create_cond for each of `conds` (generated code's constant list of a graph's conds, in cond
+// order): one call for them all, where a call each was about 20 host instructions of every
+// captured conditional's (host_work_generated, run 71).
+struct cond_init {
+  std::uint32_t cond;
+  unsigned value;
+  bool has_default;
+  site at;
+};
+void create_conds(graph_state& g, cudaGraph_t graph, std::span<const cond_init> conds);
 
 // The device counter a `repeat` (cond `cond`) counts iterations in, allocated once.
 void* repeat_count(graph_state& g, std::uint32_t cond, const site& at);
