@@ -155,6 +155,29 @@ struct entrant {
   bool reported = true;  // false: a reference timed again in a second race, whose row the first gave
 };
 
+// Where a race's graphs or execs lie in memory moves its figures for the whole race (2-5%,
+// runs 61, 70 and 71), so a race whose objects are cheap to make (under 0.2 s for both paths')
+// makes them again every 30 rounds, the path made first taking turns: a median then spans
+// several placements, not one. `make(hand_first)` drops what it made before and makes it again.
+class placement_turns {
+public:
+  template <typename Make>
+  void start(Make&& make) {
+    const auto begin = clock_type::now();
+    make(true);
+    on_ = std::chrono::duration<double>(clock_type::now() - begin).count() < 0.2;
+  }
+  // For race's `between`.
+  template <typename Make>
+  void between(int round, Make&& make) {
+    if (on_ && round % 30 == 0) make(++turns_ % 2 == 0);
+  }
+
+private:
+  bool on_ = false;
+  int turns_ = 0;
+};
+
 // Runs every entrant once per round, one warm-up round and then `repeats` timed rounds, in a
 // new order each round (round_order.hpp: a rotation kept each entrant's predecessor, and a heavy
 // one slowed the same path in every round). Records each entrant's median time and its median
@@ -164,7 +187,7 @@ struct entrant {
 // round the paths see the same conditions.
 // Returns whether it ran (`--only` may leave it out), so that its rows are labelled only then.
 // `between`, where given, runs untimed before each timed round but the first (given the round's
-// number), for work that must not fall inside any one entrant's setup (launch's exec refresh).
+// number), for work that must not fall inside any one entrant's setup (placement_turns).
 bool race(shape s, int nodes, std::vector<entrant> entrants, const std::function<void(int)>& between = {}) {
   static bench::round_order orders;  // one sequence over the whole run
   if (entrants.empty() || !wanted(entrants.front().what)) return false;
@@ -286,10 +309,8 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
          },
          [] {}, reset, {1}}});
 
-  // Instantiate. Where building both graphs takes under 0.2 s, both are built again every 30
-  // rounds, the path built first taking turns, as the launch race makes its execs again (below):
-  // where a graph lies in memory moves its instantiations for the whole race. With one pair of
-  // graphs, a chain of 10 000 read 0.990, 0.989 and 1.052 in three runs of the same code (run 71).
+  // Instantiate, the graphs made again now and then (placement_turns): with one pair of graphs,
+  // a chain of 10 000 read 0.990, 0.989 and 1.052 in three runs of the same code (run 71).
   auto make_instantiated = [&](bool hand_first) {
     if (h.graph) cudaGraphDestroy(h.graph);
     h = {};
@@ -298,20 +319,15 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
     g.emplace(cgraph::graph::build(prog, "g", values, reg));
     if (!hand_first) h = hand_explicit(s, nodes, buffer);
   };
-  const auto instantiated_start = clock_type::now();
-  make_instantiated(true);
-  const bool remake_instantiated =
-      std::chrono::duration<double>(clock_type::now() - instantiated_start).count() < 0.2;
-  int instantiated_remakes = 0;
+  placement_turns instantiated;
+  instantiated.start(make_instantiated);
   cudaGraphExec_t hand_exec = nullptr;
   std::optional<cgraph::graph_exec> exec;
   race(s, nodes,
        {{"instantiate", "hand-written", per, [&] { hand_exec = instantiate(h.graph); }, [] {},
          [&] { cudaGraphExecDestroy(hand_exec); }},
         {"instantiate", "cgraph", per, [&] { exec.emplace(g->instantiate()); }, [] {}, [&] { exec.reset(); }, {0}}},
-       [&](int round) {
-         if (remake_instantiated && round % 30 == 0) make_instantiated(++instantiated_remakes % 2 == 0);
-       });
+       [&](int round) { instantiated.between(round, make_instantiated); });
 
   // The first instantiation of a graph just captured. A capture build reads its kernels' node
   // handles back there, once per graph (root and each body), not while it captures
@@ -533,11 +549,9 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
   // second paid for that in every round. Each exec is a graph's own, since a graph with
   // conditional nodes may have one exec at a time.
   //
-  // Where the execs are cheap to make (all four in under 0.2 s), all four are made again every
-  // 30 rounds, the path made first taking turns: the median then spans several placements, not
-  // one. With one set of execs a cell read 1.038 over 241 rounds with its lower quartile at 0.999
-  // (fork-join 1 000, run 70), where run 69 had read 0.992; a launch runs the same CUDA call on
-  // isomorphic execs in both paths.
+  // The execs are made again now and then (placement_turns): with one set of execs a cell read
+  // 1.038 over 241 rounds with its lower quartile at 0.999 (fork-join 1 000, run 70), where run
+  // 69 had read 0.992; a launch runs the same CUDA call on isomorphic execs in both paths.
   const int launches = 20;
   auto wait = [&] { CHECK_CUDA(cudaStreamSynchronize(stream)); };
   hand_graph launch_hand[2];
@@ -564,8 +578,10 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
     launch_exec[k].emplace(launch_graph[k]->instantiate());
     launch_exec[k]->launch(stream);
   };
-  // Made in the order hand-written, cgraph, cgraph, hand-written, or the other way round.
+  // Made again, in the order hand-written, cgraph, cgraph, hand-written, or the other way round.
   auto make_launch_execs = [&](bool hand_first) {
+    wait();
+    drop_launch_execs();
     if (hand_first) {
       make_hand(0);
       make_cgraph(0);
@@ -579,14 +595,9 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
     }
     wait();
   };
-  bool refresh = false;
-  if (wanted("launch")) {  // a 10 000-node fork-join takes seconds to instantiate
-    const auto start = clock_type::now();
-    make_launch_execs(true);
-    refresh = std::chrono::duration<double>(clock_type::now() - start).count() < 0.2;
-  }
+  placement_turns launched;
+  if (wanted("launch")) launched.start(make_launch_execs);  // a 10 000-node fork-join takes seconds to instantiate
   int hand_pair = 0, cgraph_pair = 0;  // each entrant's round, counted in its setup (one a round)
-  int refreshes = 0;
   race(s, nodes, {
       {"launch", "hand-written (per launch)", launches, [&] {
          for (int k = 0; k < launches; ++k) CHECK_CUDA(cudaGraphLaunch(launch_hand_exec[hand_pair % 2], stream));
@@ -594,12 +605,7 @@ void bench_shape(shape s, int nodes, float* buffer, float* other, cudaStream_t s
       {"launch", "cgraph (per launch)", launches, [&] {
          for (int k = 0; k < launches; ++k) launch_exec[cgraph_pair % 2]->launch(stream);
        }, [&] { wait(); ++cgraph_pair; }, wait, {0}},
-  }, [&](int round) {
-    if (!refresh || round % 30 != 0) return;
-    wait();
-    drop_launch_execs();
-    make_launch_execs(++refreshes % 2 == 0);
-  });
+  }, [&](int round) { launched.between(round, make_launch_execs); });
   drop_launch_execs();
 
   cudaGraphExecDestroy(hand_exec);

@@ -41,15 +41,23 @@ public:
     const table_shape& shape = t_.shapes.data()[n.shape];
     if (room_ < shape.count) [[unlikely]]
       grow(shape.count);
-    void** pointers = pointers_;
-    for (std::uint32_t k = 0; k < shape.count; ++k) {
-      const std::uint32_t e = t_.slot_lists.data()[n.args + k], a = shape.first + k;
+    // Locals, not members, in the loop, and one compare a cached conversion: read through `this`
+    // the lists were loaded again after every store, and a conversion's entry and argument were
+    // compared apart (6 host instructions a two-argument kernel of 240, host_work_generated).
+    void** const pointers = pointers_;
+    converted* const cache = converted_;
+    const std::uint32_t* const entries = t_.slot_lists.data() + n.args;
+    const std::uint64_t* const constants = t_.converted.data();
+    const std::uint64_t shape_key = std::uint64_t{n.shape} << 32;
+    for (std::uint32_t k = 0, count = shape.count; k < count; ++k) {
+      const std::uint32_t e = entries[k];
       if (table_entry_is_converted(e)) {  // the driver only reads what the pointer names
-        pointers[k] = const_cast<std::uint64_t*>(&t_.converted.data()[table_entry_index(e)]);
+        pointers[k] = const_cast<std::uint64_t*>(&constants[table_entry_index(e)]);
         continue;
       }
-      converted& c = converted_[k];
-      if (c.slot != e || c.argument != a) c = {argument(n, k, at), e, a};  // little-endian, from the first byte
+      converted& c = cache[k];
+      if (c.key != (shape_key | e)) [[unlikely]]
+        c = {argument(n, k, at), shape_key | e};  // little-endian, from the first byte
       pointers[k] = &c.bytes;
     }
     params_.kernelParams = pointers;
@@ -133,12 +141,12 @@ private:
 
   const node_table& t_;
   const std::vector<value>& computed_;
-  // One kernel argument's bytes, converted, and what from: an entry, and the argument (a
-  // target) of the shapes.
+  // One kernel argument's bytes, converted, and what from: the node's shape (the argument k of
+  // it names the target) in the high half of key, the entry in the low half. An entry's low bit
+  // is 0 for a slot (table_entry_is_converted), so ~0 matches none.
   struct converted {
     std::uint64_t bytes = 0;
-    std::uint32_t slot = ~0u;
-    std::uint32_t argument = ~0u;
+    std::uint64_t key = ~std::uint64_t{0};
   };
   // One kernel's converted arguments and their addresses: in the object for kernels of up to
   // 16 arguments, else in the grown_ lists. Lists grown per build were about 450 instructions
@@ -195,6 +203,16 @@ template <typename Place>
   place.template make<backend::kernel_node>(step, call.params(), at);
 }
 
+// A memcpy or memset row, out of line: inline, its three arguments' conversions took registers
+// that the kernel rows' walk then kept on the stack (1 host instruction a node of a chain of
+// kernels, 3 of a fork-join, 4 of conditionals; host_work_generated).
+template <typename Place>
+[[gnu::noinline]] void make_copy_or_set(Place place, node_params& make, std::uint32_t step, const table_node& n,
+                                        const site& at) {
+  if (n.kind == ir::node_kind::memcpy) place.template make<backend::memcpy_node>(step, make.copy(n, at), at);
+  else place.template make<backend::memset_node>(step, make.set(n, at), at);
+}
+
 // Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one
 // dispatch by kind of the build's loop and the capture's. A kernel whose launch an earlier row
 // made (its element_size: the compiler marks them) skips the launch check.
@@ -209,8 +227,8 @@ template <typename Place>
       else place.template make<backend::kernel_node>(step, p, at);
       break;
     }
-    case ir::node_kind::memcpy: place.template make<backend::memcpy_node>(step, make.copy(n, at), at); break;
-    case ir::node_kind::memset: place.template make<backend::memset_node>(step, make.set(n, at), at); break;
+    case ir::node_kind::memcpy:
+    case ir::node_kind::memset: make_copy_or_set(place, make, step, n, at); break;
     case ir::node_kind::conditional:
       place.template make<backend::conditional_node>(step, conditional_spec(g, n), n.args, at);
       break;
