@@ -35,9 +35,12 @@ pin=${CPU-5}  # CPU= (empty) runs unpinned
 # (±3-10%), and builds and one-node updates sit within a few hundredths of theirs: more rounds
 # for them where a round is cheap (CELL_SECONDS still stops the dear ones), and 15 at least for the
 # 10 000-node fork-join's instantiations, 5 s a round, and 61 for the 10 000-node builds (22
-# rounds left two cells of the same code 0.06 apart; docs/performance.md, run 70).
+# rounds left two cells of the same code 0.06 apart; docs/performance.md, run 70). Instantiate
+# 601: the 100 conditionals' instantiation spread 0.87-1.17 over 241 rounds and read 0.953, 1.045
+# and 1.044 in three runs of the same code (run 72); its graphs are made again every 30 rounds,
+# so 601 rounds see 20 placements in memory, not 8.
 # ROUNDS=0 leaves every measure at --repeats.
-rounds=(--repeats-of "build=241,instantiate=241,launch=241,update one=1001" --min-rounds-of "build=61,instantiate=15")
+rounds=(--repeats-of "build=241,instantiate=601,launch=241,update one=1001" --min-rounds-of "build=61,instantiate=15")
 [ "${ROUNDS:-}" = 0 ] && rounds=()
 "$build/bench/runtime_bench" --csv "$out/runtime_bench.csv" --cell-seconds "${CELL_SECONDS:-20}" ${pin:+--cpu "$pin"} "${rounds[@]}" ${CGRAPH_BENCH_ARGS:-} > "$out/runtime_bench.txt" 2>&1 || echo "runtime_bench failed"
 "$build/bench/features_bench" --csv "$out/features_bench.csv" > "$out/features_bench.txt" 2>&1 || echo "features_bench failed"
