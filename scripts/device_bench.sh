@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmarks, for the device machine: a Release build, runtime_bench (cgraph against
-# hand-written CUDA and generated C++), features_bench (PDL, graph memory), the cuda.core peer, and the plot, in one call. Results go to $OUT.
+# hand-written CUDA and generated C++), features_bench (PDL, graph memory), capture_join_bench (two
+# ways to capture a fork-join), the cuda.core peer, and the plot, in one call. Results go to $OUT.
 # runtime_bench stops a race after CELL_SECONDS (20 unless given; 0: never) once it has 3 rounds:
 # the 10 000-node fork-join's instantiations take seconds a round (docs/performance.md, run 52).
 # With `--min-rounds 15` in CGRAPH_BENCH_ARGS that fork-join alone ran 478 s and the whole call
@@ -19,7 +20,7 @@ out=${OUT:-/tmp/cgraph-bench}
 mkdir -p "$out"
 build=${CGRAPH_BUILD_DIR:-/tmp/cgraph-bench-build}
 args=(-DCGRAPH_BUILD_TESTS=OFF -DCGRAPH_BENCH_GENERATED=ON -DCGRAPH_BENCH_TABLE_FORM=ON)
-targets=(runtime_bench frontend_bench frontend_floor features_bench multi_gpu_bench table_form_bench)
+targets=(runtime_bench frontend_bench frontend_floor features_bench multi_gpu_bench table_form_bench capture_join_bench)
 if [ -n "${PGO:-}" ]; then  # the front end profile-guided (scripts/pgo_build.sh; docs/performance.md, run 60)
   CGRAPH_CMAKE_ARGS="${device_cmake_args[*]} ${args[*]}" bash scripts/pgo_build.sh "$build" "${targets[@]}" > "$out/bench-build.log" 2>&1 ||
     { grep -E "error|FAILED" "$out/bench-build.log" | head; exit 1; }
@@ -46,9 +47,10 @@ rounds=(--repeats-of "build=241,instantiate=601,launch=241,update one=1001" --mi
 "$build/bench/features_bench" --csv "$out/features_bench.csv" > "$out/features_bench.txt" 2>&1 || echo "features_bench failed"
 "$build/bench/multi_gpu_bench" --csv "$out/multi_gpu_bench.csv" > "$out/multi_gpu_bench.txt" 2>&1 || echo "multi_gpu_bench failed"
 "$build/bench/table_form_bench" > "$out/table_form_bench.txt" 2>&1 || echo "table_form_bench failed"
+"$build/bench/capture_join_bench" > "$out/capture_join_bench.txt" 2>&1 || echo "capture_join_bench failed"
 python3 bench/plot.py "$out/runtime_bench.csv" $( [ -s "$out/cuda_core_peer.csv" ] && echo "$out/cuda_core_peer.csv") -o "$out/performance.png" --ratios "$out/ratios.png" 2>&1 | tail -2
 cat "$out/frontend_bench.txt" "$out/frontend_floor.txt" "$out/cuda_core_peer.txt"
-cat "$out/runtime_bench.txt" "$out/features_bench.txt" "$out/multi_gpu_bench.txt" "$out/table_form_bench.txt"
+cat "$out/runtime_bench.txt" "$out/features_bench.txt" "$out/multi_gpu_bench.txt" "$out/table_form_bench.txt" "$out/capture_join_bench.txt"
 if [ -n "${PACK:-}" ]; then
   packed=$(mktemp) && tar czf "$packed" -C "$out" . && find "$out" -mindepth 1 -delete && mv "$packed" "$out/bench.tar.gz"
 fi
