@@ -7,6 +7,7 @@
 #include "fake_cuda.hpp"
 
 #include <cuda_runtime_api.h>
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +34,15 @@ void record_kernel(const void* function, dim3 grid, dim3 block, size_t shared, v
   unsigned long long a = 0, first = 0;
   std::memcpy(&a, args[1], 4);  // the fake's kernels take (8 bytes, 4 bytes): cudaFuncGetParamInfo
   std::memcpy(&first, args[0], 8);
-  records().push_back({grid, block, static_cast<unsigned>(shared), a, first, function});
+  records().push_back({grid, block, static_cast<unsigned>(shared), a, first, function, nullptr});
+}
+// Every node made while recording, with what it depends on (fake_cuda::kernel_edges).
+std::vector<std::pair<cudaGraphNode_t, cudaGraphNode_t>>& dependencies() { static std::vector<std::pair<cudaGraphNode_t, cudaGraphNode_t>> d; return d; }
+// Node `n` was just made after `deps`; `kernel`: the kernel record made for it just before.
+void record_node(cudaGraphNode_t n, const cudaGraphNode_t* deps, size_t count, bool kernel) {
+  if (!recording) return;
+  for (size_t i = 0; i < count; ++i) dependencies().emplace_back(deps[i], n);
+  if (kernel) records().back().node = n;
 }
 // What a build set beside its nodes' values (fake_cuda::graph_calls), when recording is on.
 std::vector<std::string>& calls() { static std::vector<std::string> c; return c; }
@@ -44,9 +53,13 @@ void record_edges(const cudaGraphEdgeData* e, size_t n) {
     if (e[i].type == cudaGraphDependencyTypeProgrammatic)
       record_call("edge from port " + std::to_string(e[i].from_port) + " to port " + std::to_string(e[i].to_port));
 }
-cudaError_t captured(cudaStream_t s) {
+cudaError_t captured(cudaStream_t s, bool kernel = false) {
   auto& c = streams()[s];
-  if (c.on) { c.deps.assign(1, made_in(c.graph)); }
+  if (c.on) {
+    const cudaGraphNode_t n = made_in(c.graph);
+    record_node(n, c.deps.data(), c.deps.size(), kernel);
+    c.deps.assign(1, n);
+  }
   return cudaSuccess;
 }
 }
@@ -88,24 +101,28 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) { *p = {}; p->major 
 const char* cudaGetErrorName(cudaError_t) { return "cudaErrorFake"; }
 const char* cudaGetErrorString(cudaError_t) { return "fake"; }
 cudaError_t cudaGetLastError() { OK; }
-#define ADD(name, ...) cudaError_t name(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, __VA_ARGS__) { *n = made_in(g); OK; }
+#define ADD(name, ...) cudaError_t name(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, size_t count, __VA_ARGS__) { *n = made_in(g); record_node(*n, d, count, false); OK; }
 ADD(cudaGraphAddChildGraphNode, cudaGraph_t)
 ADD(cudaGraphAddEventRecordNode, cudaEvent_t)
 ADD(cudaGraphAddEventWaitNode, cudaEvent_t)
 ADD(cudaGraphAddHostNode, const cudaHostNodeParams*)
-cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, const cudaKernelNodeParams* p) {
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, size_t count, const cudaKernelNodeParams* p) {
   if (recording) record_kernel(p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams);
-  *n = made_in(g); OK;
+  *n = made_in(g);
+  record_node(*n, d, count, true);
+  OK;
 }
 ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
 ADD(cudaGraphAddMemFreeNode, void*)
 ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
-cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, size_t, void*, const void*, size_t, cudaMemcpyKind) { *n = made_in(g); OK; }
-cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t*, const cudaGraphEdgeData* e, size_t count, cudaGraphNodeParams* p) {
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, size_t count, void*, const void*, size_t, cudaMemcpyKind) { *n = made_in(g); record_node(*n, d, count, false); OK; }
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData* e, size_t count, cudaGraphNodeParams* p) {
   *n = made_in(g);
   record_edges(e, count);
-  if (recording && p->type == cudaGraphNodeTypeKernel)
+  const bool kernel = p->type == cudaGraphNodeTypeKernel;
+  if (recording && kernel)
     record_kernel(p->kernel.func, p->kernel.gridDim, p->kernel.blockDim, p->kernel.sharedMemBytes, p->kernel.kernelParams);
+  record_node(*n, d, count, kernel);
   if (p->type == cudaGraphNodeTypeConditional) {
     static cudaGraph_t bodies[8];
     for (unsigned i = 0; i < p->conditional.size; ++i) bodies[i] = fresh<cudaGraph_t>();
@@ -153,7 +170,7 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t, cudaStream_t) { OK; }
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t, void*) { return captured(s); }
 cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
   if (recording) record_kernel(function, grid, block, shared, args);
-  return captured(s);
+  return captured(s, true);
 }
 cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t s) { return captured(s); }
 cudaError_t cudaLibraryGetKernel(cudaKernel_t*, cudaLibrary_t, const char*) { return cudaErrorNotSupported; }
@@ -203,7 +220,18 @@ int ncclGroupEnd() { return 0; } int ncclGroupStart() { return 0; } int ncclRecv
 int ncclReduce() { return 0; } int ncclReduceScatter() { return 0; } int ncclSend() { return 0; }
 }
 namespace fake_cuda {
-void record_kernels(bool on) { recording = on; records().clear(); calls().clear(); }
+void record_kernels(bool on) { recording = on; records().clear(); calls().clear(); dependencies().clear(); }
+std::vector<std::pair<unsigned long long, unsigned long long>> kernel_edges() {
+  std::unordered_map<cudaGraphNode_t, unsigned long long> arg_of;
+  for (const auto& k : records()) if (k.node) arg_of[k.node] = k.arg1;
+  std::vector<std::pair<unsigned long long, unsigned long long>> out;
+  for (const auto& [from, to] : dependencies()) {
+    auto f = arg_of.find(from), t = arg_of.find(to);
+    if (f != arg_of.end() && t != arg_of.end()) out.emplace_back(f->second, t->second);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 const std::vector<kernel_record>& kernels_recorded() { return records(); }
 const std::vector<std::string>& graph_calls() { return calls(); }
 long streams_and_events_made() { return handles_made; }

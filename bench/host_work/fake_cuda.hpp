@@ -20,6 +20,7 @@ struct kernel_record {
   unsigned long long arg1;  // the second argument's 4 bytes
   unsigned long long arg0;  // the first argument's 8 bytes (a pointer, or a cond's handle)
   const void* function;     // the kernel
+  cudaGraphNode_t node;     // the node made for it (null for a kernel set on an exec)
 };
 
 void record_kernels(bool on);  // on: clears what was recorded
@@ -28,6 +29,10 @@ const std::vector<kernel_record>& kernels_recorded();
 // "enabled" and "disabled" (cudaGraphNodeSetEnabled), and "edge from port F to port T" for each
 // programmatic edge a node was added or captured with.
 const std::vector<std::string>& graph_calls();
+// The dependencies among the kernel nodes made while recording, each as (the second argument of
+// the node depended on, that of the node that depends on it), sorted: a graph's edges between
+// kernels, however it was built (added with dependencies, or captured after a stream's).
+std::vector<std::pair<unsigned long long, unsigned long long>> kernel_edges();
 long streams_and_events_made();  // cudaStreamCreateWithFlags and cudaEventCreateWithFlags calls so far
 
 // Grid x and the second argument of each kernel node made or set, in order.

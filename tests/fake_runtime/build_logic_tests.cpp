@@ -311,7 +311,7 @@ TEST_CASE("fake_runtime.an_update_by_name_takes_a_braced_list_or_args_alike") {
 }
 
 TEST_CASE("fake_runtime.fork_join_and_loops_build_in_both_strategies") {
-  // Parallel branches (a stream each in a capture, joined by events), a switch, a `while` whose
+  // Parallel branches (a dependency set each in a capture, joined in one call), a switch, a `while` whose
   // body sets its own cond, and a child graph: each builds, instantiates and takes a per-node
   // update in both strategies.
   auto prog = cgraph::program::compile(prelude + R"(kernel set_cond(c: cond, value: u32);
@@ -350,12 +350,52 @@ graph g(p: f32*, first: i32, which: u32 = 1) {
   }
 }
 
-TEST_CASE("fake_runtime.a_capture_gives_back_its_streams_and_events_for_the_next") {
-  // A capture session's streams and events come from the process's pool and go back to it
+TEST_CASE("fake_runtime.a_capture_makes_the_edges_an_explicit_build_makes") {
+  // A capture keeps a body's streams as dependency sets on one CUDA stream (capture_session.hpp):
+  // branches that begin a body (no dependency), branches that fork from a node and join into
+  // one, a fork inside a branch, an `after` edge, and a wide body of a conditional. The kernels'
+  // edges, told apart by their second argument, are the explicit build's and the program's.
+  auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*) {
+  parallel {
+    add<<<1, 32>>>(p, 1);
+    { add<<<1, 32>>>(p, 2); add<<<1, 32>>>(p, 3); }
+  }
+  add<<<1, 32>>>(p, 4);
+  parallel {
+    add<<<1, 32>>>(p, 5);
+    a: add<<<1, 32>>>(p, 6);
+    { add<<<1, 32>>>(p, 7); parallel { add<<<1, 32>>>(p, 8); add<<<1, 32>>>(p, 9); } }
+  }
+  add<<<1, 32>>>(p, 10);
+  add<<<1, 32>>>(p, 11) after a;
+  cond c = 1;
+  if c {
+    parallel { add<<<1, 32>>>(p, 12); add<<<1, 32>>>(p, 13); }
+    add<<<1, 32>>>(p, 14);
+  }
+}
+)",
+                                       "test.cgraph");
+  using edges = std::vector<std::pair<unsigned long long, unsigned long long>>;
+  const edges expected = {{1, 4},  {2, 3},  {3, 4},  {4, 5},   {4, 6},   {4, 7},   {5, 10},  {6, 10}, {6, 11},
+                          {7, 8},  {7, 9},  {8, 10}, {9, 10},  {10, 11}, {12, 14}, {13, 14}};
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    fake_cuda::record_kernels(true);
+    (void)cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(how));
+    const edges made = fake_cuda::kernel_edges();
+    fake_cuda::record_kernels(false);
+    CHECK(made == expected);
+  }
+}
+
+TEST_CASE("fake_runtime.a_capture_gives_back_its_streams_for_the_next") {
+  // A capture session's streams come from the process's pool and go back to it
   // (capture_session.cpp): a capture after the first makes none, on this thread or another,
-  // and none stays counted as taken. A fork of four branches takes four streams and several
-  // events; a conditional's body, a session's nested frame, takes more; the child graph is
-  // captured by a session of its own.
+  // and none stays counted as taken. The root takes one stream (its four branches are
+  // dependency sets on it, no stream and no event of their own); a conditional's body, a
+  // session's nested frame, takes another; the child graph is captured by a session of its own.
   auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*) {
   parallel {
     add<<<1, 32>>>(p, 1);

@@ -12,10 +12,9 @@ namespace cgraph::backend {
 
 namespace {
 
-// Streams and events for captures, kept for the process and shared by every build: a wide
-// graph needs as many streams as branches, and creating them per build cost more than the
-// whole capture (runtime_bench, fork-join). Per device; never destroyed (they may outlive
-// CUDA's own teardown at exit).
+// Streams for captures, kept for the process and shared by every build: creating them per
+// build cost more than a small graph's whole capture (runtime_bench). Per device; never
+// destroyed (they may outlive CUDA's own teardown at exit).
 class capture_pool {
 public:
   static capture_pool& instance() {
@@ -23,44 +22,34 @@ public:
     return *pool;
   }
 
-  // Appends `n` streams (events) of the current device to `out`: the pool's first, under one
-  // lock, then new ones. Each counts as taken once it is in `out`, so a failure midway leaves
-  // `out` holding exactly what must be given back.
+  // Appends `n` streams of the current device to `out`: the pool's first, under one lock, then
+  // new ones. Each counts as taken once it is in `out`, so a failure midway leaves `out`
+  // holding exactly what must be given back.
   void streams(std::size_t n, std::vector<cudaStream_t>& out, const site& at) {
     take_or_make(streams_, owned::capture_stream, n, out, at, [&](cudaStream_t& made) {
       CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
     });
   }
 
-  void events(std::size_t n, std::vector<cudaEvent_t>& out, const site& at) {
-    take_or_make(events_, owned::capture_event, n, out, at, [&](cudaEvent_t& made) {
-      CGRAPH_CUDA(cudaEventCreateWithFlags(&made, cudaEventDisableTiming), at);
-    });
-  }
-
   // Returns handles taken on the current device. Never throws: it runs in cleanup. Without a
   // current device (CUDA torn down) the handles are dropped, and the ledger keeps them.
-  void give_back(const std::vector<cudaStream_t>& streams, const std::vector<cudaEvent_t>& events) noexcept {
+  void give_back(const std::vector<cudaStream_t>& streams) noexcept {
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) {
       (void)cudaGetLastError();
       return;
     }
     ledger(owned::capture_stream, -static_cast<long>(streams.size()));
-    ledger(owned::capture_event, -static_cast<long>(events.size()));
     std::lock_guard<std::mutex> guard(lock_);
     streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
-    events_[device].insert(events_[device].end(), events.begin(), events.end());
   }
 
 private:
   // `n` handles of the current device, pooled ones first, then new ones from `make`, appended
-  // to `out` and counted as taken: one device query and one lock for all of them (a wide body
-  // takes hundreds; one at a time, the queries and locks were a tenth of its capture's work).
+  // to `out` and counted as taken: one device query and one lock for all of them.
   template <typename Handle, typename Make>
   void take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, std::size_t n, std::vector<Handle>& out,
                     const site& at, Make make) {
-    if (n == 0) return;  // a fork whose streams all came from the session's own free ones
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice", at);
     // Room first, before anything is taken, so the appends below cannot throw; grown as a
@@ -85,7 +74,6 @@ private:
 
   std::mutex lock_;
   std::map<int, std::vector<cudaStream_t>> streams_;
-  std::map<int, std::vector<cudaEvent_t>> events_;
 };
 
 }  // namespace
@@ -95,7 +83,7 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
   // The lease's lists are empty here (a session empties them as it ends). Where one of these
   // throws, nothing needs undoing: each leaves its list as it was, reserving changes no
   // contents, and the step events assigned before are assigned again by the next session.
-  step_events_.assign(g.nodes.size(), nullptr);
+  step_nodes_.assign(g.nodes.size(), {0, 0});
   made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
   frames_.reserve(4);               // bodies nest this deep in most programs
   taken_.reserve(4);
@@ -104,18 +92,16 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
 
 // push, take_stream and close_frame are inline: a conditional's body calls each once, and as
 // calls their frames cost a body about 60 instructions (host_work_bench, run 46).
-[[gnu::always_inline]] inline capture_session::frame& capture_session::push(cudaStream_t stream0, bool is_body,
+[[gnu::always_inline]] inline capture_session::frame& capture_session::push(cudaStream_t stream, bool is_body,
                                                                             std::uint32_t graph) {
   if (open_ == frames_.size()) frames_.emplace_back();
   frame& f = frames_[open_++];
-  if (f.streams.empty()) {  // the frame's first use
-    f.streams.push_back(stream0);
-    f.joined.push_back(true);
-  } else {
-    f.streams[0] = stream0;
-  }
+  f.stream = stream;
   f.width = 1;
-  f.fork = nullptr;
+  f.current = 0;
+  f.current_kept = true;  // a capture begins with no dependencies
+  if (f.sets.empty()) f.sets.emplace_back();
+  f.sets[0].clear();
   f.is_body = is_body;
   f.made_tag = made_tag_ = made_node::tag_of(graph);
   return f;
@@ -125,8 +111,7 @@ capture_session::~capture_session() {
   abort();
   // A stream still capturing here is a bug (every path above ends its captures): count it for
   // the fault tests, and end the capture so the pool stays clean. Not asked after a clean end:
-  // ending the root capture ends it on every stream that joined it (CUDA fails the end where
-  // one has not joined back), so no stream can be capturing then.
+  // ending the root capture leaves no stream of the session capturing.
   for (cudaStream_t s : taken_) {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
     if (!ended_ && cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
@@ -136,13 +121,13 @@ capture_session::~capture_session() {
       if (partial) cudaGraphDestroy(partial);
     }
   }
-  capture_pool::instance().give_back(taken_, events_);
-  // Empty, with their storage kept (a frame keeps its lists too), for the thread's next
+  capture_pool::instance().give_back(taken_);
+  // Empty, with their storage kept (a frame keeps its sets too), for the thread's next
   // session: lists_ hands them back as this one ends.
   taken_.clear();
   free_.clear();
-  events_.clear();
-  step_events_.clear();
+  recorded_.clear();
+  step_nodes_.clear();
   made_.clear();
   (void)cudaGetLastError();
 }
@@ -157,25 +142,6 @@ capture_session::~capture_session() {
   return taken_.back();
 }
 
-// From the pool in growing batches (1, 2, 4 … 64 events): one lock for many, and never more than
-// twice what the build uses. The destructor gives back the unused ones with the rest. Inline,
-// as event_of: a wide body asks three times a branch, and as calls their frames were about 45
-// instructions of each branch (host_work_bench, fork-join captured, run 46).
-[[gnu::noinline]] void capture_session::more_events() {
-  capture_pool::instance().events(std::clamp<std::size_t>(events_.size(), 1, 64), events_, at_);
-}
-
-[[gnu::always_inline]] inline cudaEvent_t capture_session::take_event() {
-  if (used_events_ == events_.size()) [[unlikely]]
-    more_events();
-  return events_[used_events_++];
-}
-
-[[gnu::always_inline]] inline cudaEvent_t capture_session::event_of(std::uint32_t step) {
-  if (!step_events_[step]) step_events_[step] = take_event();
-  return step_events_[step];
-}
-
 namespace {
 cudaGraph_t capturing_graph(cudaStream_t s, const site& at) {
   cudaStreamCaptureStatus status{};
@@ -183,42 +149,51 @@ cudaGraph_t capturing_graph(cudaStream_t s, const site& at) {
   CGRAPH_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, nullptr, nullptr, nullptr), at);
   return graph;
 }
+
+// The stream's capture dependencies: CUDA's own array, valid until the stream's next call.
+[[gnu::always_inline]] inline list<cudaGraphNode_t> capture_dependencies(cudaStream_t s, cudaGraph_t* graph,
+                                                                         const site& at) {
+  cudaStreamCaptureStatus status{};
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t count = 0;
+  CGRAPH_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, graph, &deps, nullptr, &count), at);
+  return {deps, count};
+}
 }  // namespace
 
-cudaGraph_t capture_session::graph() const { return capturing_graph(frames_[open_ - 1].streams[0], at_); }
+cudaGraph_t capture_session::graph() const { return capturing_graph(frames_[open_ - 1].stream, at_); }
 
 // Asked for only by the nodes that need it (host nodes' user objects), not by every capture.
 cudaGraph_t capture_session::root() const {
-  if (!root_) root_ = capturing_graph(frames_[0].streams[0], at_);
+  if (!root_) root_ = capturing_graph(frames_[0].stream, at_);
   return root_;
 }
 
-// The frame's other streams, not yet joined. Nothing has been captured on stream 0 when the
-// fork event is recorded, so waiting for it adds no dependency: a stream whose first call is
-// a wait for a step needs no fork at all.
+// The body's other streams begin with no dependencies, as the body does: nothing has been
+// captured in it yet (fork is called only where a body begins).
 void capture_session::fork(unsigned streams) {
   frame& f = top();
   if (streams <= 1) return;
-  f.fork = take_event();
-  CGRAPH_CUDA(cudaEventRecord(f.fork, f.streams[0]), at_);
-  f.streams.resize(1);
-  f.streams.reserve(streams);  // one allocation, not one per doubling (a wide body has hundreds)
-  f.joined.assign(streams, false);
-  f.joined[0] = true;
-  // The session's free streams first, then the rest from the pool in one batch.
-  const std::size_t reused = std::min<std::size_t>(streams - 1, free_.size());
-  f.streams.insert(f.streams.end(), free_.end() - static_cast<std::ptrdiff_t>(reused), free_.end());
-  free_.resize(free_.size() - reused);
-  const std::size_t first = taken_.size();
-  capture_pool::instance().streams(streams - 1 - reused, taken_, at_);
-  f.streams.insert(f.streams.end(), taken_.begin() + static_cast<std::ptrdiff_t>(first), taken_.end());
+  if (f.sets.size() < streams) f.sets.resize(streams);  // kept with the frame: grown once
+  for (unsigned k = 1; k < streams; ++k) f.sets[k].clear();
   f.width = streams;
 }
 
-void capture_session::join(unsigned k) {
-  frame& f = top();
-  CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], f.fork, 0), at_);
-  f.joined[k] = true;
+void capture_session::keep_current(frame& f) {
+  const list<cudaGraphNode_t> deps = capture_dependencies(f.stream, nullptr, at_);
+  f.sets[f.current].assign(deps.data(), deps.data() + deps.size());
+  f.current_kept = true;
+}
+
+// Nodes the stream's dependencies lose here are no error at the capture's end (CUDA reports
+// unjoined work only for nodes a stream still depends on): each stays in its stream's set.
+void capture_session::switch_to(frame& f, unsigned k) {
+  if (!f.current_kept) keep_current(f);
+  std::vector<cudaGraphNode_t>& set = f.sets[k];
+  CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(f.stream, set.data(), nullptr, set.size(),
+                                                  cudaStreamSetCaptureDependencies), at_);
+  f.current = k;
+  f.current_kept = true;  // sets[k] holds what the stream now depends on
 }
 
 void capture_session::begin(unsigned streams) {
@@ -228,15 +203,22 @@ void capture_session::begin(unsigned streams) {
   fork(streams);
 }
 
-// Joins the body's streams into its stream 0 and ends its capture.
+// Stream 0 waits for the joins' nodes, in one call, and the body's capture ends.
 [[gnu::always_inline]] inline cudaGraph_t capture_session::close_frame(list<std::uint32_t> joins) {
   frame& f = top();
-  for (auto step : joins) CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[0], event_of(step), 0), at_);
-  free_.reserve(taken_.size());  // every stream taken may come back here: one allocation a build at most
-  if (f.width > 1) free_.insert(free_.end(), f.streams.begin() + 1, f.streams.end());
+  if (f.current != 0) switch_to(f, 0);
+  if (joins.size() != 0) {
+    joining_.clear();
+    for (auto step : joins) {
+      const auto [first, count] = step_nodes_[step];
+      joining_.insert(joining_.end(), recorded_.begin() + first, recorded_.begin() + first + count);
+    }
+    CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(f.stream, joining_.data(), nullptr, joining_.size(),
+                                                    cudaStreamAddCaptureDependencies), at_);
+  }
   cudaGraph_t result = nullptr;
-  CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &result), at_);
-  free_.push_back(f.streams[0]);
+  CGRAPH_CUDA(cudaStreamEndCapture(f.stream, &result), at_);
+  free_.push_back(f.stream);
   return result;  // the caller pops the frame: if ending failed, abort() must end it
 }
 
@@ -257,15 +239,15 @@ void capture_session::enter_body(std::uint32_t body, unsigned streams) {
 }
 
 // A body of one stream that waits for no step at its end (an `if` around a launch or two) ends
-// with its one CUDA call; close_frame's loop and stream lists in the same function cost every
-// such body about 15 instructions of saved registers (host_work_generated, run 71).
+// with its one CUDA call; close_frame's loop in the same function cost every such body about
+// 15 instructions of saved registers (host_work_generated, run 71).
 void capture_session::leave_body(list<std::uint32_t> joins) {
   frame& f = top();
   if (f.width > 1 || joins.size() != 0) [[unlikely]]
     return leave_joined_body(joins);
   cudaGraph_t body = nullptr;
-  CGRAPH_CUDA(cudaStreamEndCapture(f.streams[0], &body), at_);
-  free_.push_back(f.streams[0]);
+  CGRAPH_CUDA(cudaStreamEndCapture(f.stream, &body), at_);
+  free_.push_back(f.stream);
   pop();
   made_tag_ = top().made_tag;
 }
@@ -276,49 +258,45 @@ void capture_session::leave_joined_body(list<std::uint32_t> joins) {
   made_tag_ = top().made_tag;
 }
 
-[[gnu::always_inline]] inline void capture_session::wait_for(frame& f, unsigned k, std::uint32_t step) {
-  CGRAPH_CUDA(cudaStreamWaitEvent(f.streams[k], event_of(step), 0), g_.step_site(step));
-}
-
-void capture_session::wait(unsigned k, std::uint32_t step) {
+// Stream k's set gains step's nodes: on the stream itself where k is current, one call.
+void capture_session::add_to(unsigned k, std::uint32_t step) {
   frame& f = top();
-  f.joined[k] = true;  // this wait joins the stream (see fork)
-  wait_for(f, k, step);
+  const auto [first, count] = step_nodes_[step];
+  if (count == 0) return;  // a step not recorded leaves nothing to wait for
+  cudaGraphNode_t* nodes = recorded_.data() + first;
+  std::vector<cudaGraphNode_t>& set = f.sets[k];
+  if (k != f.current) {
+    set.insert(set.end(), nodes, nodes + count);
+    return;
+  }
+  CGRAPH_CUDA(cudaStreamUpdateCaptureDependencies(f.stream, nodes, nullptr, count, cudaStreamAddCaptureDependencies),
+              g_.step_site(step));
+  if (f.current_kept) set.insert(set.end(), nodes, nodes + count);
 }
 
-// One call for a node's waits: a join's are a wide body's branches, and one call each cost
-// every branch about 20 instructions of frame (host_work_bench, fork-join captured, run 46).
+void capture_session::wait(unsigned k, std::uint32_t step) { add_to(k, step); }
+
 void capture_session::wait(unsigned k, list<std::uint32_t> steps) {
-  frame& f = top();
-  f.joined[k] = true;
-  for (std::uint32_t step : steps) wait_for(f, k, step);
+  for (std::uint32_t step : steps) add_to(k, step);
 }
 
+// What stream k depends on now: read from the stream where k is current (and kept as k's set,
+// so switching away needs no second read), from k's set where it is not.
 void capture_session::record(unsigned k, std::uint32_t step) {
-  CGRAPH_CUDA(cudaEventRecord(event_of(step), stream(k)), g_.step_site(step));
+  frame& f = top();
+  if (k == f.current && !f.current_kept) keep_current(f);
+  const std::vector<cudaGraphNode_t>& set = f.sets[k];
+  step_nodes_[step] = {static_cast<std::uint32_t>(recorded_.size()), static_cast<std::uint32_t>(set.size())};
+  recorded_.insert(recorded_.end(), set.begin(), set.end());
 }
 
 void capture_session::captured(unsigned k, std::uint32_t step, const site& at) {
-  cudaStreamCaptureStatus status{};
-  const cudaGraphNode_t* deps = nullptr;
-  std::size_t count = 0;
-  CGRAPH_CUDA(cudaStreamGetCaptureInfo(stream(k), &status, nullptr, nullptr, &deps, nullptr, &count), at);
-  g_.nodes[step] = count == 1 ? deps[0] : nullptr;
+  const list<cudaGraphNode_t> deps = capture_dependencies(stream(k), nullptr, at);
+  g_.nodes[step] = deps.size() == 1 ? deps.data()[0] : nullptr;
   made_.push_back({step, made_tag_ | 1});
 }
 
 // dependencies and depend_on, inline into add_graph_node and out of line for add_node.
-namespace {
-[[gnu::always_inline]] inline list<cudaGraphNode_t> capture_dependencies(cudaStream_t s, cudaGraph_t& graph,
-                                                                         const site& at) {
-  cudaStreamCaptureStatus status{};
-  const cudaGraphNode_t* deps = nullptr;
-  std::size_t count = 0;
-  CGRAPH_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &count), at);
-  return {deps, count};
-}
-}  // namespace
-
 [[gnu::always_inline]] inline void capture_session::depend_on_inline(cudaStream_t s, std::uint32_t step,
                                                                      cudaGraphNode_t node, const site& at) {
   g_.nodes[step] = node;
@@ -327,7 +305,7 @@ namespace {
 }
 
 list<cudaGraphNode_t> capture_session::dependencies(unsigned k, cudaGraph_t& graph, const site& at) {
-  return capture_dependencies(stream(k), graph, at);
+  return capture_dependencies(stream(k), &graph, at);
 }
 
 void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at) {
@@ -337,7 +315,7 @@ void capture_session::depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t 
 void capture_session::add_graph_node(unsigned k, std::uint32_t step, cudaGraphNodeParams& p, const site& at) {
   const cudaStream_t s = stream(k);
   cudaGraph_t graph = nullptr;
-  const list<cudaGraphNode_t> deps = capture_dependencies(s, graph, at);
+  const list<cudaGraphNode_t> deps = capture_dependencies(s, &graph, at);
   cudaGraphNode_t node = nullptr;
   CGRAPH_CUDA(cudaGraphAddNode(&node, graph, deps.data(), nullptr, deps.size(), &p), at);
   depend_on_inline(s, step, node, at);
@@ -348,7 +326,7 @@ void capture_session::add_graph_node(unsigned k, std::uint32_t step, cudaGraphNo
 void capture_session::abort() noexcept {
   while (open_ != 0) {
     cudaGraph_t partial = nullptr;
-    cudaStreamEndCapture(top().streams[0], &partial);
+    cudaStreamEndCapture(top().stream, &partial);
     if (partial && !top().is_body) cudaGraphDestroy(partial);
     pop();
   }

@@ -1,12 +1,14 @@
 #pragma once
 // One stream capture of a graph and its conditional bodies, for the run-time capture builder
-// and for generated code alike. Each body (the root first) is captured on streams of its own:
-// stream 0 begins and ends it, the others fork from it and join it at the end. A stream joins
-// the capture by its first call: a wait for another step's event joins it by itself (as a
-// hand-written capture does), and only a stream whose first call issues work waits for the
-// frame's fork event, recorded once where the body begins. Streams and events come from a
-// process-wide pool. A failure anywhere ends every open capture, innermost
-// first, and the destructor gives the streams and events back, so no stream is left capturing.
+// and for generated code alike. Each body (the root first) is captured on one CUDA stream of
+// its own. A body of several streams keeps them as dependency sets on that one stream: before
+// the session issues on stream k it sets the real stream's capture dependencies to k's
+// (cudaStreamUpdateCaptureDependencies), keeping the set it replaces; a step another stream
+// waits for is recorded as the nodes it left, and a wait adds them. No other stream and no
+// event takes part, which builds wide graphs in 0.56-0.74 of the time of a stream and an event
+// a branch (bench/capture_join_bench, docs/performance.md, run 73). Real streams come from a
+// process-wide pool. A failure anywhere ends every open capture, innermost first, and the
+// destructor gives the streams back, so no stream is left capturing.
 
 #include <cgraph/runtime/backend/graph_state.hpp>
 #include <cgraph/runtime/backend/list.hpp>
@@ -34,14 +36,17 @@ public:
 
   cudaGraph_t graph() const;                              // the graph of the body being captured
   cudaGraph_t root() const;                               // the root graph being captured
-  cudaStream_t stream(unsigned k) {                       // stream k, joined to the capture
+  // The body's stream, holding stream k's dependencies, for a call that issues work on k.
+  cudaStream_t stream(unsigned k) {
     frame& f = top();
-    if (!f.joined[k]) join(k);
-    return f.streams[k];
+    if (k != f.current) [[unlikely]]
+      switch_to(f, k);
+    f.current_kept = false;  // the caller issues on it: what sets[current] holds is old
+    return f.stream;
   }
-  void wait(unsigned k, std::uint32_t step);              // stream k waits for step's event
-  void wait(unsigned k, list<std::uint32_t> steps);       // … for each of steps' events
-  void record(unsigned k, std::uint32_t step);            // records step's event on stream k
+  void wait(unsigned k, std::uint32_t step);              // stream k waits for step's nodes
+  void wait(unsigned k, list<std::uint32_t> steps);       // … for each of steps' nodes
+  void record(unsigned k, std::uint32_t step);            // step's nodes: what stream k depends on now
 
   // For node_ops: the node the last call on stream k made becomes step's node, read back now.
   void captured(unsigned k, std::uint32_t step, const site& at);
@@ -79,29 +84,26 @@ private:
   void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
   void depend_on_inline(cudaStream_t s, std::uint32_t step, cudaGraphNode_t node, const site& at);  // its body, on stream s
   void fork(unsigned streams);
-  void join(unsigned k);
+  void add_to(unsigned k, std::uint32_t step);                    // wait's: step's nodes join k's set
   cudaGraph_t close_frame(list<std::uint32_t> joins);
   [[gnu::noinline]] void leave_joined_body(list<std::uint32_t> joins);  // leave_body, for a body of more streams or joins
   cudaStream_t take_stream();
-  cudaEvent_t take_event();
-  void more_events();  // take_event's: a batch more from the pool
-  cudaEvent_t event_of(std::uint32_t step);
   void abort() noexcept;
 
   graph_state& g_;
   site at_;
   cudaStreamCaptureMode mode_;
-  // Stream 0 is streams[0], and joined[0] is true, from the frame's first use on. A frame used
-  // again keeps its lists: push sets streams[0] alone, and fork() the rest, so `width` says how
-  // many entries are the body's own. Kept to one entry each, the lists' four vector calls were
-  // about 30 instructions of every conditional's body (host_work_bench, run 63).
+  // A body being captured: its one stream, and its streams' dependency sets. A frame used again
+  // keeps its sets' storage: a conditional's body costs no allocation once warm.
   struct frame {
-    std::vector<cudaStream_t> streams;
-    std::vector<char> joined;     // whether stream k takes part in the capture yet
-    unsigned width = 1;           // how many streams the body has: 1 until fork()
-    cudaEvent_t fork = nullptr;   // recorded on stream 0 where the body begins
-    bool is_body = false;         // a body's graph belongs to its node: never destroyed here
-    std::uint32_t made_tag = 0;   // made_node::tag_of its graph
+    cudaStream_t stream = nullptr;  // the real stream: begins and ends the body's capture
+    unsigned width = 1;             // how many streams the body has
+    unsigned current = 0;           // the stream whose dependencies `stream` holds now
+    bool current_kept = true;       // sets[current] holds them too (no call issued on it since)
+    bool is_body = false;           // a body's graph belongs to its node: never destroyed here
+    std::uint32_t made_tag = 0;     // made_node::tag_of its graph
+    // sets[k]: stream k's dependencies while another stream is current (sets[0, width) used).
+    std::vector<std::vector<cudaGraphNode_t>> sets;
   };
   // The nodes made in the capture's graphs, in the order they were made: a step, its graph and
   // whether its handle is known yet (launched() leaves it unread). Handed to the graph state as
@@ -119,22 +121,26 @@ private:
     std::vector<frame> frames;
     std::vector<cudaStream_t> taken;        // from the pool, given back by the destructor
     std::vector<cudaStream_t> free;         // taken and not capturing now
-    std::vector<cudaEvent_t> events;        // taken from the pool: events[0, used_events_) in use
-    std::vector<cudaEvent_t> step_events;
+    // The nodes each recorded step left on its stream: step_nodes[step] indexes `recorded`
+    // (first, count), {0, 0} for a step not recorded.
+    std::vector<cudaGraphNode_t> recorded;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> step_nodes;
+    std::vector<cudaGraphNode_t> joining;   // close_frame's: the joins' nodes, for one call
     std::vector<made_node> made;
   };
   thread_spare<lists> lists_;
   std::vector<frame>& frames_ = lists_->frames;
   std::vector<cudaStream_t>& taken_ = lists_->taken;
   std::vector<cudaStream_t>& free_ = lists_->free;
-  std::vector<cudaEvent_t>& events_ = lists_->events;
-  std::vector<cudaEvent_t>& step_events_ = lists_->step_events;
+  std::vector<cudaGraphNode_t>& recorded_ = lists_->recorded;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& step_nodes_ = lists_->step_nodes;
+  std::vector<cudaGraphNode_t>& joining_ = lists_->joining;
   std::vector<made_node>& made_ = lists_->made;
   std::size_t open_ = 0;
-  std::size_t used_events_ = 0;
   frame& top() { return frames_[open_ - 1]; }
-  frame& push(cudaStream_t stream0, bool is_body, std::uint32_t graph);  // graph: as made_node numbers it
-  void wait_for(frame& f, unsigned k, std::uint32_t step);  // wait's one call, stream k joined
+  frame& push(cudaStream_t stream, bool is_body, std::uint32_t graph);  // graph: as made_node numbers it
+  [[gnu::noinline]] void switch_to(frame& f, unsigned k);  // stream(k)'s, where k's set is not on the stream
+  void keep_current(frame& f);                             // sets[current] := the stream's dependencies
   void pop() { --open_; }
   std::uint32_t made_tag_ = 0;          // the innermost open graph's frame::made_tag
   mutable cudaGraph_t root_ = nullptr;  // root(), asked for once
