@@ -82,7 +82,7 @@ capture_session::capture_session(graph_state& g, const site& at, cudaStreamCaptu
     : g_(g), at_(at), mode_(mode) {
   // The lease's lists are empty here (a session empties them as it ends). Where one of these
   // throws, nothing needs undoing: each leaves its list as it was, reserving changes no
-  // contents, and the step events assigned before are assigned again by the next session.
+  // contents, and the step nodes recorded before are recorded again by the next session.
   step_nodes_.assign(g.nodes.size(), {0, 0});
   made_.reserve(g.nodes.size());  // at most one entry a node: no growth while capturing
   frames_.reserve(4);               // bodies nest this deep in most programs
