@@ -1,8 +1,9 @@
 // Two ways to capture a fork-join, side by side in one run (docs/performance.md, run 73): what a
-// capture could save where a graph is wide, measured before the capture session is changed.
+// capture could save where a graph is wide, measured before the capture session took the second
+// way (run 74).
 //
 // - "streams and events": runtime_bench's hand-written capture (hand_graphs.cpp), which is what
-//   cgraph's capture session does today: each branch on a stream of its own that waits for the
+//   cgraph's capture session did until run 74: each branch on a stream of its own that waits for the
 //   root's event, records an event of its own, and the origin stream waits for every one of them.
 // - "one stream, dependencies set": everything on the origin stream. Before each branch the
 //   stream's capture dependencies are set to the root (cudaStreamUpdateCaptureDependencies), the

@@ -62,8 +62,8 @@ long cuda_calls_made() { return calls; }
 handle_counts live_handles() {
   auto n = [](backend::owned k) { return the_hooks.live[static_cast<std::size_t>(k)].load(); };
   using backend::owned;
-  return {n(owned::graph),   n(owned::exec),           n(owned::event),        n(owned::device_memory),
-          n(owned::library), n(owned::capture_stream), n(owned::capture_event)};
+  return {n(owned::graph),   n(owned::exec),           n(owned::event), n(owned::device_memory),
+          n(owned::library), n(owned::capture_stream)};
 }
 
 unsigned streams_left_capturing() { return the_hooks.capturing.load(); }

@@ -32,8 +32,8 @@ long cuda_calls_made();
 unsigned streams_left_capturing();
 
 // CUDA objects cgraph holds right now (process-wide): compare before and after an operation
-// to prove it leaked nothing. Capture streams and events are pooled: these count the ones
-// taken from the pool and not yet given back.
+// to prove it leaked nothing. Capture streams are pooled: these count the ones taken from the
+// pool and not yet given back.
 struct handle_counts {
   long graphs = 0;
   long execs = 0;
@@ -41,7 +41,6 @@ struct handle_counts {
   long device_allocations = 0;
   long libraries = 0;
   long capture_streams = 0;
-  long capture_events = 0;
   friend bool operator==(const handle_counts&, const handle_counts&) = default;
 };
 handle_counts live_handles();

@@ -1,4 +1,4 @@
-// The capture session (capture_session.hpp) and its process-wide pool of streams and events.
+// The capture session (capture_session.hpp) and its process-wide pool of streams.
 
 #include "seam.hpp"
 

@@ -111,8 +111,8 @@ private:
   using made_node = graph_state::made_node;
   // What a session fills, kept by the thread for its next session (thread_spare): a session of
   // a 10-node graph spent about 1 000 instructions, a tenth of its build, allocating and
-  // freeing these (host_work_bench, run 48). The streams and events themselves go back to the
-  // pool: a session that kept them for its thread's next one (run 48, branch
+  // freeing these (host_work_bench, run 48). The streams themselves go back to the pool: a
+  // session that kept them (streams and events then) for its thread's next one (run 48, branch
   // parked-capture-lists) gave each stream the same role in every build, and its GPU proof did
   // not finish.
   struct lists {

@@ -10,9 +10,9 @@
 
 namespace cgraph::backend {
 
-// The kinds the ledger counts. Capture streams and events are pooled (capture_session): the
-// ledger counts those taken from the pool and not yet given back.
-enum class owned : unsigned { graph, exec, event, device_memory, library, capture_stream, capture_event, kinds };
+// The kinds the ledger counts. Capture streams are pooled (capture_session): the ledger counts
+// those taken from the pool and not yet given back.
+enum class owned : unsigned { graph, exec, event, device_memory, library, capture_stream, kinds };
 
 void ledger(owned kind, long delta) noexcept;
 
