@@ -124,7 +124,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* n, cudaGraph_t g, const cuda
 ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
 ADD(cudaGraphAddMemFreeNode, void*)
 ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
-cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, size_t count, void*, const void*, size_t, cudaMemcpyKind) { *n = made_in(g); if (recording) record_node(*n, d, count, false); OK; }
+ADD(cudaGraphAddMemcpyNode1D, void*, const void*, size_t, cudaMemcpyKind)
 cudaError_t cudaGraphAddNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData* e, size_t count, cudaGraphNodeParams* p) {
   *n = made_in(g);
   record_edges(e, count);

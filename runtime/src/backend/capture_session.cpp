@@ -111,20 +111,23 @@ capture_session::~capture_session() {
   // After a clean end nothing is open and no call failed, so there is no error to clear: the
   // two cudaGetLastError calls are left out of every build (a few percent of a 10-node graph's
   // capture, runtime_bench, run 74).
-  if (!ended_) abort();
-  // A stream still capturing here is a bug (every path above ends its captures): count it for
-  // the fault tests, and end the capture so the pool stays clean. Not asked after a clean end:
-  // ending the root capture leaves no stream of the session capturing.
-  for (cudaStream_t s : taken_) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (!ended_ && cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
-      count_left_capturing();
-      cudaGraph_t partial = nullptr;
-      cudaStreamEndCapture(s, &partial);
-      if (partial) cudaGraphDestroy(partial);
+  if (!ended_) {
+    abort();
+    // A stream still capturing here is a bug (every path above ends its captures): count it
+    // for the fault tests, and end the capture so the pool stays clean. Not asked after a
+    // clean end: ending the root capture leaves no stream of the session capturing.
+    for (cudaStream_t s : taken_) {
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      if (cudaStreamIsCapturing(s, &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+        count_left_capturing();
+        cudaGraph_t partial = nullptr;
+        cudaStreamEndCapture(s, &partial);
+        if (partial) cudaGraphDestroy(partial);
+      }
     }
+    (void)cudaGetLastError();
   }
-  capture_pool::instance().give_back(taken_);
+  capture_pool::instance().give_back(taken_);  // clears the error of its own call, if any
   // Empty, with their storage kept (a frame keeps its sets too), for the thread's next
   // session: lists_ hands them back as this one ends.
   taken_.clear();
@@ -132,7 +135,6 @@ capture_session::~capture_session() {
   recorded_.clear();
   step_nodes_.clear();
   made_.clear();
-  if (!ended_) (void)cudaGetLastError();
 }
 
 // From the pool two at a time: a graph with a conditional needs a second stream for its first
@@ -265,7 +267,7 @@ void capture_session::leave_joined_body(list<std::uint32_t> joins) {
 }
 
 // Stream k's set gains step's nodes: on the stream itself where k is current, one call.
-void capture_session::add_to(unsigned k, std::uint32_t step) {
+void capture_session::wait(unsigned k, std::uint32_t step) {
   frame& f = top();
   const auto [first, count] = step_nodes_[step];
   if (count == 0) return;  // a step not recorded leaves nothing to wait for
@@ -280,10 +282,8 @@ void capture_session::add_to(unsigned k, std::uint32_t step) {
   if (f.current_kept) set.insert(set.end(), nodes, nodes + count);
 }
 
-void capture_session::wait(unsigned k, std::uint32_t step) { add_to(k, step); }
-
 void capture_session::wait(unsigned k, list<std::uint32_t> steps) {
-  for (std::uint32_t step : steps) add_to(k, step);
+  for (std::uint32_t step : steps) wait(k, step);
 }
 
 // What stream k depends on now: read from the stream where k is current (and kept as k's set,

@@ -84,7 +84,6 @@ private:
   void depend_on(unsigned k, std::uint32_t step, cudaGraphNode_t node, const site& at);
   void depend_on_inline(cudaStream_t s, std::uint32_t step, cudaGraphNode_t node, const site& at);  // its body, on stream s
   void fork(unsigned streams);
-  void add_to(unsigned k, std::uint32_t step);                    // wait's: step's nodes join k's set
   cudaGraph_t close_frame(list<std::uint32_t> joins);
   [[gnu::noinline]] void leave_joined_body(list<std::uint32_t> joins);  // leave_body, for a body of more streams or joins
   cudaStream_t take_stream();
