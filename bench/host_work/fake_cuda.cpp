@@ -95,8 +95,14 @@ cudaError_t cudaFuncGetParamInfo(const void*, size_t i, size_t* off, size_t* siz
   *off = i * 8; *size = i == 0 ? 8 : 4; OK;
 }
 cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { OK; }
-cudaError_t cudaGetDevice(int* d) { *d = 0; OK; }
-cudaError_t cudaSetDevice(int) { OK; }
+// The thread's current device, set by a test only (one device is counted): what a capture
+// session's streams belong to.
+thread_local int current_device = 0;
+cudaError_t cudaGetDevice(int* d) { *d = current_device; OK; }
+cudaError_t cudaSetDevice(int d) {
+  if (d < 0 || d > 7) return cudaErrorInvalidDevice;
+  current_device = d; OK;
+}
 cudaError_t cudaGetDeviceCount(int* n) { *n = 1; OK; }
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) { *p = {}; p->major = 9; OK; }
 const char* cudaGetErrorName(cudaError_t) { return "cudaErrorFake"; }

@@ -391,9 +391,10 @@ TEST_CASE("fake_runtime.a_capture_makes_the_edges_an_explicit_build_makes") {
 }
 
 TEST_CASE("fake_runtime.a_capture_gives_back_its_streams_for_the_next") {
-  // A capture session's streams come from the process's pool and go back to it
-  // (capture_session.cpp): a capture after the first makes none, on this thread or another,
-  // and none stays counted as taken. The root takes one stream (its four branches are
+  // A capture session's streams stay with its thread for the thread's next session, and go back
+  // to the process's pool when the thread ends or captures on another device
+  // (capture_session.cpp): a capture after the first makes none, and none stays counted as
+  // taken. The root takes one stream (its four branches are
   // dependency sets on it, no stream and no event of their own); a conditional's body, a
   // session's nested frame, takes another; the child graph is captured by a session of its own.
   auto prog = cgraph::program::compile(prelude + R"(graph g(p: f32*) {
@@ -412,24 +413,45 @@ TEST_CASE("fake_runtime.a_capture_gives_back_its_streams_for_the_next") {
   auto build = [&] {
     (void)cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(cgraph::strategy::stream_capture));
   };
-  build();  // fills the pool with what a build of this graph takes
+  build();  // fills the pool, and the thread's parked list, with what a build of this graph takes
   const auto before = cgraph::testing::live_handles();
   const long made = fake_cuda::streams_and_events_made();
   for (int k = 0; k < 3; ++k) build();
-  CHECK(fake_cuda::streams_and_events_made() == made);  // each took the pool's
+  CHECK(fake_cuda::streams_and_events_made() == made);  // each took the parked and pooled ones
   CHECK(cgraph::testing::live_handles() == before);     // and gave them back
   CHECK(cgraph::testing::streams_left_capturing() == 0);
 
-  // Other threads take from the same pool and give back to it.
+  // Another thread finds the pool short of the streams this thread keeps (the child's session
+  // keeps the two it took, which this thread's next session takes) and makes as many; when it
+  // ends, its streams go back to the pool, where a third thread finds them.
   std::thread([&] {
     build();
     build();
   }).join();
+  const long with_second_thread = fake_cuda::streams_and_events_made();
+  CHECK(with_second_thread == made + 2);
   std::thread([&] { build(); }).join();
-  CHECK(fake_cuda::streams_and_events_made() == made);
+  CHECK(fake_cuda::streams_and_events_made() == with_second_thread);
   CHECK(cgraph::testing::live_handles() == before);
   build();
-  CHECK(fake_cuda::streams_and_events_made() == made);
+  CHECK(fake_cuda::streams_and_events_made() == with_second_thread);
+
+  // On another device the thread's parked streams go back to the pool and the device's own are
+  // taken (made here, the first time); back on the first device, the pool has its streams.
+  REQUIRE(cudaSetDevice(1) == cudaSuccess);
+  build();
+  const long with_second_device = fake_cuda::streams_and_events_made();
+  CHECK(with_second_device > with_second_thread);
+  build();
+  CHECK(fake_cuda::streams_and_events_made() == with_second_device);
+  REQUIRE(cudaSetDevice(0) == cudaSuccess);
+  build();
+  REQUIRE(cudaSetDevice(1) == cudaSuccess);
+  build();
+  REQUIRE(cudaSetDevice(0) == cudaSuccess);
+  CHECK(fake_cuda::streams_and_events_made() == with_second_device);
+  CHECK(cgraph::testing::live_handles() == before);
+  CHECK(cgraph::testing::streams_left_capturing() == 0);
 }
 
 TEST_CASE("fake_runtime.a_failure_at_any_call_of_build_and_instantiate_is_reported_and_leaks_nothing") {

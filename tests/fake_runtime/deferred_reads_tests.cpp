@@ -43,7 +43,7 @@ struct three_graphs {
 
   three_graphs() {
     g.graph = graph_handle::adopt(new_graph());
-    g.bodies = {new_graph(), new_graph()};
+    for (cudaGraph_t& b : g.bodies) b = new_graph();
     for (const made_node& m : made) {
       made_nodes[m.step] = add_node(g.graph_numbered(m.graph()));
       if (m.known()) g.nodes[m.step] = made_nodes[m.step];

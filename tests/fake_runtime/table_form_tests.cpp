@@ -97,7 +97,8 @@ std::tuple<kernels, shape, bool> build_and_update() {
     cgraph::gen::graph<Traits> g({buffer, 50}, {});
     CHECK(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
     made_shape = shape_of(g);
-    const cudaGraphConditionalHandle go = g.state().conds.at(go_cond);
+    REQUIRE(go_cond < g.state().conds.size());
+    const cudaGraphConditionalHandle go = g.state().conds[go_cond];
     handed_go = go != 0 && fake_cuda::kernels_recorded().at(spin_kernel).arg0 == go;
     auto e = g.instantiate();
     const auto r = e.update({buffer, 51});

@@ -12,9 +12,11 @@ namespace cgraph::backend {
 
 namespace {
 
-// Streams for captures, kept for the process and shared by every build: creating them per
+// Streams for captures, kept for the process and shared by every thread: creating them per
 // build cost more than a small graph's whole capture (runtime_bench). Per device; never
-// destroyed (they may outlive CUDA's own teardown at exit).
+// destroyed (they may outlive CUDA's own teardown at exit). A thread keeps its last session's
+// streams (capture_session::lists::parked) and comes here only for more, or to give back those
+// of another device.
 class capture_pool {
 public:
   static capture_pool& instance() {
@@ -22,56 +24,39 @@ public:
     return *pool;
   }
 
-  // Appends `n` streams of the current device to `out`: the pool's first, under one lock, then
-  // new ones. Each counts as taken once it is in `out`, so a failure midway leaves `out`
-  // holding exactly what must be given back.
-  void streams(std::size_t n, std::vector<cudaStream_t>& out, const site& at) {
-    take_or_make(streams_, owned::capture_stream, n, out, at, [&](cudaStream_t& made) {
-      CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
-    });
-  }
-
-  // Returns handles taken on the current device. Never throws: it runs in cleanup. Without a
-  // current device (CUDA torn down) the handles are dropped, and the ledger keeps them.
-  void give_back(const std::vector<cudaStream_t>& streams) noexcept {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return;
-    }
-    ledger(owned::capture_stream, -static_cast<long>(streams.size()));
-    std::lock_guard<std::mutex> guard(lock_);
-    streams_[device].insert(streams_[device].end(), streams.begin(), streams.end());
-  }
-
-private:
-  // `n` handles of the current device, pooled ones first, then new ones from `make`, appended
-  // to `out` and counted as taken: one device query and one lock for all of them.
-  template <typename Handle, typename Make>
-  void take_or_make(std::map<int, std::vector<Handle>>& pool, owned kind, std::size_t n, std::vector<Handle>& out,
-                    const site& at, Make make) {
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice", at);
+  // Appends `n` streams of `device` (the current one) to `out`: the pool's first, under one
+  // lock, then new ones. Each counts as taken once it is in `out`, so a failure midway leaves
+  // `out` holding exactly what must be given back.
+  void streams(std::size_t n, int device, std::vector<cudaStream_t>& out, const site& at) {
     // Room first, before anything is taken, so the appends below cannot throw; grown as a
-    // vector grows (to the exact size, every one-handle take would move the list).
+    // vector grows (to the exact size, every take would move the list).
     if (out.capacity() < out.size() + n) out.reserve(std::max(out.size() + n, 2 * out.capacity()));
     std::size_t pooled = 0;
     {
       std::lock_guard<std::mutex> guard(lock_);
-      auto& free = pool[device];
+      auto& free = streams_[device];
       pooled = std::min(n, free.size());
       out.insert(out.end(), free.end() - static_cast<std::ptrdiff_t>(pooled), free.end());
       free.resize(free.size() - pooled);
     }
-    ledger(kind, static_cast<long>(pooled));
+    ledger(owned::capture_stream, static_cast<long>(pooled));
     for (std::size_t k = pooled; k < n; ++k) {
-      Handle h = nullptr;
-      make(h);
-      out.push_back(h);
-      ledger(kind, 1);
+      cudaStream_t made = nullptr;
+      CGRAPH_CUDA(cudaStreamCreateWithFlags(&made, cudaStreamNonBlocking), at);
+      out.push_back(made);
+      ledger(owned::capture_stream, 1);
     }
   }
 
+  // Takes back streams of `device` that the ledger no longer counts. Never throws: it runs in
+  // cleanup, at a thread's exit too, and makes no CUDA call, so CUDA may be torn down by then.
+  void give_back(int device, const std::vector<cudaStream_t>& streams) noexcept {
+    std::lock_guard<std::mutex> guard(lock_);
+    auto& free = streams_[device];
+    free.insert(free.end(), streams.begin(), streams.end());
+  }
+
+private:
   std::mutex lock_;
   std::map<int, std::vector<cudaStream_t>> streams_;
 };
@@ -127,7 +112,15 @@ capture_session::~capture_session() {
     }
     (void)cudaGetLastError();
   }
-  capture_pool::instance().give_back(taken_);  // clears the error of its own call, if any
+  // The streams stay with the thread for its next session, which takes them without the pool's
+  // device query and lock, or with the pool if the thread drops these lists (lists::~lists).
+  // Every capture of theirs has ended (above, or by end()), as the pool asks. Taken before
+  // (take_more), the parked list is empty here.
+  if (!taken_.empty()) {
+    ledger(owned::capture_stream, -static_cast<long>(taken_.size()));
+    lists_->parked.assign(taken_.begin(), taken_.end());
+    lists_->parked_device = device_;
+  }
   // Empty, with their storage kept (a frame keeps its sets too), for the thread's next
   // session: lists_ hands them back as this one ends.
   taken_.clear();
@@ -137,17 +130,40 @@ capture_session::~capture_session() {
   made_.clear();
 }
 
-// From the pool two at a time: a graph with a conditional needs a second stream for its first
-// body, and one pool call (a device query and a lock) for both costs less than two.
+// A session's first stream, and each it needs beyond those it has: the thread's parked ones
+// where they are of the current device, else from the pool two at a time (a graph with a
+// conditional needs a second stream for its first body, and one pool call, a lock, for both
+// costs less than two).
 [[gnu::always_inline]] inline cudaStream_t capture_session::take_stream() {
-  if (free_.empty()) {
-    capture_pool::instance().streams(2, taken_, at_);
-    free_.push_back(taken_.back());  // taken: given back by the destructor even if this throws
-    return taken_.end()[-2];
-  }
+  if (free_.empty()) [[unlikely]]
+    take_more();
   cudaStream_t s = free_.back();
   free_.pop_back();
   return s;
+}
+
+void capture_session::take_more() {
+  std::vector<cudaStream_t>& parked = lists_->parked;
+  if (device_ < 0) {
+    check(cudaGetDevice(&device_), "cudaGetDevice", at_);
+    if (!parked.empty() && lists_->parked_device == device_) {
+      ledger(owned::capture_stream, static_cast<long>(parked.size()));
+      taken_.insert(taken_.end(), parked.begin(), parked.end());  // taken first: given back if the next throws
+      free_.insert(free_.end(), parked.begin(), parked.end());
+      parked.clear();
+      return;
+    }
+  }
+  if (!parked.empty()) {  // another device's
+    capture_pool::instance().give_back(lists_->parked_device, parked);
+    parked.clear();
+  }
+  capture_pool::instance().streams(2, device_, taken_, at_);
+  free_.insert(free_.end(), taken_.end() - 2, taken_.end());
+}
+
+capture_session::lists::~lists() {
+  if (!parked.empty()) capture_pool::instance().give_back(parked_device, parked);
 }
 
 namespace {

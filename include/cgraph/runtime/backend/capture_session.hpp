@@ -7,8 +7,9 @@
 // waits for is recorded as the nodes it left, and a wait adds them. No other stream and no
 // event takes part, which builds wide graphs in 0.56-0.74 of the time of a stream and an event
 // a branch (bench/capture_join_bench, docs/performance.md, run 73). Real streams come from a
-// process-wide pool. A failure anywhere ends every open capture, innermost first, and the
-// destructor gives the streams back, so no stream is left capturing.
+// process-wide pool, and a thread keeps its last session's for its next. A failure anywhere
+// ends every open capture, innermost first, and the destructor keeps the streams for the
+// thread, so no stream is left capturing.
 
 #include <cgraph/runtime/backend/graph_state.hpp>
 #include <cgraph/runtime/backend/list.hpp>
@@ -87,6 +88,7 @@ private:
   cudaGraph_t close_frame(list<std::uint32_t> joins);
   [[gnu::noinline]] void leave_joined_body(list<std::uint32_t> joins);  // leave_body, for a body of more streams or joins
   cudaStream_t take_stream();
+  void take_more();  // take_stream's, where no stream is free: parked or pooled ones
   void abort() noexcept;
 
   graph_state& g_;
@@ -110,16 +112,24 @@ private:
   using made_node = graph_state::made_node;
   // What a session fills, kept by the thread for its next session (thread_spare): a session of
   // a 10-node graph spent about 1 000 instructions, a tenth of its build, allocating and
-  // freeing these (host_work_bench, run 48). The streams themselves go back to the pool: a
-  // session that kept them (streams and events then) for its thread's next one (run 48, branch
-  // parked-capture-lists) gave each stream the same role in every build, and its GPU proof did
-  // not finish.
+  // freeing these (host_work_bench, run 48). The streams too stay with the thread (parked):
+  // giving them back to the process's pool and taking them again cost each build two device
+  // queries and two locks (run 75). The pool handed a thread the same streams in the same roles
+  // anyway, the last given back being the first taken.
   struct lists {
+    lists() = default;
+    lists(const lists&) = delete;
+    lists& operator=(const lists&) = delete;
+    ~lists();                               // gives the parked streams back to the pool
     // The open bodies, innermost last: frames[0, open_). A frame closed keeps its lists'
     // storage for the next body, so a conditional's body costs no allocation.
     std::vector<frame> frames;
-    std::vector<cudaStream_t> taken;        // from the pool, given back by the destructor
+    std::vector<cudaStream_t> taken;        // parked or pooled, parked again by the destructor
     std::vector<cudaStream_t> free;         // taken and not capturing now
+    // The last session's streams, none capturing, for the thread's next session: the ledger
+    // counts them as given back. Of parked_device.
+    std::vector<cudaStream_t> parked;
+    int parked_device = -1;
     // The nodes each recorded step left on its stream: step_nodes[step] indexes `recorded`
     // (first, count), {0, 0} for a step not recorded.
     std::vector<cudaGraphNode_t> recorded;
@@ -136,6 +146,7 @@ private:
   std::vector<cudaGraphNode_t>& joining_ = lists_->joining;
   std::vector<made_node>& made_ = lists_->made;
   std::size_t open_ = 0;
+  int device_ = -1;  // the current device, asked as the first stream is taken: its streams' device
   frame& top() { return frames_[open_ - 1]; }
   frame& push(cudaStream_t stream, bool is_body, std::uint32_t graph);  // graph: as made_node numbers it
   [[gnu::noinline]] void switch_to(frame& f, unsigned k);  // stream(k)'s, where k's set is not on the stream

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -30,17 +31,23 @@ struct graph_state {
 
   graph_handle graph;
   site graph_site;                                     // the `graph` declaration
+  // nodes, bodies, body_steps and conds are spans of one block the state allocates as it is
+  // made, sized by the constructor's counts and zeroed, with room after them for a capture's
+  // made nodes (defer_reads): one allocation a build, where a list each was four or five, about
+  // a fifth of a small captured build's fixed work (host_work_generated, run 75).
+  //
   // By plan step. After a capture, some are read only when first needed (defer_reads): read
-  // them through node(), or call resolve_nodes() first. Mutable for that reason only.
-  mutable std::vector<cudaGraphNode_t> nodes;
+  // them through node(), or call resolve_nodes() first. A span's elements can be written
+  // through a const state, which that reading needs.
+  std::span<cudaGraphNode_t> nodes;
   // By plan step, the statement that made it: generated code's constant table (emit-cpp writes
   // one per graph), set before the build. A run-time build and the table form have none and
   // work a site out when an error needs one (step_site): a build writes nothing per node for its
   // error reports, which only a failure reads (32 bytes a node were most of a build's writes).
   std::span<const site> sites;
-  std::vector<cudaGraph_t> bodies;                     // by body index (owned by their conditional node)
-  std::vector<std::uint32_t> body_steps;               // by body index: the conditional's step
-  std::vector<cudaGraphConditionalHandle> conds;       // by cond index
+  std::span<cudaGraph_t> bodies;                       // by body index (owned by their conditional node)
+  std::span<std::uint32_t> body_steps;                 // by body index: the conditional's step
+  std::span<cudaGraphConditionalHandle> conds;         // by cond index
   // By cond index, a repeat's iteration count; empty until the first is made (repeat_count), so
   // a graph without `repeat` zeroes and destroys no list of them.
   std::vector<device_memory> repeat_counts;
@@ -149,8 +156,12 @@ private:
   bool port_edge_enters(std::uint32_t step) const;  // has_port_edges, for a graph that has some
   void read_deferred(bool quiet) const;
 
+  std::unique_ptr<std::byte[]> storage_;  // the block nodes, bodies, body_steps and conds view
   std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
-  mutable std::vector<made_node> deferred_made_;  // defer_reads' nodes, until they are read
+  // defer_reads' nodes, until they are read: the block's last part, room for one a step (a
+  // capture makes at most one node a step).
+  std::span<made_node> made_room_;
+  mutable std::size_t deferred_count_ = 0;
   mutable bool unread_ = false;
 };
 
