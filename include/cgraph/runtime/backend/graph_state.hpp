@@ -32,9 +32,8 @@ struct graph_state {
   graph_handle graph;
   site graph_site;                                     // the `graph` declaration
   // nodes, bodies, body_steps and conds are spans of one block the state allocates as it is
-  // made, sized by the constructor's counts and zeroed, with room after them for a capture's
-  // made nodes (defer_reads): one allocation a build, where a list each was four or five, about
-  // a fifth of a small captured build's fixed work (host_work_generated, run 75).
+  // made, sized by the constructor's counts and zeroed: one allocation a build where a list each
+  // was four for a graph with conditionals (host_work_generated, run 75).
   //
   // By plan step. After a capture, some are read only when first needed (defer_reads): read
   // them through node(), or call resolve_nodes() first. A span's elements can be written
@@ -158,10 +157,7 @@ private:
 
   std::unique_ptr<std::byte[]> storage_;  // the block nodes, bodies, body_steps and conds view
   std::vector<cudaGraphEdgeData> edge_data_;  // edge_data()'s, reused
-  // defer_reads' nodes, until they are read: the block's last part, room for one a step (a
-  // capture makes at most one node a step).
-  std::span<made_node> made_room_;
-  mutable std::size_t deferred_count_ = 0;
+  mutable std::vector<made_node> deferred_made_;  // defer_reads' nodes, until they are read
   mutable bool unread_ = false;
 };
 
