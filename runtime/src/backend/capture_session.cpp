@@ -115,10 +115,11 @@ capture_session::~capture_session() {
   // The streams stay with the thread for its next session, which takes them without the pool's
   // device query and lock, or with the pool if the thread drops these lists (lists::~lists).
   // Every capture of theirs has ended (above, or by end()), as the pool asks. Taken before
-  // (take_more), the parked list is empty here.
+  // (take_more), the parked list is empty here, so a swap parks them: no copy, and nothing
+  // that could fail in a destructor.
   if (!taken_.empty()) {
     ledger(owned::capture_stream, -static_cast<long>(taken_.size()));
-    lists_->parked.assign(taken_.begin(), taken_.end());
+    lists_->parked.swap(taken_);
     lists_->parked_device = device_;
   }
   // Empty, with their storage kept (a frame keeps its sets too), for the thread's next
