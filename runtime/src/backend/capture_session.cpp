@@ -113,7 +113,7 @@ capture_session::~capture_session() {
     (void)cudaGetLastError();
   }
   // The streams stay with the thread for its next session, which takes them without the pool's
-  // device query and lock, or with the pool if the thread drops these lists (lists::~lists).
+  // lock, or with the pool if the thread drops these lists (lists::~lists).
   // Every capture of theirs has ended (above, or by end()), as the pool asks. Taken before
   // (take_more), the parked list is empty here, so a swap parks them: no copy, and nothing
   // that could fail in a destructor.

@@ -113,8 +113,8 @@ private:
   // What a session fills, kept by the thread for its next session (thread_spare): a session of
   // a 10-node graph spent about 1 000 instructions, a tenth of its build, allocating and
   // freeing these (host_work_bench, run 48). The streams too stay with the thread (parked):
-  // giving them back to the process's pool and taking them again cost each build two device
-  // queries and two locks (run 75). The pool handed a thread the same streams in the same roles
+  // giving them back to the process's pool and taking them again cost each build a second device
+  // query and two locks (run 75). The pool handed a thread the same streams in the same roles
   // anyway, the last given back being the first taken.
   struct lists {
     lists() = default;
