@@ -32,8 +32,8 @@ long cuda_calls_made();
 unsigned streams_left_capturing();
 
 // CUDA objects cgraph holds right now (process-wide): compare before and after an operation
-// to prove it leaked nothing. Capture streams are pooled: these count the ones taken from the
-// pool and not yet given back.
+// to prove it leaked nothing. Capture streams are pooled, and a thread parks its last
+// session's: these count the ones an open capture session has taken.
 struct handle_counts {
   long graphs = 0;
   long execs = 0;

@@ -99,7 +99,7 @@ capture_session::~capture_session() {
   if (!ended_) {
     abort();
     // A stream still capturing here is a bug (every path above ends its captures): count it
-    // for the fault tests, and end the capture so the pool stays clean. Not asked after a
+    // for the fault tests, and end the capture so no stream is parked capturing. Not asked after a
     // clean end: ending the root capture leaves no stream of the session capturing.
     for (cudaStream_t s : taken_) {
       cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
@@ -149,22 +149,21 @@ void capture_session::take_more() {
     check(cudaGetDevice(&device_), "cudaGetDevice", at_);
     if (!parked.empty() && lists_->parked_device == device_) {
       ledger(owned::capture_stream, static_cast<long>(parked.size()));
-      taken_.insert(taken_.end(), parked.begin(), parked.end());  // taken first: given back if the next throws
+      taken_.insert(taken_.end(), parked.begin(), parked.end());  // taken first: parked again if the next throws
       free_.insert(free_.end(), parked.begin(), parked.end());
       parked.clear();
       return;
     }
   }
-  if (!parked.empty()) {  // another device's
-    capture_pool::instance().give_back(lists_->parked_device, parked);
-    parked.clear();
-  }
+  lists_->give_back_parked();  // another device's, if any
   capture_pool::instance().streams(2, device_, taken_, at_);
   free_.insert(free_.end(), taken_.end() - 2, taken_.end());
 }
 
-capture_session::lists::~lists() {
-  if (!parked.empty()) capture_pool::instance().give_back(parked_device, parked);
+void capture_session::lists::give_back_parked() noexcept {
+  if (parked.empty()) return;
+  capture_pool::instance().give_back(parked_device, parked);
+  parked.clear();
 }
 
 namespace {

@@ -120,7 +120,8 @@ private:
     lists() = default;
     lists(const lists&) = delete;
     lists& operator=(const lists&) = delete;
-    ~lists();                               // gives the parked streams back to the pool
+    ~lists() { give_back_parked(); }
+    void give_back_parked() noexcept;       // the parked streams to the process's pool
     // The open bodies, innermost last: frames[0, open_). A frame closed keeps its lists'
     // storage for the next body, so a conditional's body costs no allocation.
     std::vector<frame> frames;

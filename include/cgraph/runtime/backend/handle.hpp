@@ -10,8 +10,8 @@
 
 namespace cgraph::backend {
 
-// The kinds the ledger counts. Capture streams are pooled (capture_session): the ledger counts
-// those taken from the pool and not yet given back.
+// The kinds the ledger counts. Capture streams are pooled, and a thread parks its last
+// session's (capture_session): the ledger counts those an open session has taken.
 enum class owned : unsigned { graph, exec, event, device_memory, library, capture_stream, kinds };
 
 void ledger(owned kind, long delta) noexcept;
