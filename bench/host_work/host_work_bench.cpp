@@ -3,15 +3,16 @@
 // measured are cgraph's own, on any machine. A program, not a test; run it under callgrind to
 // count instructions per node:
 //
-//   host_work_bench [--what build|text|update-all|update-one|handle|first-update] [--shape chain|fork-join|conditionals]
+//   host_work_bench [--what build|text|instantiate|update-all|update-one|handle|first-update] [--shape chain|fork-join|conditionals]
 //                   [--capture] [--nodes N] [--repeats N]
 //
 //   valgrind --tool=callgrind --toggle-collect='cgraph::detail::build_graph*' \
 //     build/bench/host_work_bench --what build --nodes 10000 --repeats 5
 //
-// It prints the mean time per node (per update for update-one and handle), after one warm-up
-// build, which also makes the program's templates. It exits 1 when a one-node update does not
-// take the per-node path, which would time another path than the one it names.
+// It prints the mean time per node (per update for update-one and handle, per instantiation
+// and the exec's destruction for instantiate), after one warm-up build, which also makes the
+// program's templates. It exits 1 when a one-node update does not take the per-node path,
+// which would time another path than the one it names.
 
 #include <cgraph/runtime.hpp>
 
@@ -28,7 +29,7 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: host_work_bench [--what build|text|update-all|update-one|handle|first-update] "
+  std::fprintf(stderr, "usage: host_work_bench [--what build|text|instantiate|update-all|update-one|handle|first-update] "
                        "[--shape chain|fork-join|conditionals] [--capture] [--nodes N] [--repeats N]\n");
   return 2;
 }
@@ -73,6 +74,10 @@ int main(int argc, char** argv) {
     const std::string text = bench::text_of(shape, nodes);
     for (int r = 0; r < repeats; ++r)
       (void)cgraph::graph::build(cgraph::program::compile(text, "bench.cgraph"), "g", values, reg, options);
+  } else if (what == "instantiate") {  // cgraph's part of an instantiation: its exec object
+    per = 1;
+    const auto built = cgraph::graph::build(program, "g", values, reg, options);
+    for (int r = 0; r < repeats; ++r) (void)built.instantiate();
   } else if (what == "update-all") {
     for (int r = 0; r < repeats; ++r) exec.update({{"p", r % 2 ? buffer : other}});
   } else if (what == "update-one" || what == "handle") {
@@ -109,6 +114,6 @@ int main(int argc, char** argv) {
   }
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
   std::printf("%s %s%s, %d nodes: %.3f us per %s\n", what.c_str(), bench::name(shape), capture ? " (capture)" : "", nodes,
-              us / repeats / per, per == 1 ? "update" : "node");
+              us / repeats / per, per != 1 ? "node" : what == "instantiate" ? "instantiation" : "update");
   return 0;
 }

@@ -134,36 +134,52 @@ inline const void* kernel_function(const program_state& p, const resolved_symbol
 
 // Graph parameter values by index. A struct's bytes are copied into a buffer of its own, shared
 // by copies and never written: copying is cheap, and one address is one content (an update
-// compares parameters by value).
+// compares parameters by value). The buffers' list stays empty until a struct is set, so
+// copying the values of a graph without struct parameters (two copies an instantiation) makes
+// one allocation, not two.
 class param_values {
 public:
   param_values() = default;
-  explicit param_values(std::size_t n) : values_(n), bytes_(n) {}
+  explicit param_values(std::size_t n) : values_(n) {}
 
   std::size_t size() const { return values_.size(); }
   const std::optional<ir::value>& operator[](std::size_t i) const { return values_[i]; }
   std::span<const std::optional<ir::value>> view() const { return values_; }
   // Sets parameter i (a struct's bytes are copied).
   void set(std::size_t i, const ir::value& v) {
-    if (bytes_[i]) bytes_[i].reset();  // a struct's: a handle's assignment of a number skips it
+    if (v.k == ir::value::kind::structure || !bytes_.empty()) return set_with_bytes(i, v);
+    values_[i] = v;  // no struct set or held: the common case, a handle's assignment
+  }
+
+  // Takes parameter i as `from` holds it (a struct's bytes shared, not copied).
+  void copy(std::size_t i, const param_values& from) {
+    values_[i] = from.values_[i];
+    if (!bytes_.empty() || !from.bytes_.empty()) copy_bytes(i, from);
+  }
+
+private:
+  std::vector<std::optional<ir::value>> values_;
+  // By parameter, a struct's bytes; empty while no struct was set.
+  std::vector<std::shared_ptr<const std::byte[]>> bytes_;
+
+  // set() and copy() where either side holds a struct's bytes: rare, kept out of their line.
+  [[gnu::noinline]] void set_with_bytes(std::size_t i, const ir::value& v) {
+    if (!bytes_.empty()) bytes_[i].reset();
     values_[i] = v;
     if (v.k != ir::value::kind::structure || v.bits == 0) return;
     auto size = static_cast<std::size_t>(v.i);
     auto copy = std::make_shared<std::byte[]>(size);
     std::memcpy(copy.get(), reinterpret_cast<const void*>(v.bits), size);
     values_[i] = ir::value::structure(copy.get(), static_cast<std::uint32_t>(size));
+    if (bytes_.empty()) bytes_.resize(values_.size());
     bytes_[i] = std::move(copy);
   }
-
-  // Takes parameter i as `from` holds it (a struct's bytes shared, not copied).
-  void copy(std::size_t i, const param_values& from) {
-    values_[i] = from.values_[i];
-    if (bytes_[i] || from.bytes_[i]) bytes_[i] = from.bytes_[i];  // a struct's: rare, and a shared count
+  [[gnu::noinline]] void copy_bytes(std::size_t i, const param_values& from) {
+    const bool from_struct = !from.bytes_.empty() && from.bytes_[i];
+    if (!from_struct && (bytes_.empty() || !bytes_[i])) return;
+    if (bytes_.empty()) bytes_.resize(values_.size());
+    bytes_[i] = from_struct ? from.bytes_[i] : nullptr;  // a shared count
   }
-
-private:
-  std::vector<std::optional<ir::value>> values_;
-  std::vector<std::shared_ptr<const std::byte[]>> bytes_;  // by parameter: a struct's bytes
 };
 
 // A host node's user data: the callable and its arguments (backend::host_slot), run through

@@ -16,7 +16,9 @@
 namespace cgraph::detail {
 
 struct exec_state {
-  explicit exec_state(backend::exec_core c) : core(std::move(c)) {}
+  // The core made in place: a core made apart and moved in cost an instantiation about a
+  // tenth of cgraph's host work (a move, then the moved-from core's destructor).
+  exec_state(backend::state_ptr from, const instantiate_options& options) : core(std::move(from), options) {}
 
   backend::exec_core core;
   param_values params;  // the parameter values last applied

@@ -130,7 +130,7 @@ std::string graph::ir_dot() const {
 std::vector<cudaGraph_t> graph::conditional_bodies(cudaGraphNode_t node) const { return state_->conditional_bodies(node); }
 
 graph_exec graph::instantiate(const instantiate_options& options) const {
-  auto s = std::make_unique<detail::exec_state>(backend::exec_core(state_, options));
+  auto s = std::make_unique<detail::exec_state>(state_, options);
   s->params = state_->params;
   s->staged = state_->params;
   s->pool = state_->values;

@@ -3,6 +3,7 @@
 // which paths it takes, in both strategies. Nothing runs on a device here, so nothing here
 // checks a result; the GPU tests (tests/gpu) do, with the same cases where they matter.
 
+#include "built_graph.hpp"
 #include "fake_cuda.hpp"
 #include "fault_sweep.hpp"
 #include "plan_rows.hpp"
@@ -736,4 +737,54 @@ TEST_CASE("fake_runtime.each_cond_is_listed_with_the_graph_its_conditional_lives
   }
   CHECK(std::all_of(listed.begin(), listed.end(), [](int n) { return n == 1; }));
   CHECK(in_bodies >= 3);  // inner, the else-if's and the case's repeat live in bodies
+}
+
+// An exec's applied and staged parameter values (param_values): a struct's bytes are copied once
+// when set, apart from the caller's, and shared by copies; a graph without struct parameters
+// keeps no list of bytes at all (an instantiation copies the values twice).
+TEST_CASE("fake_runtime.parameter_values_copy_a_structs_bytes_once_and_share_them") {
+  struct pair {
+    int a, b;
+  };
+  pair first{1, 2}, second{3, 4};
+  auto bytes_of = [](const std::optional<cgraph::ir::value>& v) { return reinterpret_cast<const pair*>(v->bits); };
+  cgraph::detail::param_values applied(2), staged(2);
+  staged.set(0, cgraph::ir::value::integer(7));
+  staged.set(1, cgraph::ir::value::structure(&first, sizeof first));
+  first.a = 99;  // the caller's struct changes after it was set
+  REQUIRE(staged[1]);
+  CHECK(bytes_of(staged[1]) != &first);
+  CHECK(bytes_of(staged[1])->a == 1);
+  CHECK(staged[1]->i == static_cast<std::int64_t>(sizeof(pair)));
+
+  applied.copy(0, staged);
+  applied.copy(1, staged);
+  CHECK(applied[0] == staged[0]);
+  CHECK(bytes_of(applied[1]) == bytes_of(staged[1]));  // shared, not copied again
+
+  // A new struct staged: the applied values keep the bytes they share.
+  staged.set(1, cgraph::ir::value::structure(&second, sizeof second));
+  CHECK(bytes_of(applied[1])->a == 1);
+  CHECK(bytes_of(staged[1])->a == 3);
+  CHECK(bytes_of(staged[1]) != bytes_of(applied[1]));
+
+  // A number where a struct was, and a copy of it: the bytes are let go on both sides, and a
+  // struct copied back over a number is shared again.
+  staged.set(1, cgraph::ir::value::integer(5));
+  CHECK(staged[1]->k == cgraph::ir::value::kind::integer);
+  cgraph::detail::param_values saved = applied;  // keeps the first struct's bytes alive
+  applied.copy(1, staged);
+  CHECK(applied[1] == staged[1]);
+  applied.copy(1, saved);
+  CHECK(bytes_of(applied[1]) == bytes_of(saved[1]));
+  CHECK(bytes_of(applied[1])->a == 1);
+
+  // No struct anywhere: values only.
+  cgraph::detail::param_values plain(3), other(3);
+  plain.set(2, cgraph::ir::value::floating(0.5));
+  other.copy(2, plain);
+  CHECK(other[2] == plain[2]);
+  CHECK_FALSE(other[0]);
+  const cgraph::detail::param_values copied = plain;
+  CHECK(copied[2] == plain[2]);
 }
