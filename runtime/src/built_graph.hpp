@@ -153,8 +153,8 @@ public:
 
   // Takes parameter i as `from` holds it (a struct's bytes shared, not copied).
   void copy(std::size_t i, const param_values& from) {
+    if (!bytes_.empty() || !from.bytes_.empty()) copy_bytes(i, from);  // first: it may throw
     values_[i] = from.values_[i];
-    if (!bytes_.empty() || !from.bytes_.empty()) copy_bytes(i, from);
   }
 
 private:
@@ -164,15 +164,18 @@ private:
 
   // set() and copy() where either side holds a struct's bytes: rare, kept out of their line.
   [[gnu::noinline]] void set_with_bytes(std::size_t i, const ir::value& v) {
-    if (!bytes_.empty()) bytes_[i].reset();
-    values_[i] = v;
-    if (v.k != ir::value::kind::structure || v.bits == 0) return;
+    if (v.k != ir::value::kind::structure || v.bits == 0) {
+      values_[i] = v;
+      if (!bytes_.empty()) bytes_[i].reset();
+      return;
+    }
+    // What may throw comes first: a failure leaves parameter i as it was.
+    if (bytes_.empty()) bytes_.resize(values_.size());
     auto size = static_cast<std::size_t>(v.i);
     auto copy = std::make_shared<std::byte[]>(size);
     std::memcpy(copy.get(), reinterpret_cast<const void*>(v.bits), size);
     values_[i] = ir::value::structure(copy.get(), static_cast<std::uint32_t>(size));
-    if (bytes_.empty()) bytes_.resize(values_.size());
-    bytes_[i] = std::move(copy);
+    bytes_[i] = std::move(copy);  // lets the bytes it held before go
   }
   [[gnu::noinline]] void copy_bytes(std::size_t i, const param_values& from) {
     const bool from_struct = !from.bytes_.empty() && from.bytes_[i];
