@@ -740,8 +740,9 @@ TEST_CASE("fake_runtime.each_cond_is_listed_with_the_graph_its_conditional_lives
 }
 
 // An exec's applied and staged parameter values (param_values): a struct's bytes are copied once
-// when set, apart from the caller's, and shared by copies; a graph without struct parameters
-// keeps no list of bytes at all (an instantiation copies the values twice).
+// when set, apart from the caller's, shared by copies, and let go when a number replaces them;
+// values with no struct on either side copy as values alone (their list of bytes stays empty,
+// which this cannot see: host_work_bench --what instantiate counts what it saves).
 TEST_CASE("fake_runtime.parameter_values_copy_a_structs_bytes_once_and_share_them") {
   struct pair {
     int a, b;
