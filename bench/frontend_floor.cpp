@@ -7,12 +7,13 @@
 // way X3's documentation writes grammars, with no position and no diagnostic. A program, not a
 // test.
 //
-//   frontend_floor [--repeats N] [--nodes N] [--only characters|lexer|tokens|records]
+//   frontend_floor [--repeats N] [--nodes N] [--only characters|lexer|tokens|records|descent]
 //
-// Four ways, taking turns: `characters`, X3 over the text with a skipper, building nothing;
+// Five ways, taking turns: `characters`, X3 over the text with a skipper, building nothing;
 // `lexer`, a hand-written lexer alone; `tokens`, that lexer and X3 over its tokens, building
 // nothing; `records`, the token grammar with actions that intern names and build flat tables
-// of expressions and nodes, with no syntax tree.
+// of expressions and nodes, with no syntax tree; `descent`, the same tables built from the same
+// tokens by a hand-written recursive descent instead of X3.
 
 #include "frontend_text.hpp"
 #include "median.hpp"
@@ -600,10 +601,302 @@ bool build(const std::string& text, std::vector<token>& scratch, state& s) {
 
 }  // namespace records
 
+// The `records` way's work without X3: the same lexer, then a hand-written recursive descent
+// over its tokens, each statement's kind decided by its first token (a name by the one after
+// it), writing the same tables through the same interner, with no action stack to unwind. It
+// measures what X3 itself costs once the lexer and the tables are fixed, for issue 17's choice
+// between keeping X3 and meeting its speed targets (docs/performance.md, run 78). main() checks
+// that both ways build equal tables from the same text.
+namespace descent {
+
+using records::expr;
+using records::node;
+using records::node_kind;
+using records::op;
+using records::state;
+using tokens::kind;
+using tokens::token;
+
+class parser {
+public:
+  parser(state& s, const token* first, const token* last) : s_(s), p_(first), end_(last) {}
+
+  bool file() {
+    while (p_ != end_) {
+      if (at(kind::kw_kernel) ? !kernel() : at(kind::kw_graph) ? !graph() : true) return false;
+    }
+    return true;
+  }
+
+private:
+  bool at(kind k) const { return p_ != end_ && p_->k == k; }
+  bool at(std::size_t ahead, kind k) const { return end_ - p_ > static_cast<std::ptrdiff_t>(ahead) && p_[ahead].k == k; }
+  bool take(kind k) {
+    if (!at(k)) return false;
+    ++p_;
+    return true;
+  }
+  // The name at p_, interned and taken; ~0 when p_ is not a name.
+  std::uint32_t take_name() {
+    if (!at(kind::name)) return ~0u;
+    return s_.id(*p_++);
+  }
+
+  bool kernel() {
+    ++p_;  // `kernel`
+    const std::uint32_t id = take_name();
+    std::uint32_t count = 0;
+    if (id == ~0u || !parameters(count) || !take(kind::semicolon)) return false;
+    state::at(s_.out.kernel_params, id)[id] = count;
+    return true;
+  }
+  bool graph() {
+    ++p_;  // `graph`
+    std::uint32_t count = 0;
+    return take_name() != ~0u && parameters(count) && block();
+  }
+  bool parameters(std::uint32_t& count) {
+    if (!take(kind::lparen)) return false;
+    if (take(kind::rparen)) return true;
+    do {
+      if (!take(kind::name) || !take(kind::colon) || !type()) return false;
+      if (take(kind::assign)) {
+        if (!expression()) return false;
+        s_.operands.pop_back();
+      }
+      ++count;
+    } while (take(kind::comma));
+    return take(kind::rparen);
+  }
+  bool type() {
+    if (!take(kind::name) && !take(kind::kw_cond)) return false;
+    take(kind::star);
+    return true;
+  }
+  bool block() {
+    if (!take(kind::lbrace)) return false;
+    while (!at(kind::rbrace))
+      if (p_ == end_ || !statement()) return false;
+    ++p_;
+    return true;
+  }
+
+  bool statement() {
+    switch (p_->k) {
+      case kind::kw_let: return let();
+      case kind::kw_cond: return cond();
+      case kind::kw_while: return while_loop();
+      case kind::kw_parallel: ++p_; return block();
+      case kind::kw_memset: return builtin(node_kind::memset);
+      case kind::kw_memcpy: return builtin(node_kind::memcpy);
+      case kind::lbrace: return block();
+      case kind::name: return launch();
+      default: return false;
+    }
+  }
+  bool let() {
+    ++p_;
+    const std::uint32_t id = take_name();
+    if (id == ~0u || !take(kind::assign) || !expression() || !take(kind::semicolon)) return false;
+    state::at(s_.out.values, id)[id] = s_.pop();
+    return true;
+  }
+  bool cond() {
+    ++p_;
+    if (!take(kind::name)) return false;
+    if (take(kind::assign)) {
+      if (!expression()) return false;
+      s_.operands.pop_back();
+    }
+    return take(kind::semicolon);
+  }
+  bool while_loop() {
+    ++p_;
+    node n{node_kind::while_loop};
+    n.callee = take_name();
+    if (n.callee == ~0u) return false;
+    n.parent = parent();
+    s_.out.nodes.push_back(n);
+    s_.parents.push_back(static_cast<std::uint32_t>(s_.out.nodes.size() - 1));
+    const bool ok = block();
+    s_.parents.pop_back();
+    return ok;
+  }
+  bool builtin(node_kind k) {
+    node n{k};
+    n.callee = ~0u;  // as the `records` way leaves it
+    n.token = index();
+    ++p_;
+    const auto from = static_cast<std::uint32_t>(s_.operands.size());
+    return arguments() && after(n) && take(kind::semicolon) && finish(n, from, from);
+  }
+  bool launch() {
+    node n{node_kind::kernel};
+    n.token = index();
+    if (at(1, kind::colon)) {
+      n.label = s_.id(*p_);
+      p_ += 2;
+    }
+    n.callee = take_name();
+    const auto from = static_cast<std::uint32_t>(s_.operands.size());
+    if (n.callee == ~0u || !take(kind::launch_open) || !expression() || !take(kind::comma) || !expression() ||
+        !take(kind::launch_close) || !arguments() || !after(n) || !take(kind::semicolon))
+      return false;
+    n.grid = s_.operands[from];
+    n.block = s_.operands[from + 1];
+    const std::vector<std::uint32_t>& params = state::at(s_.out.kernel_params, n.callee);
+    if (params[n.callee] != s_.operands.size() - from - 2) ++s_.mismatches;
+    return finish(n, from, from + 2);
+  }
+  // The node's arguments are the operands from `args` on; the statement's from `from` on.
+  bool finish(node& n, std::uint32_t from, std::uint32_t args) {
+    n.parent = parent();
+    n.first_arg = static_cast<std::uint32_t>(s_.out.args.size());
+    n.arg_count = static_cast<std::uint32_t>(s_.operands.size() - args);
+    s_.out.args.insert(s_.out.args.end(), s_.operands.begin() + args, s_.operands.end());
+    s_.operands.resize(from);
+    s_.out.nodes.push_back(n);
+    return true;
+  }
+  bool arguments() {
+    if (!take(kind::lparen)) return false;
+    if (take(kind::rparen)) return true;
+    do
+      if (!expression()) return false;
+    while (take(kind::comma));
+    return take(kind::rparen);
+  }
+  bool after(node& n) {
+    n.first_after = static_cast<std::uint32_t>(s_.out.after.size());
+    if (take(kind::kw_after)) {
+      do {
+        const std::uint32_t id = take_name();
+        if (id == ~0u) return false;
+        s_.out.after.push_back(id);
+      } while (take(kind::comma));
+    }
+    n.after_count = static_cast<std::uint32_t>(s_.out.after.size()) - n.first_after;
+    return true;
+  }
+
+  // Expressions leave their index on s_.operands, as the `records` way's actions do.
+  bool expression() {
+    if (!unary()) return false;
+    while (at(kind::binop) || at(kind::star) || at(kind::minus)) {
+      const auto op_kind = static_cast<std::uint8_t>(p_->k);
+      ++p_;
+      if (!unary()) return false;
+      const std::uint32_t b = s_.pop(), a = s_.pop();
+      s_.operands.push_back(s_.push({op::binary, op_kind, a, b}));
+    }
+    if (take(kind::question)) {
+      if (!expression() || !take(kind::colon) || !expression()) return false;
+      const std::uint32_t c = s_.pop(), b = s_.pop(), a = s_.pop();
+      s_.operands.push_back(s_.push({op::choice, 0, a, b, c}));
+    }
+    return true;
+  }
+  bool unary() {
+    if (at(kind::minus) || at(kind::bang)) {
+      const auto sign = static_cast<std::uint8_t>(p_->k);
+      ++p_;
+      if (!unary()) return false;
+      const std::uint32_t v = s_.pop();
+      s_.operands.push_back(s_.push({op::unary, sign, v}));
+      return true;
+    }
+    if (!primary()) return false;
+    while (take(kind::dot))
+      if (!take(kind::name)) return false;
+    return true;
+  }
+  bool primary() {
+    if (p_ == end_) return false;
+    switch (p_->k) {
+      case kind::number: s_.operands.push_back(s_.push({op::constant, 0, number(*p_++)})); return true;
+      case kind::kw_sizeof:  // its value is not computed, as in the `records` way
+        ++p_;
+        if (!take(kind::lparen) || !type() || !take(kind::rparen)) return false;
+        s_.operands.push_back(s_.push({op::constant, 0, 0}));
+        return true;
+      case kind::lparen:
+        ++p_;
+        return expression() && take(kind::rparen);
+      case kind::name: break;
+      default: return false;
+    }
+    const std::uint32_t id = s_.id(*p_++);
+    if (!take(kind::lparen)) {
+      std::vector<std::uint32_t>& values = state::at(s_.out.values, id);
+      s_.operands.push_back(values[id] != ~0u ? values[id] : s_.push({op::name, 0, id}));
+      return true;
+    }
+    const auto from = static_cast<std::uint32_t>(s_.operands.size());
+    if (!take(kind::rparen)) {
+      do
+        if (!expression()) return false;
+      while (take(kind::comma));
+      if (!take(kind::rparen)) return false;
+    }
+    const auto first = static_cast<std::uint32_t>(s_.out.args.size());
+    const auto count = static_cast<std::uint32_t>(s_.operands.size() - from);
+    s_.out.args.insert(s_.out.args.end(), s_.operands.begin() + from, s_.operands.end());
+    s_.operands.resize(from);
+    s_.operands.push_back(s_.push({op::call, 0, id, first, count}));
+    return true;
+  }
+
+  std::uint32_t number(const token& tk) const {
+    std::uint32_t v = 0;
+    for (std::uint16_t i = 0; i < tk.length; ++i) {
+      const char c = s_.text->data()[tk.begin + i];
+      if (c < '0' || c > '9') break;
+      v = v * 10 + static_cast<std::uint32_t>(c - '0');
+    }
+    return v;
+  }
+  std::uint32_t index() const { return static_cast<std::uint32_t>(p_ - s_.tokens); }
+  std::uint32_t parent() const { return s_.parents.empty() ? ~0u : s_.parents.back(); }
+
+  state& s_;
+  const token* p_;
+  const token* const end_;
+};
+
+// Whether two ways built the same program: every table, field by field.
+bool same(const records::program& a, const records::program& b) {
+  auto same_expr = [](const expr& x, const expr& y) {
+    return x.o == y.o && x.token_kind == y.token_kind && x.a == y.a && x.b == y.b && x.c == y.c;
+  };
+  auto same_node = [](const node& x, const node& y) {
+    return x.k == y.k && x.callee == y.callee && x.label == y.label && x.parent == y.parent && x.grid == y.grid &&
+           x.block == y.block && x.first_arg == y.first_arg && x.arg_count == y.arg_count &&
+           x.first_after == y.first_after && x.after_count == y.after_count && x.token == y.token;
+  };
+  return std::equal(a.exprs.begin(), a.exprs.end(), b.exprs.begin(), b.exprs.end(), same_expr) &&
+         std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), b.nodes.end(), same_node) && a.args == b.args &&
+         a.after == b.after && a.kernel_params == b.kernel_params && a.values == b.values;
+}
+
+// As records::build, by descent.
+bool build(const std::string& text, std::vector<token>& scratch, state& s) {
+  scratch.clear();
+  if (!tokens::lex(text, scratch)) return false;
+  s.text = &text;
+  s.tokens = scratch.data();
+  s.names.clear();
+  s.out.clear();
+  for (auto* stack : {&s.operands, &s.marks, &s.parents, &s.pending}) stack->clear();
+  s.mismatches = 0;
+  return parser(s, scratch.data(), scratch.data() + scratch.size()).file() && s.mismatches == 0;
+}
+
+}  // namespace descent
+
 int main(int argc, char** argv) {
   int repeats = 7;
   std::vector<std::size_t> sizes{1'000u, 10'000u, 100'000u};
-  std::string only;  // one way alone, for a profiler: characters, lexer or tokens
+  std::string only;  // one way alone, for a profiler
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (std::strcmp(argv[i], "--nodes") == 0) sizes = {static_cast<std::size_t>(std::max(1, std::atoi(argv[i + 1])))};
@@ -613,7 +906,7 @@ int main(int argc, char** argv) {
   std::vector<tokens::token> scratch;
   // Its tables and stacks keep their capacity from one text to the next, as a front end's would
   // (the interner's slots are made again).
-  records::state built;
+  records::state built, descended;
   struct way {
     const char* name;
     std::function<bool(const std::string&)> run;
@@ -623,12 +916,19 @@ int main(int argc, char** argv) {
       {"lexer", [&](const std::string& text) { return tokens::recognise(text, scratch, true); }},
       {"tokens", [&](const std::string& text) { return tokens::recognise(text, scratch, false); }},
       {"records", [&](const std::string& text) { return records::build(text, scratch, built); }},
+      {"descent", [&](const std::string& text) { return descent::build(text, scratch, descended); }},
   };
   if (!only.empty())
     std::erase_if(ways, [&](const way& w) { return only != w.name; });
   fmt::print("{:>8} {:>10} {:<12} {:>12} {:>14} {:>12}\n", "nodes", "bytes", "way", "median ms", "nodes/s", "MB/s");
   for (std::size_t size : sizes) {
     auto [text, nodes] = bench::frontend_text(size);
+    // The two ways that build must build the same program, or their times compare nothing.
+    if (!records::build(text, scratch, built) || !descent::build(text, scratch, descended) ||
+        !descent::same(built.out, descended.out) || built.out.nodes.size() != nodes) {
+      fmt::print(stderr, "the records and descent ways built different programs from the benchmark's text\n");
+      return 1;
+    }
     std::vector<std::vector<double>> times(ways.size());
     for (int r = 0; r < repeats + 1; ++r) {  // the first round warms the caches; the ways take turns
       for (std::size_t w = 0; w < ways.size(); ++w) {
