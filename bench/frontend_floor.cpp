@@ -580,9 +580,9 @@ const auto file = *(kernel | graph);
 
 BOOST_SPIRIT_DEFINE(expression, unary, block, statement)
 
-// Builds `s.out` from `text`; false where the text is not recognised or a launch's argument
-// count is not its kernel's.
-bool build(const std::string& text, std::vector<token>& scratch, state& s) {
+// Lexes `text` into `scratch` and empties `s` for a build from it (this way's and `descent`'s);
+// false where a byte starts no token.
+bool begin_build(const std::string& text, std::vector<token>& scratch, state& s) {
   scratch.clear();
   if (!tokens::lex(text, scratch)) return false;
   s.text = &text;
@@ -591,6 +591,13 @@ bool build(const std::string& text, std::vector<token>& scratch, state& s) {
   s.out.clear();
   for (auto* stack : {&s.operands, &s.marks, &s.parents, &s.pending}) stack->clear();  // a text that failed leaves them
   s.mismatches = 0;
+  return true;
+}
+
+// Builds `s.out` from `text`; false where the text is not recognised or a launch's argument
+// count is not its kernel's.
+bool build(const std::string& text, std::vector<token>& scratch, state& s) {
+  if (!begin_build(text, scratch, s)) return false;
   current = &s;
   const token* first = scratch.data();
   const token* const last = first + scratch.size();
@@ -880,14 +887,7 @@ bool same(const records::program& a, const records::program& b) {
 
 // As records::build, by descent.
 bool build(const std::string& text, std::vector<token>& scratch, state& s) {
-  scratch.clear();
-  if (!tokens::lex(text, scratch)) return false;
-  s.text = &text;
-  s.tokens = scratch.data();
-  s.names.clear();
-  s.out.clear();
-  for (auto* stack : {&s.operands, &s.marks, &s.parents, &s.pending}) stack->clear();
-  s.mismatches = 0;
+  if (!records::begin_build(text, scratch, s)) return false;
   return parser(s, scratch.data(), scratch.data() + scratch.size()).file() && s.mismatches == 0;
 }
 
