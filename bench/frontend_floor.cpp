@@ -388,6 +388,16 @@ struct state {
   std::vector<std::uint32_t> operands, marks, parents, pending;  // stacks
   std::uint32_t mismatches = 0;  // launches whose argument count is not their kernel's
   std::uint32_t id(const token& tk) { return names(std::string_view(text->data() + tk.begin, tk.length)); }
+  // A number token's leading decimal digits as a value (the floor reads no fraction or base).
+  std::uint32_t number(const token& tk) const {
+    std::uint32_t v = 0;
+    for (std::uint16_t i = 0; i < tk.length; ++i) {
+      const char c = text->data()[tk.begin + i];
+      if (c < '0' || c > '9') break;
+      v = v * 10 + static_cast<std::uint32_t>(c - '0');
+    }
+    return v;
+  }
   std::uint32_t push(expr e) {
     out.exprs.push_back(e);
     return static_cast<std::uint32_t>(out.exprs.size() - 1);
@@ -417,14 +427,7 @@ struct here_parser : x3::parser<here_parser> {
 constexpr here_parser here{};
 
 const auto on_number = [](auto&) {
-  const token& tk = *tokens::last_matched;
-  std::uint32_t v = 0;
-  for (std::uint16_t i = 0; i < tk.length; ++i) {
-    const char c = current->text->data()[tk.begin + i];
-    if (c < '0' || c > '9') break;
-    v = v * 10 + static_cast<std::uint32_t>(c - '0');
-  }
-  current->operands.push_back(current->push({op::constant, 0, v}));
+  current->operands.push_back(current->push({op::constant, 0, current->number(*tokens::last_matched)}));
 };
 const auto on_name = [](auto&) {
   const std::uint32_t id = current->id(*tokens::last_matched);
@@ -630,7 +633,8 @@ public:
 
   bool file() {
     while (p_ != end_) {
-      if (at(kind::kw_kernel) ? !kernel() : at(kind::kw_graph) ? !graph() : true) return false;
+      const bool ok = at(kind::kw_kernel) ? kernel() : at(kind::kw_graph) && graph();
+      if (!ok) return false;
     }
     return true;
   }
@@ -820,7 +824,7 @@ private:
   bool primary() {
     if (p_ == end_) return false;
     switch (p_->k) {
-      case kind::number: s_.operands.push_back(s_.push({op::constant, 0, number(*p_++)})); return true;
+      case kind::number: s_.operands.push_back(s_.push({op::constant, 0, s_.number(*p_++)})); return true;
       case kind::kw_sizeof:  // its value is not computed, as in the `records` way
         ++p_;
         if (!take(kind::lparen) || !type() || !take(kind::rparen)) return false;
@@ -833,18 +837,13 @@ private:
       default: return false;
     }
     const std::uint32_t id = s_.id(*p_++);
-    if (!take(kind::lparen)) {
+    if (!at(kind::lparen)) {
       std::vector<std::uint32_t>& values = state::at(s_.out.values, id);
       s_.operands.push_back(values[id] != ~0u ? values[id] : s_.push({op::name, 0, id}));
       return true;
     }
     const auto from = static_cast<std::uint32_t>(s_.operands.size());
-    if (!take(kind::rparen)) {
-      do
-        if (!expression()) return false;
-      while (take(kind::comma));
-      if (!take(kind::rparen)) return false;
-    }
+    if (!arguments()) return false;
     const auto first = static_cast<std::uint32_t>(s_.out.args.size());
     const auto count = static_cast<std::uint32_t>(s_.operands.size() - from);
     s_.out.args.insert(s_.out.args.end(), s_.operands.begin() + from, s_.operands.end());
@@ -853,15 +852,6 @@ private:
     return true;
   }
 
-  std::uint32_t number(const token& tk) const {
-    std::uint32_t v = 0;
-    for (std::uint16_t i = 0; i < tk.length; ++i) {
-      const char c = s_.text->data()[tk.begin + i];
-      if (c < '0' || c > '9') break;
-      v = v * 10 + static_cast<std::uint32_t>(c - '0');
-    }
-    return v;
-  }
   std::uint32_t index() const { return static_cast<std::uint32_t>(p_ - s_.tokens); }
   std::uint32_t parent() const { return s_.parents.empty() ? ~0u : s_.parents.back(); }
 
