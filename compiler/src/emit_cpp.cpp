@@ -243,7 +243,8 @@ private:
   // ---- node values ----------------------------------------------------------------------------
 
   std::string args_of(const ir::node& n) const {
-    return detail::join(detail::views::enumerate(g_.args(n)), ", ", [&](const auto& indexed) {
+    const ir::argument_list args = g_.args(n);
+    return detail::join(detail::views::enumerate(args), ", ", [&](const auto& indexed) {
       const auto& [i, a] = indexed;
       return values_.argument(a, describe_argument(prog_, n, i), n.range);
     });
@@ -726,7 +727,8 @@ private:
       const bool known_launch = repeats_launch(n);  // both table walks make the rows in step order (plan.hpp)
       std::string shape;
       std::vector<std::uint32_t> args;
-      for (const auto& [k, a] : detail::views::enumerate(g_.args(n))) {
+      const ir::argument_list node_args = g_.args(n);
+      for (const auto& [k, a] : detail::views::enumerate(node_args)) {
         shape += fmt::format("{{{}, cgraph::ir::check::{}, {}}}, ", type_constant(a.target),
                              a.check == ir::check::positive ? "positive" : "any", quoted(describe_argument(prog_, n, k)));
         args.push_back(slot(a, a.target, a.check));

@@ -10,6 +10,8 @@
 #include <cgraph/dsl/suggest.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <unordered_map>
 
 #include <boost/container/small_vector.hpp>
@@ -315,7 +317,24 @@ private:
   }
 
   void add_dep(ir::node& n, std::uint32_t d) { append_to_list(graph_.dep_pool, n.deps_first, n.deps_count, d); }
-  void add_arg(ir::node& n, const ir::argument& a) { append_to_list(graph_.arg_pool, n.args_first, n.args_count, a); }
+  void add_arg(ir::node& n, const ir::argument& a) {
+    append_to_list(graph_.arg_pool, n.args_first, n.args_count, ir::pooled_argument{a.expr, form_of(a), a.range});
+  }
+
+  // The index in graph::arg_forms of the form of `a`, a node's argument, added on first use. A
+  // graph has a handful, so a small table hashed by the form finds it in one probe; a miss
+  // (a new form, or two forms sharing a slot) searches the whole list.
+  std::uint32_t form_of(const ir::argument& a) {
+    if (a.offset != 0) throw std::logic_error("graph_lowering: a node's argument has no field offset");
+    const ir::argument_form form{a.target, a.check};
+    const auto bits = std::bit_cast<std::uint64_t>(a.target) ^ (static_cast<std::uint64_t>(a.check) << 63);
+    std::uint32_t& cached = form_cache_[(bits * 0x9E3779B97F4A7C15ull) >> (64 - form_cache_bits)];
+    if (cached < graph_.arg_forms.size() && graph_.arg_forms[cached] == form) return cached;
+    const auto found = std::find(graph_.arg_forms.begin(), graph_.arg_forms.end(), form);
+    cached = static_cast<std::uint32_t>(found - graph_.arg_forms.begin());
+    if (found == graph_.arg_forms.end()) graph_.arg_forms.push_back(form);
+    return cached;
+  }
 
   // A conditional's bodies, made whole before they join the graph's list: a body nested in them
   // joined it while they were lowered, so appending them together keeps each node's bodies
@@ -1456,8 +1475,8 @@ private:
   body_context* current_ = nullptr;
   std::uint32_t next_body_id_ = 0;
   std::uint32_t repeat_count_ = 0;
-  std::uint32_t else_if_home_ = ir::none;
-  std::vector<std::uint32_t> allocation_nodes_;  // by allocation: its node's index in the root body  // set while the else body of an `else if` is lowered
+  std::uint32_t else_if_home_ = ir::none;  // set while the else body of an `else if` is lowered
+  std::vector<std::uint32_t> allocation_nodes_;  // by allocation: its node's index in the root body
   std::uint64_t unrolled_ = 0;  // `for` iterations so far (a cap on nested loops)
   bool repeated_iteration_ = false;  // lowering a `for` body again: its warnings are out already
   // The labels in scope: the graph's, and those of the `for` iterations being lowered, which
@@ -1471,6 +1490,8 @@ private:
   std::vector<cond_info> conds_;
   ir::argument device_block_;            // the device of the innermost `on device` block, or none
   source_range device_block_range_;
+  static constexpr unsigned form_cache_bits = 5;
+  std::array<std::uint32_t, 1u << form_cache_bits> form_cache_{};  // form_of's table: arg_forms indices
 };
 
 }  // namespace

@@ -183,9 +183,9 @@ public:
   // A host or child-graph node's (or a captured routine's) arguments as values of their types,
   // after every argument was converted.
   void fill_values() {
-    const std::span<const ir::argument> args = g_.args(n_);
+    const ir::argument_list args = g_.args(n_);
     for (std::size_t i = 0; i < args.size(); ++i) {
-      const ir::argument& a = args[i];
+      const ir::argument a = args[i];
       ir::value v = value_of(a);
       if (a.target.is_float() && v.k == ir::value::kind::integer) v = ir::value::floating(static_cast<double>(v.i));
       if (a.target.is_struct()) v = ir::value::structure(out_.struct_bytes.data() + out_.args[i].as_u64(), a.target.bytes());
@@ -312,10 +312,10 @@ bool fill_kernel_template(const ir::graph& g, const ir::node& n, const ir::layer
     }
   });
   if (!converts) return false;
-  const std::span<const ir::argument> args = g.args(n);
+  const ir::argument_list args = g.args(n);
   ir::converted_bytes* converted = out.arguments.data() + t.arguments.first;
   for (std::uint32_t i = 0; i < args.size(); ++i) {
-    const ir::argument& a = args[i];
+    const ir::argument a = args[i];
     if (!constant_part(g, constants, deps, a)) {
       out.dynamic.push_back({value_part{value_part::kind::argument, i}, memo_slots.slot_of(g, a), a});
     } else if (!conversions.convert(constants, a, converted[i])) {

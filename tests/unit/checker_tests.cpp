@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
 using namespace cgraph;
 using cgraph::test::compile_text;
 using cgraph::test::in_graph;
@@ -183,6 +187,58 @@ TEST_CASE("checker.precedence_follows_c") {
   const auto& g = c.graph();
   // ((1 + 6) << 1) | (1 ^ (3 & 2)) = 14 | 3 = 15
   CHECK(g.exprs[g.args(g.root.nodes[0])[0].expr].constant().i == 15);
+}
+
+// A graph keeps each argument's type and check once (graph::arg_forms) and every argument as
+// 16 bytes; graph::args gives each back whole, as lowering made it (issue 17).
+TEST_CASE("checker.arguments_share_their_forms_and_read_back_whole") {
+  auto c = compile_text(
+      "kernel k(x: f32*, n: i32, a: f32);\n"
+      "graph g(x: f32*, n: i32) {\n"
+      "  k<<<1, 1>>>(x, n, 2.0);\n"
+      "  k<<<1, 1>>>(x + 1, n - 1, 3.0);\n"
+      "  memset(x, 0, n);\n"
+      "}\n");
+  REQUIRE_MESSAGE(c.ok(), c.errors());
+  const auto& g = c.graph();
+  using cgraph::ir::argument_form;
+  using cgraph::ir::check;
+  using cgraph::ir::scalar;
+  using cgraph::ir::type;
+  // Every form is one some argument has, and no two are equal: f32*, i32 and f32 for the
+  // kernels, and memset's destination, value and (positive) count.
+  CHECK(g.arg_pool.size() == 9);
+  std::vector<argument_form> used;
+  for (const auto& n : g.root.nodes)
+    for (const auto& a : g.args(n))
+      if (std::find(used.begin(), used.end(), argument_form{a.target, a.check}) == used.end()) used.push_back({a.target, a.check});
+  CHECK(g.arg_forms.size() == used.size());
+  CHECK(used.size() >= 4);
+  for (std::size_t i = 0; i < g.arg_forms.size(); ++i)
+    for (std::size_t j = i + 1; j < g.arg_forms.size(); ++j) CHECK_FALSE(g.arg_forms[i] == g.arg_forms[j]);
+  const auto first = g.args(g.root.nodes[0]);
+  const auto second = g.args(g.root.nodes[1]);
+  REQUIRE(first.size() == 3);
+  REQUIRE(second.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(g.arg_pool[first.size() + i].form == g.arg_pool[i].form);  // the second launch's, shared
+    CHECK(first[i].target == second[i].target);
+    CHECK(first[i].check == check::any);
+  }
+  CHECK(first[0].target == type::pointer_to(scalar::f32));
+  CHECK(first[1].target == type::of(scalar::i32));
+  CHECK(first[2].target == type::of(scalar::f32));
+  CHECK(g.exprs[first[2].expr].constant().f == 2.0);
+  CHECK(g.exprs[second[2].expr].constant().f == 3.0);
+  // Each argument keeps where it was written: "n - 1" in the second launch.
+  CHECK(std::string_view(c.source.text()).substr(second[1].range.begin, second[1].range.end - second[1].range.begin) == "n - 1");
+  const auto count = g.args(g.root.nodes[2])[2];
+  CHECK(count.check == check::positive);
+  CHECK(count.target == type::of(scalar::u64));
+  std::size_t iterated = 0;
+  for (const auto& a : second) CHECK(a.range == second[iterated++].range);
+  CHECK(iterated == 3);
+  CHECK(second.subspan(1, 2)[1].expr == second[2].expr);
 }
 
 TEST_CASE("checker.host_nodes_are_refused_in_conditional_bodies_even_through_call") {

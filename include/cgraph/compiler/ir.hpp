@@ -10,7 +10,9 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <span>
@@ -214,6 +216,73 @@ struct argument {
   source_range range;
 };
 
+// How a node's argument converts: the type it takes and its check (a node's arguments have no
+// field offset). A graph keeps each distinct one once, in graph::arg_forms: a handful a graph,
+// where the type and check in every argument made it 24 bytes, 3.1 of them a node, the largest
+// part of a large file's memory (issue 17).
+struct argument_form {
+  type target;
+  ir::check check = check::any;
+
+  friend bool operator==(const argument_form&, const argument_form&) = default;
+};
+
+// A node's argument as graph::arg_pool keeps it, 16 bytes: its expression, its form
+// (graph::arg_forms) and where it was written. graph::args gives it back whole, as the
+// launch configuration's values are (launch_value).
+struct pooled_argument {
+  std::uint32_t expr = none;
+  std::uint32_t form = 0;
+  source_range range;
+};
+static_assert(sizeof(pooled_argument) == 16, "a node's argument is 16 bytes (see above)");
+
+// The arguments of one node, as graph::args gives them: each made whole (an ir::argument, by
+// value) as it is read. Like the std::span it replaced: size, indexing, iteration, subspan.
+class argument_list {
+public:
+  class iterator {
+  public:
+    using value_type = argument;
+    using reference = argument;
+    using difference_type = std::ptrdiff_t;
+    using iterator_category = std::input_iterator_tag;
+    using iterator_concept = std::forward_iterator_tag;
+
+    iterator() = default;
+    iterator(const pooled_argument* at, const argument_form* forms) : at_(at), forms_(forms) {}
+    argument operator*() const { return argument_list::whole(*at_, forms_); }
+    iterator& operator++() { ++at_; return *this; }
+    iterator operator++(int) { iterator old = *this; ++at_; return old; }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+
+  private:
+    const pooled_argument* at_ = nullptr;
+    const argument_form* forms_ = nullptr;
+  };
+
+  argument_list() = default;
+  argument_list(const pooled_argument* first, std::size_t count, const argument_form* forms)
+      : first_(first), count_(count), forms_(forms) {}
+
+  std::size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  argument operator[](std::size_t i) const { return whole(first_[i], forms_); }
+  iterator begin() const { return {first_, forms_}; }
+  iterator end() const { return {first_ + count_, forms_}; }
+  argument_list subspan(std::size_t offset, std::size_t count) const { return {first_ + offset, count, forms_}; }
+
+  static argument whole(const pooled_argument& a, const argument_form* forms) {
+    const argument_form& f = forms[a.form];
+    return {a.expr, f.target, f.check, 0, a.range};
+  }
+
+private:
+  const pooled_argument* first_ = nullptr;
+  std::size_t count_ = 0;
+  const argument_form* forms_ = nullptr;
+};
+
 // Calls f(operand) for each expression e reads: `a` and `b`, or a make_struct's fields.
 template <typename Graph, typename F>
 void for_each_operand(const Graph& g, const expr& e, F&& f) {
@@ -410,7 +479,8 @@ struct graph {
   std::vector<std::vector<port_edge>> port_edges;  // by node::ports
   std::vector<collective_call> collectives;        // by collective nodes' callee
   std::vector<std::uint32_t> dep_pool;  // every node's dependencies (node::deps_first)
-  std::vector<argument> arg_pool;       // every node's arguments (node::args_first)
+  std::vector<pooled_argument> arg_pool;  // every node's arguments (node::args_first)
+  std::vector<argument_form> arg_forms;   // the forms of arg_pool's arguments (pooled_argument::form)
   std::vector<launch_record> launches;  // by node::launch
   std::vector<launch_value> launch_values;  // the values written of every launch (launch_record)
   std::uint32_t launch_one = none;   // the constant 1 of a dimension not written
@@ -425,7 +495,7 @@ struct graph {
   // The indices of the nodes (of its own body) that `n`, a node of this graph, waits for.
   std::span<const std::uint32_t> deps(const node& n) const { return {dep_pool.data() + n.deps_first, n.deps_count}; }
   // The arguments of `n`, a node of this graph.
-  std::span<const argument> args(const node& n) const { return {arg_pool.data() + n.args_first, n.args_count}; }
+  argument_list args(const node& n) const { return {arg_pool.data() + n.args_first, n.args_count, arg_forms.data()}; }
   // The bodies of `n`, a conditional node of this graph (none for any other node).
   std::span<const body> bodies(const node& n) const { return {body_pool.data() + n.bodies_first, n.bodies_count}; }
   // Slot `i` of the launch configuration of `n`, a kernel node of this graph (0-2 the grid, 3-5
