@@ -1,5 +1,6 @@
 #include "graph_lowering.hpp"
 
+#include "body_sinks.hpp"
 #include "dependency_order.hpp"
 
 #include <cgraph/compiler/eval.hpp>
@@ -1132,34 +1133,19 @@ private:
     return add_node(std::move(n), deps, s.prefix, s.after);
   }
 
-  // The nodes of `b` from `first` on that no node from `first` on depends on.
+  // The nodes of `b` from `first` on that no node from `first` on depends on (body_sinks).
   std::vector<std::uint32_t> sinks_after(const ir::body& b, std::uint32_t first) const {
-    std::vector<bool> has_dependent(b.nodes.size(), false);
-    for (std::uint32_t j = first; j < b.nodes.size(); ++j)
-      for (auto d : graph_.deps(b.nodes[j])) has_dependent[d] = true;
     std::vector<std::uint32_t> out;
-    for (std::uint32_t j = first; j < b.nodes.size(); ++j)
-      if (!has_dependent[j]) out.push_back(j);
+    body_sinks(graph_, b).from(first, out);
     return out;
   }
 
   // The free nodes of the allocations not freed explicitly, at the end of the graph's body, each
-  // after the sinks of the nodes from its allocation on (what sinks_after gives). One pass over
-  // the body finds them for every allocation: sinks_after for each was a pass each, quadratic in
-  // a `for` that allocates (40 000 iterations took 4.7 s; found by fuzzing, run 190).
+  // after the sinks of the nodes from its allocation on. One body_sinks answers them all.
   void free_at_end(ir::body& body) {
     auto freed_by_hand = [](const ir::allocation& a) { return a.freed_at.end > a.freed_at.begin; };
     if (std::all_of(graph_.allocations.begin(), graph_.allocations.end(), freed_by_hand)) return;  // nothing to free: no pass
-    // A node is a sink from `first` on when every node that depends on it comes before `first`
-    // (an `after` naming a later node of a `parallel`), or none does. dependents_end[j]: one
-    // past the last node that depends on node j, 0 when none does. Only a node whose
-    // dependents all come before it can be a sink from some `first` up to it: the candidates.
-    std::vector<std::uint32_t> dependents_end(body.nodes.size(), 0);
-    for (std::uint32_t k = 0; k < body.nodes.size(); ++k)
-      for (auto d : graph_.deps(body.nodes[k])) dependents_end[d] = std::max(dependents_end[d], k + 1);
-    std::vector<std::uint32_t> candidates;
-    for (std::uint32_t j = 0; j < body.nodes.size(); ++j)
-      if (dependents_end[j] <= j) candidates.push_back(j);
+    const body_sinks index(graph_, body);
     std::vector<ir::node> frees;
     std::vector<std::uint32_t> sinks;
     for (std::uint32_t i = 0; i < graph_.allocations.size(); ++i) {
@@ -1169,10 +1155,7 @@ private:
       n.kind = ir::node_kind::mem_free;
       n.range = a.range;
       n.callee = i;
-      const std::uint32_t first = allocation_nodes_[i];
-      sinks.clear();
-      for (auto j = std::lower_bound(candidates.begin(), candidates.end(), first); j != candidates.end(); ++j)
-        if (dependents_end[*j] <= first) sinks.push_back(*j);
+      index.from(allocation_nodes_[i], sinks);
       set_deps(n, sinks);
       frees.push_back(std::move(n));
     }
