@@ -1136,7 +1136,7 @@ private:
   // The nodes of `b` from `first` on that no node from `first` on depends on (body_sinks).
   std::vector<std::uint32_t> sinks_after(const ir::body& b, std::uint32_t first) const {
     std::vector<std::uint32_t> out;
-    body_sinks(graph_, b).from(first, out);
+    body_sinks(graph_, b, first).from(first, out);  // a pass over the nodes from `first` only
     return out;
   }
 
