@@ -30,6 +30,7 @@ public:
   bool run() {
     register_names();
     lower_structs(struct_decls_, globals_, program_, diags_);
+    constants_.evaluate_all();  // each constant's errors, also of one no graph uses
     for (const auto& d : file_.declarations) boost::apply_visitor([&](const auto& x) { lower(x); }, d);
     program_context ctx{program_, globals_, graph_decls_, diags_, limits_, calls_, constants_, bodies_};
     for (std::uint32_t i = 0; i < graph_decls_.size(); ++i) {
@@ -38,14 +39,15 @@ public:
     }
     if (bodies_ && !parse_unlowered_bodies()) return false;
     check_call_graph(program_, calls_, diags_, limits_);
-    constants_.finish(false);  // each constant's errors, also of one no graph uses
     if (!diags_.has_errors()) {
       // A file that declares no graph is a library, written to be imported and used in part:
       // nothing in it is reported unused.
       bool library = std::none_of(graph_decls_.begin(), graph_decls_.end(),
                                   [&](const dsl::ast::graph_decl* g) { return g->name.begin <= first_file_end_; });
-      constants_.finish(!library, first_file_end_);
-      if (!library) warn_unused_declarations();
+      if (!library) {
+        constants_.warn_unused(first_file_end_);
+        warn_unused_declarations();
+      }
     }
     return true;
   }
@@ -55,7 +57,7 @@ public:
     for (const auto& d : file_.declarations)
       if (const auto* g = boost::get<dsl::ast::graph_decl>(&d); g && is_duplicate(g->name))
         if (!dsl::parse_body(bodies_->source, g->body, bodies_->struct_names, bodies_->syntax_errors,
-                             [](const dsl::ast::statement&) {}))
+                             [](const dsl::ast::statement&) {}, limits_.max_nesting))
           return false;
     return true;
   }

@@ -97,6 +97,26 @@ std::uint32_t expr_lowering::constant(ir::value v, ir::type t, source_range rang
   return shareable(e) ? shared(e) : push(e);  // a constant never fails: shared even while deferring
 }
 
+std::uint32_t expr_lowering::paste(const constant_literal& literal) {
+  std::vector<std::uint32_t> at(literal.exprs.size());  // each expression's index in the pool
+  for (std::size_t k = 0; k < literal.exprs.size(); ++k) {
+    ir::expr e = literal.exprs[k];
+    if (e.op != op::make_struct) {
+      at[k] = constant(e.constant(), e.result, e.range);
+      continue;
+    }
+    const auto first = static_cast<std::uint32_t>(graph_.struct_fields.size());
+    for (std::uint32_t f = e.a; f < e.a + e.b; ++f) {
+      ir::argument field = literal.fields[f];
+      field.expr = at[field.expr];
+      graph_.struct_fields.push_back(field);
+    }
+    e.a = first;
+    at[k] = push(e);  // as lower_struct_literal adds it
+  }
+  return at.back();
+}
+
 std::uint32_t expr_lowering::intern(const ir::expr& e) {
   return deferring_ == 0 && unshared_ == 0 && shareable(e) ? shared(e) : push(e);
 }
@@ -380,10 +400,11 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
       auto c = constants_->resolve(it->second.index, range_of(id));
       if (!c) return bad_expr;
       if (!c->second.is_struct()) return constant(c->first, c->second, range_of(id));
-      // A struct constant: its literal again, here (it reads constants only, so no names).
+      // A struct constant: its literal, as a lowering of its own would add it here (it reads
+      // constants only, so no names).
       scope_stack no_names;
       return expr_lowering(graph_, diags_, no_names, globals_, structs_, limits_, constants_)
-          .lower(constants_->expression(it->second.index));
+          .paste(constants_->literal(it->second.index));
     }
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
     d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});

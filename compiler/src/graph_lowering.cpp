@@ -215,7 +215,7 @@ private:
       frontier in;
       scope_.push();
       dsl::parse_body(bodies.source, decl_.body, bodies.struct_names, bodies.syntax_errors,
-                      [&](const ast::statement& s) { in = lower_statement(s, in); });
+                      [&](const ast::statement& s) { in = lower_statement(s, in); }, limits_.max_nesting);
       pop_scope();
     });
   }

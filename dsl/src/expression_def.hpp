@@ -5,6 +5,7 @@
 
 #include "common.hpp"
 #include "expression.hpp"
+#include "nesting.hpp"
 
 #include <cgraph/dsl/ast_adapted.hpp>
 
@@ -119,6 +120,7 @@ struct expression_parser : detail::token_parser<expression_parser, ast::expressi
     // The `? :` after a condition: at most one, since the expression after ':' takes any more.
     if (It q = next; q != last && *q == '?') {
       const It question = q++;
+      const unbracketed_level level(question, q, "conditional expressions ('? :')");
       ast::choice& c = e.add_tail().choice.emplace();
       if (!expression.parse(q, last, ctx, rctx, c.then)) detail::expected(q, x3::what(expression));
       if (!x3::lit(':').parse(q, last, ctx, rctx, x3::unused)) detail::expected(q, x3::what(x3::lit(':')));

@@ -26,6 +26,7 @@ scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& 
   result.imports = std::move(scanned.imports);
   result.top_braces = std::move(scanned.top_braces);
   result.fatal = scanned.fatal;
+  result.max_nesting = limits.max_nesting;
   return result;
 }
 
@@ -38,7 +39,7 @@ parse_result parse(const source_file& source, std::uint32_t segment, scan_result
   source_range range = source.segment_range(segment);
 
   parser::parser_state state;
-  state.start(source, range, range.end, struct_names, sink);
+  state.start(source, range, range.end, struct_names, sink, scanned.max_nesting);
   if (bodies == graph_bodies::defer) {
     state.defer_graph_bodies = true;
     state.top_braces = std::move(scanned.top_braces);
@@ -56,14 +57,14 @@ parse_result parse(const source_file& source, std::uint32_t segment, scan_result
 }
 
 bool parse_body(const source_file& source, const ast::block& body, const std::vector<std::string>& struct_names,
-                diagnostics& sink, const std::function<void(const ast::statement&)>& each) {
+                diagnostics& sink, const std::function<void(const ast::statement&)>& each, std::size_t max_nesting) {
   std::size_t errors_before = sink.error_count();
   std::uint32_t segment = 0;
   while (segment + 1 < source.segment_count() && source.segment_range(segment).end < body.begin) ++segment;
   source_range range = source.segment_range(segment);
 
   parser::parser_state state;
-  state.start(source, range, body.end, struct_names, sink);
+  state.start(source, range, body.end, struct_names, sink, max_nesting);
   state.on_statement = &each;
   parser::parser_state_scope scope(state);
   const char* first = source.text().data() + body.begin;

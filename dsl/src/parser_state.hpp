@@ -25,12 +25,13 @@ struct parser_state {
 
   // Set up for a parse of `segment` up to the offset `parse_end`.
   void start(const source_file& source, source_range segment, std::uint32_t parse_end,
-             const std::vector<std::string>& names, diagnostics& diags) {
+             const std::vector<std::string>& names, diagnostics& diags, std::size_t nesting_limit) {
     begin = source.text().data() + segment.begin;
     end = source.text().data() + parse_end;
     base = segment.begin;
     sink = &diags;
     struct_names.assign(names.begin(), names.end());
+    max_nesting = nesting_limit;
   }
   std::vector<std::uint32_t> syntax_errors;  // offsets of the errors this parse reported
   // Set when a statement or declaration reported its own failure; the recovery that follows
@@ -51,6 +52,11 @@ struct parser_state {
   // Whether a syntax error was already reported in [from, to]: recovery then adds none.
   // (The pre-scan's stray-byte errors do not count: the skipper steps over those bytes.)
   bool has_error_in(const char* from, const char* to) const;
+
+  // Nesting that no bracket shows (nesting.hpp): the levels open now, and the most allowed
+  // (parse_limits::max_nesting, which the pre-scan applies to brackets).
+  std::size_t unbracketed_depth = 0;
+  std::size_t max_nesting = 0;
 
   // The names declared with `struct` (from the pre-scan), which name types and start literals.
   std::vector<std::string_view> struct_names;

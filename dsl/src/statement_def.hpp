@@ -3,6 +3,7 @@
 
 #include "common.hpp"
 #include "expression.hpp"
+#include "nesting.hpp"
 #include "statement.hpp"
 
 #include <cgraph/dsl/ast_adapted.hpp>
@@ -217,15 +218,28 @@ const auto call_stmt_def = prefix >> kw("call") > identifier > arguments > after
 const auto let_stmt_def = kw("let") > identifier > '=' > expression() > ';';
 const auto cond_stmt_def = kw("cond") > identifier > -('=' > expression()) > ';';
 // `else if B { … }` is an else body holding that `if` (marked, so fmt prints it back as written).
-const auto wrap_else_if = [](auto& ctx) {
-  ast::block& b = x3::_val(ctx);
-  b.else_if = true;
-  b.begin = x3::_attr(ctx).begin;
-  b.end = x3::_attr(ctx).end;
-  b.statements.emplace_back(x3::forward_ast<ast::if_stmt>(std::move(x3::_attr(ctx))));
+// The `if` is parsed holding a level of nesting (nesting.hpp): a chain of them recurses once a
+// link. Fails, consuming nothing, where no `if` follows (the else body is then a block).
+struct else_if_parser : x3::parser<else_if_parser> {
+  using attribute_type = ast::block;
+  static bool const has_attribute = true;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    It at = first;
+    if (!memo_prefix_parser::skip(at, last, ctx, rctx) || detail::word_at(at, last, ctx) != "if") return false;
+    const unbracketed_level level(at, at + 2, "'else if' chains");
+    ast::if_stmt nested;
+    if (!if_stmt.parse(first, last, ctx, rctx, nested)) return false;
+    ast::block& b = attr;
+    b.else_if = true;
+    b.begin = nested.begin;
+    b.end = nested.end;
+    b.statements.emplace_back(x3::forward_ast<ast::if_stmt>(std::move(nested)));
+    return true;
+  }
 };
 const auto if_stmt_def = prefix >> kw("if") > identifier > after_clause > block > -(kw("else") > (else_if | block));
-const auto else_if_def = if_stmt[wrap_else_if];
+const auto else_if_def = else_if_parser{};
 const auto while_stmt_def = prefix >> kw("while") > identifier > after_clause > block;
 const auto case_clause_def = kw("case") > expression() > block;
 const auto switch_stmt_def = prefix >> kw("switch") > identifier > after_clause > '{' > *case_clause > '}';

@@ -86,6 +86,86 @@ TEST_CASE("robustness.deep_nesting_is_a_diagnostic") {
   CHECK(blocks.first_error() == "nesting is deeper than the limit of 256 levels");
 }
 
+namespace {
+// A launch whose argument is `depth` conditional expressions, each in the `:` branch of the one
+// before; and a graph whose `if` is followed by `links` links of `else if`.
+std::string choices(int depth) {
+  std::string e;
+  for (int i = 0; i < depth; ++i) e += "n ? 1 : ";
+  return "kernel k(x: i32);\ngraph g(n: i32) { k<<<1, 1>>>(" + e + "2); }\n";
+}
+std::string else_if_chain(int links) {
+  std::string conds, chain = "if c0 { }";
+  for (int i = 0; i <= links; ++i) conds += fmt::format("cond c{}; k<<<1, 1>>>(c{}); ", i, i);
+  for (int i = 1; i <= links; ++i) chain += fmt::format(" else if c{} {{ }}", i);
+  return "kernel k(c: cond);\ngraph g() { " + conds + chain + " }\n";
+}
+}  // namespace
+
+TEST_CASE("robustness.unbracketed_nesting_is_a_diagnostic") {
+  // `? :` and `else if` nest without a bracket; 20 000 of either overflowed the stack. Each
+  // counts levels up to the nesting limit, with one error where the chain crosses it.
+  CHECK(compile_text(choices(256)).ok());
+  for (int depth : {257, 100000}) {
+    auto c = compile_text(choices(depth));
+    REQUIRE(c.result.diags.all().size() == 1);
+    CHECK(c.first_error() == "conditional expressions ('? :') nest deeper than the limit of 256 levels");
+    CHECK(c.source.position(c.result.diags.all()[0].range.begin) == "test.cgraph:2:2081");  // the 257th '?'
+  }
+  CHECK(compile_text(else_if_chain(256)).ok());
+  for (int links : {257, 50000}) {
+    auto c = compile_text(else_if_chain(links));
+    REQUIRE(c.result.diags.all().size() == 1);
+    CHECK(c.first_error() == "'else if' chains nest deeper than the limit of 256 levels");
+  }
+  // The limit is compile_limits::max_nesting, which brackets share.
+  compile_limits four;
+  four.max_nesting = 4;
+  CHECK(compile_text(choices(4), four).ok());
+  CHECK(compile_text(choices(5), four).first_error() ==
+        "conditional expressions ('? :') nest deeper than the limit of 4 levels");
+  // fmt parses the same way, and ends in the same error.
+  auto deep = compile_text(choices(100000));
+  diagnostics d;
+  (void)dsl::format_source(deep.source, d);
+  CHECK(d.has_errors());
+}
+
+TEST_CASE("robustness.constant_chains") {
+  // Written in order, a chain of any length evaluates one constant at a time; it overflowed the
+  // stack at 5 000 when a graph used its last constant first.
+  std::string in_order = "kernel k(x: i64);\nconst c0 = 1;\n";
+  for (int i = 1; i < 50000; ++i) in_order += fmt::format("const c{} = c{} + 1;\n", i, i - 1);
+  CHECK(compile_text(in_order + "graph g() { k<<<1, 1>>>(c49999); }\n").ok());
+  // Each using one declared after it, a chain recurses: capped at the nesting limit.
+  auto backwards = [](int length) {
+    std::string text = "kernel k(x: i64);\ngraph g() { k<<<1, 1>>>(c0); }\n";
+    for (int i = 0; i < length; ++i) text += fmt::format("const c{} = c{} + 1;\n", i, i + 1);
+    return text + fmt::format("const c{} = 0;\n", length);
+  };
+  CHECK(compile_text(backwards(255)).ok());  // 256 constants, each evaluated inside the one before
+  auto deep = compile_text(backwards(256));
+  REQUIRE(deep.result.diags.all().size() == 1);
+  CHECK(deep.first_error() == "constants nest deeper than the limit of 256 levels: 'c256' is evaluated inside 256 "
+                              "others, each using one declared after it");
+  CHECK(deep.source.position(deep.result.diags.all()[0].range.begin) == "test.cgraph:258:14");  // c255's use of c256
+  CHECK_FALSE(compile_text(backwards(100000)).ok());
+  // A cycle longer than the limit ends in the same error, not a stack overflow.
+  std::string cycle = "graph g() { }\n";
+  for (int i = 0; i < 10000; ++i) cycle += fmt::format("const c{} = c{};\n", i, (i + 1) % 10000);
+  CHECK_FALSE(compile_text(cycle).ok());
+}
+
+TEST_CASE("robustness.struct_constants_read_in_linear_time") {
+  // Each constant reads two fields of the one before: lowering each use's literal again took
+  // time doubling a link (22 links, 4.4 s). 200 links now lower each literal once.
+  std::string text = "struct S { a: i32; b: i32; }\nkernel k(s: S);\nconst c0 = S { a: 1, b: 2 };\n";
+  for (int i = 1; i < 200; ++i) text += fmt::format("const c{} = S {{ a: c{}.a, b: c{}.b + 1 }};\n", i, i - 1, i - 1);
+  auto c = compile_text(text + "graph g() { k<<<1, 1>>>(c199); }\n");
+  REQUIRE(c.ok());
+  CHECK(print_ir(c.program(), c.source).find("k<<<1, 1>>>(S { a: 1, b: 201 })") != std::string::npos);
+}
+
 TEST_CASE("robustness.long_operator_chains_are_capped") {
   std::string many = "1";
   for (int i = 0; i < 5000; ++i) many += " + 1";

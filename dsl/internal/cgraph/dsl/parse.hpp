@@ -43,6 +43,7 @@ struct scan_result {
   std::vector<source_range> imports;
   std::vector<brace_span> top_braces;  // in order (graph_bodies::defer skips bodies with them)
   bool fatal = false;
+  std::size_t max_nesting = parse_limits{}.max_nesting;  // the limit's, for parse() (nesting.hpp)
 };
 scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& sink, const parse_limits& limits = {});
 
@@ -58,9 +59,11 @@ parse_result parse(const source_file& source, std::uint32_t segment, scan_result
 
 // Parses a graph body that parse() deferred, handing each top-level statement to `each` as it
 // is parsed and dropping it after, so that the body's tree never exists whole. True when no
-// syntax error was reported; `each` is not called after the first.
+// syntax error was reported; `each` is not called after the first. `max_nesting` is the scan's
+// (parse_limits).
 bool parse_body(const source_file& source, const ast::block& body, const std::vector<std::string>& struct_names,
-                diagnostics& sink, const std::function<void(const ast::statement&)>& each);
+                diagnostics& sink, const std::function<void(const ast::statement&)>& each,
+                std::size_t max_nesting = parse_limits{}.max_nesting);
 
 // Scans and parses the first segment alone.
 parse_result parse(const source_file& source, diagnostics& sink, const parse_limits& limits = {});
