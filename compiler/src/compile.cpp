@@ -165,6 +165,16 @@ private:
     k.symbol = d.symbol ? d.symbol->value : d.name.name;
     k.params = std::move(params);
     k.range = range_of(d);
+    // Laid out as CUDA lays out a kernel's parameters, each at its alignment: past the limit,
+    // nvcc refuses the generated C++ and a launch at run time fails, so say so here.
+    std::uint64_t bytes = 0;
+    for (const ir::parameter& p : k.params) {
+      const std::uint32_t align = std::max<std::uint32_t>(1, ir::align_of(p.t));  // 0 for a struct that failed
+      bytes = (bytes + align - 1) / align * align + ir::size_of(p.t);
+    }
+    if (bytes > ir::max_kernel_parameter_bytes)
+      diags_.error(range_of(d.name), fmt::format("kernel '{}' takes {} bytes of parameters, more than CUDA allows a "
+                                                 "kernel ({} bytes)", d.name.name, bytes, ir::max_kernel_parameter_bytes));
     if (d.symbol && d.symbol->value.empty()) diags_.error(range_of(*d.symbol), "the 'as' symbol is empty");
     if (d.library) {
       auto it = globals_.find(d.library->name);

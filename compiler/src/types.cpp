@@ -141,11 +141,10 @@ private:
       out.align = static_cast<std::uint8_t>(std::max<std::uint32_t>(out.align, align));
     }
     out.size = (offset + out.align - 1) / out.align * out.align;
-    // CUDA's limit on a kernel's parameters (4 KiB before CUDA 12.1); field offsets fit 16 bits.
-    constexpr std::uint32_t max_bytes = 32764;
-    if (ok && out.size > max_bytes) {
+    // CUDA's limit on a kernel's parameters; field offsets fit 16 bits.
+    if (ok && out.size > ir::max_kernel_parameter_bytes) {
       diags_.error(range_of(d.name), fmt::format("struct '{}' is {} bytes, more than a kernel's parameters may be "
-                                                 "({} bytes)", d.name.name, out.size, max_bytes));
+                                                 "({} bytes)", d.name.name, out.size, ir::max_kernel_parameter_bytes));
       ok = false;
     }
     if (ok && i >= ir::type::max_structs) {

@@ -130,3 +130,21 @@ graph g(o: Outer = Outer { a: T, in: I, ptr: null, flag: false, b: 1 }) {
   });
   CHECK(found);
 }
+
+TEST_CASE("struct.kernel_parameters_stay_within_cuda_s_limit") {
+  // 32 764 bytes since CUDA 12.1, laid out each at its alignment: a struct past it is an error
+  // at the struct, a kernel whose parameters together pass it at the kernel.
+  auto fields = [](int count) {
+    std::string out;
+    for (int i = 0; i < count; ++i) out += "f" + std::to_string(i) + ": f64; ";
+    return out;
+  };
+  // 2 047 fields of 8 bytes and a u8 before them: 1 byte, 7 of padding, 16 376 bytes.
+  const std::string half = "struct half { " + fields(2047) + "}\n";
+  CHECK(compile_text(half + "kernel k(c: u8, a: half, b: half);\ngraph g() { }\n").ok());  // 32 760
+  CHECK(compile_text(half + "kernel k(c: u8, a: half, b: half, d: f32);\ngraph g() { }\n").ok());  // 32 764, the limit
+  CHECK(compile_text(half + "kernel k(c: u8, a: half, b: half, d: f64);\ngraph g() { }\n").first_error() ==
+        "kernel 'k' takes 32768 bytes of parameters, more than CUDA allows a kernel (32764 bytes)");
+  CHECK(compile_text("struct big { " + fields(4096) + "}\ngraph g() { }\n").first_error() ==
+        "struct 'big' is 32768 bytes, more than a kernel's parameters may be (32764 bytes)");
+}

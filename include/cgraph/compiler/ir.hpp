@@ -83,6 +83,9 @@ std::optional<scalar> scalar_from_name(std::string_view name);
 std::uint32_t size_of(scalar s);
 std::uint32_t size_of(type t);   // bytes a kernel parameter of this type occupies
 std::uint32_t align_of(type t);  // its alignment (C's: scalars and pointers their size)
+// The most bytes of parameters a kernel may take (CUDA 12.1 and later; 4 KiB before), a
+// struct parameter's included.
+inline constexpr std::uint32_t max_kernel_parameter_bytes = 32764;
 
 // struct NAME { FIELD: T; … }: C's layout (each field at the next multiple of its alignment,
 // the size rounded up to the largest alignment), so it matches a C++ struct of those members.
