@@ -7,6 +7,7 @@
 #include "lowering.hpp"
 
 #include <cgraph/dsl/parse.hpp>
+#include <cgraph/dsl/suggest.hpp>
 
 #include <algorithm>
 #include <unordered_set>
@@ -239,6 +240,7 @@ namespace {
 compile_result compile_files(const source_file& source, source_file* growable, const compile_limits& limits,
                              const import_options* imports) {
   compile_result result;
+  const dsl::suggestion_budget suggestions(limits.max_suggestion_cells);
   // The syntax tree's lists come from this arena while the tree lives (dsl/ast_arena.hpp), and
   // go back to the heap with it; `parsed`, made after it, is destroyed before it.
   dsl::ast::arena tree_memory;

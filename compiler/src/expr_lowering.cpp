@@ -409,8 +409,11 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
     d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
   } else {
-    auto candidates = scope_.names([](const symbol&) { return true; });
-    for (auto name : names_of(globals_, global_symbol::kind::constant)) candidates.push_back(name);
+    std::vector<std::string_view> candidates;
+    if (dsl::suggesting()) {
+      candidates = scope_.names([](const symbol&) { return true; });
+      for (auto name : names_of(globals_, global_symbol::kind::constant)) candidates.push_back(name);
+    }
     diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name, dsl::did_you_mean(id.name, candidates)));
   }
   return bad_expr;

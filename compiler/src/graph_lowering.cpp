@@ -836,7 +836,8 @@ private:
         d.notes.push_back({in_for->second, fmt::format("'{}' is declared here", name.name)});
       } else {
         std::vector<std::string_view> labels;
-        for (const auto& [label, info] : labels_) labels.push_back(label);
+        if (dsl::suggesting())
+          for (const auto& [label, info] : labels_) labels.push_back(label);
         diags_.error(range_of(name), fmt::format("no label '{}' in graph '{}'{}", name.name, graph_.name,
                                                   dsl::did_you_mean(name.name, labels)));
       }
@@ -871,7 +872,9 @@ private:
     auto it = globals_.find(name.name);
     if (it == globals_.end()) {
       diags_.error(range_of(name), fmt::format("unknown {} '{}'{}", describe(want).substr(describe(want).find(' ') + 1),
-                                               name.name, dsl::did_you_mean(name.name, names_of(globals_, want))));
+                                               name.name,
+                                               dsl::suggesting() ? dsl::did_you_mean(name.name, names_of(globals_, want))
+                                                                 : std::string()));
       return std::nullopt;
     }
     if (it->second.k != want) {
@@ -1248,7 +1251,8 @@ private:
     if (!s || s->k != symbol::kind::cond) {
       if (!s && !globals_.count(name.name))
       {
-        auto conds = scope_.names([](const symbol& x) { return x.k == symbol::kind::cond; });
+        std::vector<std::string_view> conds;
+        if (dsl::suggesting()) conds = scope_.names([](const symbol& x) { return x.k == symbol::kind::cond; });
         if (auto near = dsl::closest(name.name, conds))
           diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; did you mean '{}'?", name.name, *near));
         else

@@ -166,6 +166,36 @@ TEST_CASE("robustness.struct_constants_read_in_linear_time") {
   CHECK(print_ir(c.program(), c.source).find("k<<<1, 1>>>(S { a: 1, b: 201 })") != std::string::npos);
 }
 
+TEST_CASE("robustness.did_you_mean_work_is_capped") {
+  // Every unknown name is compared with every name in scope: 20 000 `let`s and 20 000
+  // misspelled uses took minutes, two 60 000-character names 12 s. A compile's comparisons are
+  // capped (compile_limits::max_suggestion_cells); past the cap, errors come without a hint.
+  std::string text = "kernel k(n: i32);\ngraph g() {\n";
+  for (int i = 0; i < 20; ++i) text += fmt::format("let value{} = {};\n", i, i);
+  for (int i = 0; i < 20; ++i) text += fmt::format("k<<<1, 1>>>(valeu{});\n", i);
+  text += "}\n";
+  auto hinted = [](const cgraph::test::compiled& c) {
+    int n = 0;
+    for (const auto& d : c.result.diags.all()) n += d.message.find("did you mean") != std::string::npos;
+    return n;
+  };
+  auto all = compile_text(text);
+  REQUIRE(all.result.diags.all().size() == 20);
+  CHECK(hinted(all) == 20);
+  CHECK(all.first_error() == "use of undeclared name 'valeu0'; did you mean 'value0'?");
+  compile_limits small;
+  small.max_suggestion_cells = 20 * 7 * 8 * 3;  // about three errors' comparisons
+  auto capped = compile_text(text, small);
+  REQUIRE(capped.result.diags.all().size() == 20);  // every error still reported
+  CHECK(hinted(capped) > 0);
+  CHECK(hinted(capped) < 20);
+  // Names whose lengths differ by more than the edits allowed are not compared at all, and a
+  // long misspelled name costs its table's cells: past the budget, no hint.
+  const std::string name(60000, 'a');
+  auto long_names = compile_text("kernel k(n: i32);\ngraph g(" + name + ": i32) { k<<<1, 1>>>(" + name + "b); }\n");
+  CHECK(long_names.first_error().find("did you mean") == std::string::npos);
+}
+
 TEST_CASE("robustness.long_operator_chains_are_capped") {
   std::string many = "1";
   for (int i = 0; i < 5000; ++i) many += " + 1";

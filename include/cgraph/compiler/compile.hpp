@@ -22,6 +22,9 @@ struct compile_limits {
   // CUDA nodes one graph builds, counting the graphs it calls (each `call` copies its callee)
   // and each conditional body as one: `call` doubling through 30 graphs is 2^30 nodes.
   std::uint64_t max_nodes = 1u << 20;
+  // Work spent on "did you mean" hints, in cells of an edit-distance table (about a tenth of a
+  // second): past it, errors come without a hint, not late. Not an error of its own.
+  std::uint64_t max_suggestion_cells = 50'000'000;
 };
 
 struct compile_result {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,9 +31,34 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   return previous[m];
 }
 
+// The work suggestions may still take on this thread, in cells of edit_distance's table; a
+// compile sets it (suggestion_budget). Each unknown name is compared with every name in scope,
+// so hostile text with 20 000 `let`s and 20 000 misspelled uses asked for 4·10^8 comparisons
+// (minutes), and two misspelled names of 60 000 characters for 3.6·10^9 cells (12 s). Once
+// spent, errors come without "did you mean"; which ones get it depends on the text alone.
+// Unlimited outside a compile (compile_limits::max_suggestion_cells sets a compile's).
+inline thread_local std::uint64_t suggestion_cells_left = ~std::uint64_t{0};
+
+// Whether any budget is left: a caller that gathers its candidates (every name in scope) asks
+// first, since gathering 20 000 names for each of 20 000 errors took as long as comparing them.
+inline bool suggesting() { return suggestion_cells_left != 0; }
+
+// Sets the budget while it lives, then restores the one before.
+class suggestion_budget {
+public:
+  explicit suggestion_budget(std::uint64_t cells) : saved_(suggestion_cells_left) { suggestion_cells_left = cells; }
+  ~suggestion_budget() { suggestion_cells_left = saved_; }
+  suggestion_budget(const suggestion_budget&) = delete;
+  suggestion_budget& operator=(const suggestion_budget&) = delete;
+
+private:
+  std::uint64_t saved_;
+};
+
 // The candidate closest to `wrong` when it is close enough to be a typo of it: at most one edit
 // for names of up to four characters, two up to eight, three beyond. Ties go to the name that
-// sorts first, so the answer does not depend on the order of a hash table.
+// sorts first, so the answer does not depend on the order of a hash table. Nothing once the
+// budget is spent (suggestion_cells_left).
 template <typename Names>
 std::optional<std::string_view> closest(std::string_view wrong, const Names& names) {
   const std::size_t allowed = wrong.size() <= 4 ? 1 : wrong.size() <= 8 ? 2 : 3;
@@ -41,6 +67,14 @@ std::optional<std::string_view> closest(std::string_view wrong, const Names& nam
   for (const auto& name : names) {
     std::string_view candidate(name);
     if (candidate == wrong) continue;
+    // Lengths further apart than the edits allowed are never close enough.
+    if (candidate.size() + allowed < wrong.size() || wrong.size() + allowed < candidate.size()) continue;
+    const std::uint64_t cells = std::uint64_t{wrong.size() + 1} * (candidate.size() + 1);
+    if (cells > suggestion_cells_left) {
+      suggestion_cells_left = 0;
+      return std::nullopt;
+    }
+    suggestion_cells_left -= cells;
     std::size_t d = edit_distance(wrong, candidate);
     if (d < best_distance || (d == best_distance && best && candidate < *best)) {
       best = candidate;
