@@ -36,23 +36,42 @@ const char* severity_name(severity s) {
   return "error";
 }
 
+// A line up to this long is printed whole; a longer one, around the column: generated text
+// may put a whole program on one line, and 20 000 diagnostics on a 400 KB line printed 8 GB.
+constexpr std::uint32_t whole_line = 1024;
+constexpr std::uint32_t context = 256;  // bytes shown each side of the column, in a longer line
+
 // The source line, then a caret line that copies the line's tabs so the ^ lands under the
-// right character in any tab width, and skips UTF-8 continuation bytes.
+// right character in any tab width, and skips UTF-8 continuation bytes. A line longer than
+// whole_line shows `context` bytes each side of the column, with "..." where it is cut.
 void append_excerpt(std::string& out, const source_file& file, source_range range) {
   std::string_view line = file.line_text(range.begin);
   auto column = file.location(range.begin).column - 1;
-  out += line;
+  const std::uint32_t line_begin = range.begin - column;  // the line's offset in the text
+  std::uint32_t from = 0, to = static_cast<std::uint32_t>(line.size());
+  if (line.size() > whole_line) {
+    from = column > context ? column - context : 0;
+    to = std::min<std::uint32_t>(to, column + context);
+    auto continuation = [&](std::uint32_t i) { return (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+    while (from > 0 && continuation(from)) --from;  // whole characters only
+    while (to < line.size() && continuation(to)) ++to;
+  }
+  const std::string_view cut = from > 0 ? "..." : "";
+  out += cut;
+  out += line.substr(from, to - from);
+  if (to < line.size()) out += "...";
   out += '\n';
-  for (std::uint32_t i = 0; i < column && i < line.size(); ++i) {
+  out.append(cut.size(), ' ');
+  for (std::uint32_t i = from; i < column && i < line.size(); ++i) {
     auto c = static_cast<unsigned char>(line[i]);
     if (c == '\t') out += '\t';
     else if ((c & 0xC0) != 0x80) out += ' ';
   }
   out += '^';
-  // The range may span lines; underline only the part on the first one.
-  std::uint32_t line_end = range.begin - column + static_cast<std::uint32_t>(line.size());
+  // The range may span lines; underline only the part on the first one that is shown.
+  std::uint32_t shown_end = line_begin + to;
   std::string_view text = file.text();
-  for (std::uint32_t i = range.begin + 1; i < std::min(range.end, line_end); ++i)
+  for (std::uint32_t i = range.begin + 1; i < std::min(range.end, shown_end); ++i)
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out += '~';
   out += '\n';
 }

@@ -48,6 +48,25 @@ TEST_CASE("diagnostics.range_spanning_lines_underlines_the_first_line_only") {
   CHECK(format_diagnostic(f, d) == "a.cgraph:1:2: error: m\nabc\n ^~\n");
 }
 
+TEST_CASE("diagnostics.a_long_line_is_shown_around_the_column") {
+  // Generated text may hold a whole program on one line: each diagnostic printed it all (20 000
+  // of them on a 400 KB line, 8 GB). Past 1 024 bytes a line shows 256 each side, cut with "...".
+  const std::string before(3000, 'a'), after(3000, 'b');
+  source_file f("a.cgraph", before + "foo" + after + "\n");
+  diagnostic d{severity::error, {3000, 3003}, "use of undeclared name 'foo'", {}};
+  CHECK(format_diagnostic(f, d) == "a.cgraph:1:3001: error: use of undeclared name 'foo'\n..." +
+                                       std::string(256, 'a') + "foo" + std::string(253, 'b') + "...\n" +
+                                       std::string(3 + 256, ' ') + "^~~\n");
+  // At the start of the line nothing is cut before it.
+  diagnostic first{severity::error, {0, 1}, "x", {}};
+  CHECK(format_diagnostic(f, first) == "a.cgraph:1:1: error: x\n" + std::string(256, 'a') + "...\n^\n");
+  // A line of 1 024 bytes is shown whole.
+  source_file g("b.cgraph", std::string(1021, 'c') + "foo\n");
+  diagnostic whole{severity::error, {1021, 1024}, "y", {}};
+  CHECK(format_diagnostic(g, whole) == "b.cgraph:1:1022: error: y\n" + std::string(1021, 'c') + "foo\n" +
+                                           std::string(1021, ' ') + "^~~\n");
+}
+
 TEST_CASE("suggest.edit_distance_counts_a_swap_as_one_edit") {
   using cgraph::dsl::edit_distance;
   CHECK(edit_distance("saxpy", "saxpy") == 0);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -194,6 +195,53 @@ TEST_CASE("robustness.did_you_mean_work_is_capped") {
   const std::string name(60000, 'a');
   auto long_names = compile_text("kernel k(n: i32);\ngraph g(" + name + ": i32) { k<<<1, 1>>>(" + name + "b); }\n");
   CHECK(long_names.first_error().find("did you mean") == std::string::npos);
+}
+
+TEST_CASE("robustness.long_repetitions_of_every_construct_end_in_a_result") {
+  // What found this file's overflows and slow paths: every construct repeated 20 000 times,
+  // nested or chained where it can be, far past the fuzzer's 8 KB inputs. Each text must compile
+  // or fail with diagnostics, and its IR, DOT and formatted text must come back, without a
+  // crash (the ctest timeout bounds the time).
+  struct shape {
+    const char* name;
+    std::string head, unit, tail;  // head + unit × n + tail; "#" in unit is the repetition's number
+  };
+  const std::string decls = "struct S { a: i32; s: i32; }\nkernel k(n: i32);\nkernel kc(n: i32, c: cond);\n";
+  const std::vector<shape> shapes = {
+      {"blocks", "graph g() ", "{ ", "}"},
+      {"ifs", "graph g() { cond c; kc<<<1, 1>>>(1, c); ", "if c { ", "}"},
+      {"whiles", "graph g() { cond c = 0; kc<<<1, 1>>>(1, c); ", "while c { ", "}"},
+      {"repeats", "graph g() { ", "repeat 2 { ", "}"},
+      {"parallels", "graph g() { ", "parallel { k<<<1, 1>>>(1); ", "}"},
+      {"fors", "graph g() { ", "for i# in 0..1 { ", "}"},
+      {"calls of min", "graph g() { k<<<1, 1>>>(", "min(1, ", "1)"},
+      {"signs", "graph g() { k<<<1, 1>>>(", "!-", "1); }"},
+      {"fields", "graph g(s: S) { k<<<1, 1>>>(s", ".a", "); }"},
+      {"struct literals", "graph g() { let v = ", "S { a: 1, s: ", "0 }"},
+      {"labels and afters", "graph g() { a: k<<<1, 1>>>(1); ", "a#: k<<<1, 1>>>(1) after a; ", "}"},
+      {"lets", "graph g(n: i32) { let v = n; ", "let v# = v + 1; ", "}"},
+      {"conds", "graph g() { ", "cond c#; ", "}"},
+      {"cases", "graph g() { cond c; kc<<<1, 1>>>(1, c); switch c { ", "case # { k<<<1, 1>>>(1); } ", "} }"},
+      {"graphs", "", "graph g#() { k<<<1, 1>>>(1); } ", "graph g() { call g7(); }"},
+      {"kernels", "", "kernel q#(x: i32); ", "graph g() { }"},
+      {"undeclared names", "graph g() { ", "k<<<1, 1>>>(x#); ", "}"},
+      {"comments", "graph g() { ", "/* # */ // #\n", "}"},
+  };
+  for (const shape& sh : shapes) {
+    CAPTURE(sh.name);
+    std::string text = decls + sh.head;
+    for (int i = 0; i < 20000; ++i) {
+      std::string unit = sh.unit;
+      for (std::size_t at; (at = unit.find('#')) != std::string::npos;) unit.replace(at, 1, std::to_string(i));
+      text += unit;
+    }
+    text += sh.tail;
+    // Closing what the units opened: one `}` or `)` for each, where the unit opens one.
+    const auto opens = std::count(sh.unit.begin(), sh.unit.end(), '{') + std::count(sh.unit.begin(), sh.unit.end(), '(');
+    const auto closes = std::count(sh.unit.begin(), sh.unit.end(), '}') + std::count(sh.unit.begin(), sh.unit.end(), ')');
+    for (auto i = closes; i < opens; ++i) text += std::string(20000, sh.unit.find('(') != std::string::npos ? ')' : '}');
+    exercise(text + (sh.head.empty() ? "" : "\n"));
+  }
 }
 
 TEST_CASE("robustness.long_operator_chains_are_capped") {
