@@ -41,6 +41,9 @@ const char* severity_name(severity s) {
 constexpr std::uint32_t whole_line = 1024;
 constexpr std::uint32_t context = 256;  // bytes shown each side of the column, in a longer line
 
+// Whether byte c continues a UTF-8 character (the caret line and the cuts count characters).
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
 // The source line, then a caret line that copies the line's tabs so the ^ lands under the
 // right character in any tab width, and skips UTF-8 continuation bytes. A line longer than
 // whole_line shows `context` bytes each side of the column, with "..." where it is cut.
@@ -52,9 +55,8 @@ void append_excerpt(std::string& out, const source_file& file, source_range rang
   if (line.size() > whole_line) {
     from = column > context ? column - context : 0;
     to = std::min<std::uint32_t>(to, column + context);
-    auto continuation = [&](std::uint32_t i) { return (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
-    while (from > 0 && continuation(from)) --from;  // whole characters only
-    while (to < line.size() && continuation(to)) ++to;
+    while (from > 0 && is_continuation(line[from])) --from;  // whole characters only
+    while (to < line.size() && is_continuation(line[to])) ++to;
   }
   const std::string_view cut = from > 0 ? "..." : "";
   out += cut;
@@ -63,16 +65,15 @@ void append_excerpt(std::string& out, const source_file& file, source_range rang
   out += '\n';
   out.append(cut.size(), ' ');
   for (std::uint32_t i = from; i < column && i < line.size(); ++i) {
-    auto c = static_cast<unsigned char>(line[i]);
-    if (c == '\t') out += '\t';
-    else if ((c & 0xC0) != 0x80) out += ' ';
+    if (line[i] == '\t') out += '\t';
+    else if (!is_continuation(line[i])) out += ' ';
   }
   out += '^';
   // The range may span lines; underline only the part on the first one that is shown.
   std::uint32_t shown_end = line_begin + to;
   std::string_view text = file.text();
   for (std::uint32_t i = range.begin + 1; i < std::min(range.end, shown_end); ++i)
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) out += '~';
+    if (!is_continuation(text[i])) out += '~';
   out += '\n';
 }
 
