@@ -9,6 +9,9 @@
 #   FUZZ_SECONDS   how long each target fuzzes (default 540)
 #   FUZZ_JOBS      jobs in all (default: the machine's cores), split evenly between the targets
 #   FUZZ_TIMEOUT   as fuzz.sh (default here 30)
+# Every 30 s FUZZ_ARCHIVE/progress.txt gets each target's executions so far (the sum of its jobs'
+# last status lines): a call cut off by its limit, before fuzz.sh writes the summaries, still
+# brings back what ran (run 209 came back with nothing: the device budget ran out first).
 set -euo pipefail
 : "${FUZZ_PREBUILT:?fuzz_both.sh: set FUZZ_PREBUILT}" "${FUZZ_ARCHIVE:?fuzz_both.sh: set FUZZ_ARCHIVE}"
 # Absolute, from the caller's folder: fuzz.sh writes it from its build folder.
@@ -20,10 +23,21 @@ run() {  # target, build folder, jobs
   FUZZ_TARGET=$1 FUZZ_BUILD=$2 FUZZ_JOBS=$3 FUZZ_MERGE=0 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30} \
     FUZZ_SECONDS=${FUZZ_SECONDS:-540} FUZZ_ARCHIVE=$FUZZ_ARCHIVE/$1 bash scripts/fuzz.sh > "$FUZZ_ARCHIVE/$1.out" 2>&1
 }
+progress() {  # one line a target: executions so far, from each job's last "#N" status line
+  for t in check all; do
+    for log in build/fuzz-both-$t/fuzz-*.log; do
+      [ -e "$log" ] && grep -a '^#[0-9]' "$log" | tail -n 1
+    done | awk -v t="$t" '{ s += substr($1, 2) } END { print t ": " s + 0 " executions so far over " NR " jobs" }'
+  done
+  date -u +"at %H:%M:%S UTC"
+}
 run check build/fuzz-both-check "$half" & front=$!
 run all build/fuzz-both-all "$(( jobs - half > 0 ? jobs - half : 1 ))" & whole=$!
+(while sleep 30; do progress > "$FUZZ_ARCHIVE/progress.tmp" && mv "$FUZZ_ARCHIVE/progress.tmp" "$FUZZ_ARCHIVE/progress.txt"; done) & watcher=$!
 status=0
 wait "$front" || status=1
 wait "$whole" || status=1
+kill "$watcher" 2>/dev/null || true
+progress > "$FUZZ_ARCHIVE/progress.txt"
 for t in check all; do echo "== $t"; cat "$FUZZ_ARCHIVE/$t/summary.txt" 2>/dev/null || tail -5 "$FUZZ_ARCHIVE/$t.out"; done
 exit $status
