@@ -25,8 +25,9 @@ run() {  # target, build folder, jobs
 }
 progress() {  # one line a target: executions so far, from each job's last "#N" status line
   for t in check all; do
-    for log in build/fuzz-both-$t/fuzz-*.log; do
-      [ -e "$log" ] && grep -a '^#[0-9]' "$log" | tail -n 1
+    for log in build/fuzz-both-$t/fuzz-*.log; do  # a job may have no log, or no status line, yet
+      [ -e "$log" ] || continue
+      grep -a '^#[0-9]' "$log" | tail -n 1 || true
     done | awk -v t="$t" '{ s += substr($1, 2) } END { print t ": " s + 0 " executions so far over " NR " jobs" }'
   done
   date -u +"at %H:%M:%S UTC"
