@@ -409,12 +409,9 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
     d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
   } else {
-    std::vector<std::string_view> candidates;
-    if (dsl::suggesting()) {
-      candidates = scope_.names([](const symbol&) { return true; });
-      for (auto name : names_of(globals_, global_symbol::kind::constant)) candidates.push_back(name);
-    }
-    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name, dsl::did_you_mean(id.name, candidates)));
+    diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name,
+                                           dsl::did_you_mean(id.name, scope_.names([](const symbol&) { return true; }),
+                                                             names_of(globals_, global_symbol::kind::constant))));
   }
   return bad_expr;
 }
@@ -535,10 +532,8 @@ std::uint32_t expr_lowering::lower_struct_literal(const ast::struct_literal& lit
     std::uint32_t f = st.find(init.name.name);
     std::uint32_t e = lower(init.value);
     if (f == ir::none) {
-      std::vector<std::string_view> names;
-      for (const auto& x : st.fields) names.push_back(x.name);
       diags_.error(range_of(init.name), fmt::format("struct '{}' has no field '{}'{}", st.name, init.name.name,
-                                                    dsl::did_you_mean(init.name.name, names)));
+                                                    dsl::did_you_mean(init.name.name, field_names(st))));
       ok = false;
       continue;
     }
@@ -554,13 +549,18 @@ std::uint32_t expr_lowering::lower_struct_literal(const ast::struct_literal& lit
     fields[f].offset = static_cast<std::uint16_t>(st.fields[f].offset);
     ok = ok && fields[f].expr != bad_expr;
   }
-  std::vector<std::string> missing;
+  // The missing fields, the first `shown` of them by name: every field of a 2 000-field struct
+  // in each of 20 000 literals printed 340 MB.
+  constexpr std::size_t shown = 8;
+  std::string named;
+  std::size_t missing = 0;
   for (std::size_t f = 0; f < st.fields.size(); ++f)
-    if (written[f].end == written[f].begin) missing.push_back("'" + st.fields[f].name + "'");
-  if (!missing.empty() && st.size != 0) {
-    diags_.error(range_of(lit.name), fmt::format("struct literal '{}' does not give field{} {} (every field is given once)",
-                                                 st.name, missing.size() == 1 ? "" : "s",
-                                                 cgraph::detail::join(missing, ", ", [](const std::string& m) { return m; })));
+    if (written[f].end == written[f].begin && missing++ < shown)
+      named += fmt::format("{}'{}'", named.empty() ? "" : ", ", st.fields[f].name);
+  if (missing != 0 && st.size != 0) {
+    diags_.error(range_of(lit.name), fmt::format("struct literal '{}' does not give field{} {}{} (every field is given once)",
+                                                 st.name, missing == 1 ? "" : "s", named,
+                                                 missing > shown ? fmt::format(" and {} more", missing - shown) : ""));
     ok = false;
   }
   if (!ok) return bad_expr;
@@ -586,10 +586,8 @@ std::uint32_t expr_lowering::lower_field(std::uint32_t e, const ast::identifier&
   const ir::structure& st = structs_[s.result.id()];
   std::uint32_t f = st.find(name.name);
   if (f == ir::none) {
-    std::vector<std::string_view> names;
-    for (const auto& x : st.fields) names.push_back(x.name);
     diags_.error(range_of(name), fmt::format("struct '{}' has no field '{}'{}", st.name, name.name,
-                                             dsl::did_you_mean(name.name, names)));
+                                             dsl::did_you_mean(name.name, field_names(st))));
     return bad_expr;
   }
   const ir::field& field = st.fields[f];

@@ -388,8 +388,7 @@ private:
     for (const auto& a : attributes) {
       const std::string_view name = a.name.name;
       if (std::find(std::begin(known), std::end(known), name) == std::end(known)) {
-        std::vector<std::string_view> names(std::begin(known), std::end(known));
-        auto near = dsl::closest(name, names);
+        auto near = dsl::closest(name, known);
         diags_.error(range_of(a.name), fmt::format("unknown attribute '{}'{}", name,
                                                    near ? fmt::format("; did you mean '{}'?", *near)
                                                         : std::string("; the attributes are priority, cluster, enabled "
@@ -835,11 +834,8 @@ private:
                                                             name.name));
         d.notes.push_back({in_for->second, fmt::format("'{}' is declared here", name.name)});
       } else {
-        std::vector<std::string_view> labels;
-        if (dsl::suggesting())
-          for (const auto& [label, info] : labels_) labels.push_back(label);
         diags_.error(range_of(name), fmt::format("no label '{}' in graph '{}'{}", name.name, graph_.name,
-                                                  dsl::did_you_mean(name.name, labels)));
+                                                  dsl::did_you_mean(name.name, labels_ | std::views::keys)));
       }
     }
   }
@@ -873,8 +869,7 @@ private:
     if (it == globals_.end()) {
       diags_.error(range_of(name), fmt::format("unknown {} '{}'{}", describe(want).substr(describe(want).find(' ') + 1),
                                                name.name,
-                                               dsl::suggesting() ? dsl::did_you_mean(name.name, names_of(globals_, want))
-                                                                 : std::string()));
+                                               dsl::did_you_mean(name.name, names_of(globals_, want))));
       return std::nullopt;
     }
     if (it->second.k != want) {
@@ -1251,9 +1246,7 @@ private:
     if (!s || s->k != symbol::kind::cond) {
       if (!s && !globals_.count(name.name))
       {
-        std::vector<std::string_view> conds;
-        if (dsl::suggesting()) conds = scope_.names([](const symbol& x) { return x.k == symbol::kind::cond; });
-        if (auto near = dsl::closest(name.name, conds))
+        if (auto near = dsl::closest(name.name, scope_.names([](const symbol& x) { return x.k == symbol::kind::cond; })))
           diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; did you mean '{}'?", name.name, *near));
         else
           diags_.error(range_of(name), fmt::format("use of undeclared cond '{}'; declare it with 'cond {};' before the "

@@ -7,6 +7,7 @@
 #include <cgraph/dsl/ast.hpp>
 
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,8 +35,13 @@ using global_table = std::unordered_map<std::string_view, global_symbol>;
 
 std::string_view describe(global_symbol::kind k);  // "a kernel", "a host callback", …
 
-// The top-level names of one kind (for "did you mean").
-std::vector<std::string_view> names_of(const global_table& globals, global_symbol::kind k);
+// The top-level names of one kind, as a lazy view for dsl::closest (nothing gathered).
+inline auto names_of(const global_table& globals, global_symbol::kind k) {
+  return globals | std::views::filter([k](const auto& entry) { return entry.second.k == k; }) | std::views::keys;
+}
+
+// A struct's field names, as a lazy view for dsl::closest.
+inline auto field_names(const ir::structure& st) { return st.fields | std::views::transform(&ir::field::name); }
 
 // The IR type a written type names, or nullopt after reporting why it is not one. A struct's
 // name needs its layout done (program::structs).

@@ -5,6 +5,7 @@
 #include <cgraph/dsl/source.hpp>
 
 #include <cstdint>
+#include <ranges>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -36,13 +37,11 @@ public:
     declared_.push_back(name);
     return nullptr;
   }
-  // The visible names whose symbol satisfies `keep` (for "did you mean").
+  // The visible names whose symbol satisfies `keep`, as a lazy view for dsl::closest: nothing
+  // is gathered, so an error past the suggestion budget costs no walk of the scope.
   template <typename Keep>
-  std::vector<std::string_view> names(Keep keep) const {
-    std::vector<std::string_view> out;
-    for (const auto& [name, s] : visible_)
-      if (keep(s)) out.push_back(name);
-    return out;
+  auto names(Keep keep) const {
+    return visible_ | std::views::filter([keep](const auto& entry) { return keep(entry.second); }) | std::views::keys;
   }
   void push() { marks_.push_back(declared_.size()); }
   // Leaves the innermost scope; `unused(name, symbol)` is called for each of its names that was

@@ -18,13 +18,6 @@ std::string_view describe(global_symbol::kind k) {
   return "a name";
 }
 
-std::vector<std::string_view> names_of(const global_table& globals, global_symbol::kind k) {
-  std::vector<std::string_view> out;
-  for (const auto& [name, g] : globals)
-    if (g.k == k) out.push_back(name);
-  return out;
-}
-
 std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags, const global_table& globals,
                                      std::span<const ir::structure> structs) {
   if (auto it = globals.find(t.base); it != globals.end() && it->second.k == global_symbol::kind::structure) {

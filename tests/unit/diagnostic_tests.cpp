@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <ranges>
+
 using namespace cgraph;
 
 TEST_CASE("diagnostics.location_is_one_based_line_and_byte_column") {
@@ -87,6 +89,28 @@ TEST_CASE("suggest.closest_is_near_enough_and_independent_of_order") {
   // A tie goes to the name that sorts first, whatever the order of the candidates.
   CHECK(closest("bat", std::vector<std::string_view>{"cat", "bar"}) == std::optional<std::string_view>("bar"));
   CHECK(closest("bat", std::vector<std::string_view>{"bar", "cat"}) == std::optional<std::string_view>("bar"));
+}
+
+TEST_CASE("suggest.closest_walks_several_sources_and_nothing_once_the_budget_is_spent") {
+  using cgraph::dsl::closest;
+  std::vector<std::string_view> letters{"alpha", "beta"}, counts{"count"};
+  CHECK(closest("cout", letters, counts) == std::optional<std::string_view>("count"));
+  CHECK(closest("alpah", letters, counts) == std::optional<std::string_view>("alpha"));
+  // A source is walked lazily: with no budget left, not one of its names is produced.
+  int walked = 0;
+  auto counting = counts | std::views::transform([&](std::string_view n) { return ++walked, n; });
+  {
+    cgraph::dsl::suggestion_budget spent(0);
+    CHECK(!closest("cout", letters, counting));
+    CHECK(walked == 0);
+  }
+  CHECK(closest("cout", letters, counting) == std::optional<std::string_view>("count"));
+  CHECK(walked == 1);
+  // A budget that runs out partway suggests nothing, even where an earlier name was close.
+  {
+    cgraph::dsl::suggestion_budget small(6 * 6);  // "alpah" against "alpha": 36 cells
+    CHECK(!closest("alpah", letters, counts));
+  }
 }
 
 TEST_CASE("diagnostics.a_byte_order_mark_is_not_part_of_the_text") {

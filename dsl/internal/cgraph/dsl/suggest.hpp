@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cgraph::dsl {
@@ -39,10 +40,6 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
 // Unlimited outside a compile (compile_limits::max_suggestion_cells sets a compile's).
 inline thread_local std::uint64_t suggestion_cells_left = ~std::uint64_t{0};
 
-// Whether any budget is left: a caller that gathers its candidates (every name in scope) asks
-// first, since gathering 20 000 names for each of 20 000 errors took as long as comparing them.
-inline bool suggesting() { return suggestion_cells_left != 0; }
-
 // Sets the budget while it lives, then restores the one before.
 class suggestion_budget {
 public:
@@ -57,22 +54,26 @@ private:
 
 // The candidate closest to `wrong` when it is close enough to be a typo of it: at most one edit
 // for names of up to four characters, two up to eight, three beyond. Ties go to the name that
-// sorts first, so the answer does not depend on the order of a hash table. Nothing once the
-// budget is spent (suggestion_cells_left).
-template <typename Names>
-std::optional<std::string_view> closest(std::string_view wrong, const Names& names) {
+// sorts first, so the answer does not depend on the order of a hash table.
+//
+// `sources` are ranges of names, walked in turn; pass lazy views (scope_stack::names,
+// names_of) rather than gathered vectors, so that nothing is gathered once the budget is spent
+// (suggestion_cells_left): then closest returns before it walks anything. Gathering 20 000
+// names for each of 20 000 errors took as long as comparing them.
+template <typename... Sources>
+std::optional<std::string_view> closest(std::string_view wrong, Sources&&... sources) {
   const std::size_t allowed = wrong.size() <= 4 ? 1 : wrong.size() <= 8 ? 2 : 3;
   std::optional<std::string_view> best;
   std::size_t best_distance = allowed + 1;
-  for (const auto& name : names) {
-    std::string_view candidate(name);
-    if (candidate == wrong) continue;
+  // Weighs one candidate; false once the budget is spent (then nothing is suggested).
+  auto weigh = [&](std::string_view candidate) {
+    if (candidate == wrong) return true;
     // Lengths further apart than the edits allowed are never close enough.
-    if (candidate.size() + allowed < wrong.size() || wrong.size() + allowed < candidate.size()) continue;
+    if (candidate.size() + allowed < wrong.size() || wrong.size() + allowed < candidate.size()) return true;
     const std::uint64_t cells = std::uint64_t{wrong.size() + 1} * (candidate.size() + 1);
     if (cells > suggestion_cells_left) {
       suggestion_cells_left = 0;
-      return std::nullopt;
+      return false;
     }
     suggestion_cells_left -= cells;
     std::size_t d = edit_distance(wrong, candidate);
@@ -80,14 +81,22 @@ std::optional<std::string_view> closest(std::string_view wrong, const Names& nam
       best = candidate;
       best_distance = d;
     }
-  }
+    return true;
+  };
+  auto walk = [&](auto&& names) {
+    if (suggestion_cells_left == 0) return false;
+    for (auto&& name : names)
+      if (!weigh(std::string_view(name))) return false;
+    return true;
+  };
+  if (!(walk(std::forward<Sources>(sources)) && ...)) return std::nullopt;
   return best;
 }
 
 // "; did you mean 'NAME'?" for the closest candidate, or nothing.
-template <typename Names>
-std::string did_you_mean(std::string_view wrong, const Names& names) {
-  auto best = closest(wrong, names);
+template <typename... Sources>
+std::string did_you_mean(std::string_view wrong, Sources&&... sources) {
+  auto best = closest(wrong, std::forward<Sources>(sources)...);
   return best ? "; did you mean '" + std::string(*best) + "'?" : std::string();
 }
 
