@@ -835,7 +835,7 @@ private:
         d.notes.push_back({in_for->second, fmt::format("'{}' is declared here", name.name)});
       } else {
         diags_.error(range_of(name), fmt::format("no label '{}' in graph '{}'{}", name.name, graph_.name,
-                                                  dsl::did_you_mean(name.name, labels_ | std::views::keys)));
+                                                  dsl::did_you_mean(name.name, labels_ | cgraph::detail::views::keys)));
       }
     }
   }

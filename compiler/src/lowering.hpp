@@ -7,7 +7,6 @@
 #include <cgraph/dsl/ast.hpp>
 
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,11 +36,12 @@ std::string_view describe(global_symbol::kind k);  // "a kernel", "a host callba
 
 // The top-level names of one kind, as a lazy view for dsl::closest (nothing gathered).
 inline auto names_of(const global_table& globals, global_symbol::kind k) {
-  return globals | std::views::filter([k](const auto& entry) { return entry.second.k == k; }) | std::views::keys;
+  return globals | cgraph::detail::views::filter([k](const auto& entry) { return entry.second.k == k; }) |
+         cgraph::detail::views::keys;
 }
 
 // A struct's field names, as a lazy view for dsl::closest.
-inline auto field_names(const ir::structure& st) { return st.fields | std::views::transform(&ir::field::name); }
+inline auto field_names(const ir::structure& st) { return st.fields | cgraph::detail::views::transform(&ir::field::name); }
 
 // The IR type a written type names, or nullopt after reporting why it is not one. A struct's
 // name needs its layout done (program::structs).

@@ -2,10 +2,11 @@
 // Names visible while lowering one graph. A name may be declared once: redeclaring a visible
 // name is an error, so each name maps to at most one symbol and lookup is one hash probe.
 
+#include "ranges.hpp"
+
 #include <cgraph/dsl/source.hpp>
 
 #include <cstdint>
-#include <ranges>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -41,7 +42,8 @@ public:
   // is gathered, so an error past the suggestion budget costs no walk of the scope.
   template <typename Keep>
   auto names(Keep keep) const {
-    return visible_ | std::views::filter([keep](const auto& entry) { return keep(entry.second); }) | std::views::keys;
+    return visible_ | cgraph::detail::views::filter([keep](const auto& entry) { return keep(entry.second); }) |
+           cgraph::detail::views::keys;
   }
   void push() { marks_.push_back(declared_.size()); }
   // Leaves the innermost scope; `unused(name, symbol)` is called for each of its names that was

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include <ranges>
+#include <range/v3/view/transform.hpp>
 
 using namespace cgraph;
 
@@ -98,7 +98,7 @@ TEST_CASE("suggest.closest_walks_several_sources_and_nothing_once_the_budget_is_
   CHECK(closest("alpah", letters, counts) == std::optional<std::string_view>("alpha"));
   // A source is walked lazily: with no budget left, not one of its names is produced.
   int walked = 0;
-  auto counting = counts | std::views::transform([&](std::string_view n) { return ++walked, n; });
+  auto counting = counts | ranges::views::transform([&](std::string_view n) { return ++walked, n; });
   {
     cgraph::dsl::suggestion_budget spent(0);
     CHECK(!closest("cout", letters, counting));
