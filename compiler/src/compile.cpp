@@ -115,7 +115,7 @@ private:
     auto [it, inserted] = globals_.try_emplace(name.name, global_symbol{k, static_cast<std::uint32_t>(list.size()), range_of(name)});
     if (!inserted) {
       auto& d = diags_.error(range_of(name), fmt::format("redefinition of '{}'", name.name));
-      d.notes.push_back({it->second.range, "previous declaration is here"});
+      d.note(it->second.range, "previous declaration is here");
       duplicates_.insert(&name);
       return false;
     }
@@ -134,7 +134,7 @@ private:
       auto [it, inserted] = seen.try_emplace(p.name.name, range_of(p.name));
       if (!inserted) {
         auto& d = diags_.error(range_of(p.name), fmt::format("duplicate parameter '{}'", p.name.name));
-        d.notes.push_back({it->second, "previous parameter is here"});
+        d.note(it->second, "previous parameter is here");
       }
       if (p.default_value)
         diags_.error(range_of(*p.default_value), "default values are allowed only for graph parameters");
@@ -184,7 +184,7 @@ private:
       else if (it->second.k != global_symbol::kind::library) {
         auto& diag = diags_.error(range_of(*d.library), fmt::format("'{}' is {}, not a module or source",
                                                                     d.library->name, describe(it->second.k)));
-        diag.notes.push_back({it->second.range, fmt::format("'{}' is declared here", d.library->name)});
+        diag.note(it->second.range, fmt::format("'{}' is declared here", d.library->name));
       } else {
         k.library = it->second.index;
       }

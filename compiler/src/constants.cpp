@@ -14,7 +14,7 @@ std::optional<std::pair<ir::value, ir::type>> constant_table::resolve(std::uint3
     case entry::state::failed: return std::nullopt;
     case entry::state::evaluating: {
       auto& d = diags_.error(use, fmt::format("constant '{}' depends on itself", e.decl->name.name));
-      d.notes.push_back({range_of(e.decl->name), fmt::format("'{}' is declared here", e.decl->name.name)});
+      d.note(range_of(e.decl->name), fmt::format("'{}' is declared here", e.decl->name.name));
       return std::nullopt;
     }
     case entry::state::pending: break;
@@ -23,8 +23,8 @@ std::optional<std::pair<ir::value, ir::type>> constant_table::resolve(std::uint3
     auto& d = diags_.error(use, fmt::format("constants nest deeper than the limit of {} levels: '{}' is evaluated "
                                             "inside {} others, each using one declared after it",
                                             limits_.max_nesting, e.decl->name.name, depth_));
-    d.notes.push_back({range_of(e.decl->name), fmt::format("'{}' is declared here; declare constants before the "
-                                                           "constants that use them", e.decl->name.name)});
+    d.note(range_of(e.decl->name), fmt::format("'{}' is declared here; declare constants before the "
+                                                           "constants that use them", e.decl->name.name));
     return std::nullopt;
   }
   e.s = entry::state::evaluating;

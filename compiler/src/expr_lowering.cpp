@@ -383,7 +383,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
         const ir::allocation& a = graph_.allocations[s->index];
         if (a.freed_at.end > a.freed_at.begin) {
           auto& d = diags_.error(range_of(id), fmt::format("use of '{}' after it is freed", id.name));
-          d.notes.push_back({a.freed_at, "freed here"});
+          d.note(a.freed_at, "freed here");
           return bad_expr;
         }
         ir::expr e;
@@ -407,7 +407,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
           .paste(constants_->literal(it->second.index));
     }
     auto& d = diags_.error(range_of(id), fmt::format("'{}' is {}, not a value", id.name, describe(it->second.k)));
-    d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", id.name)});
+    d.note(it->second.range, fmt::format("'{}' is declared here", id.name));
   } else {
     diags_.error(range_of(id), fmt::format("use of undeclared name '{}'{}", id.name,
                                            dsl::did_you_mean(id.name, scope_.names([](const symbol&) { return true; }),
@@ -539,7 +539,7 @@ std::uint32_t expr_lowering::lower_struct_literal(const ast::struct_literal& lit
     }
     if (written[f].end > written[f].begin) {
       auto& d = diags_.error(range_of(init.name), fmt::format("field '{}' is given twice", init.name.name));
-      d.notes.push_back({written[f], "first given here"});
+      d.note(written[f], "first given here");
       ok = false;
       continue;
     }

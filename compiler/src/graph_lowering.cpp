@@ -104,8 +104,8 @@ public:
       auto& d = diags_.error(n.range, fmt::format("this 'while' can never end: cond '{}' is set to {} at every launch "
                                                   "and no kernel receives '{}' to clear it",
                                                   c.name, ir::format_value(init.constant()), c.name));
-      d.notes.push_back({c.range, fmt::format("'{}' is declared here; pass it to a kernel that calls "
-                                              "cudaGraphSetConditional", c.name)});
+      d.note(c.range, fmt::format("'{}' is declared here; pass it to a kernel that calls "
+                                              "cudaGraphSetConditional", c.name));
     });
   }
 
@@ -189,7 +189,7 @@ private:
     auto global = globals_.find(name.name);
     if (!previous && global == globals_.end()) return;
     auto& d = diags_.error(range_of(name), fmt::format("redefinition of '{}'", name.name));
-    d.notes.push_back({previous ? previous->declared_at : global->second.range, "previous declaration is here"});
+    d.note(previous ? previous->declared_at : global->second.range, "previous declaration is here");
   }
 
   // ---- bodies and blocks -----------------------------------------------------------------
@@ -361,7 +361,7 @@ private:
       auto [it, inserted] = labels_.try_emplace(label->name, info);  // one lookup: most labels are new
       if (!inserted && it->second.scope == label_scope_) {
         auto& d = diags_.error(range_of(*label), fmt::format("duplicate label '{}'", label->name));
-        d.notes.push_back({it->second.range, "previous label is here"});
+        d.note(it->second.range, "previous label is here");
       } else {
         if (label_scope_ != 0)
           shadowed_labels_.emplace_back(label->name, inserted ? std::nullopt : std::optional(it->second));
@@ -397,7 +397,7 @@ private:
       }
       if (auto [it, inserted] = seen.try_emplace(name, range_of(a)); !inserted) {
         auto& d = diags_.error(range_of(a), fmt::format("attribute '{}' is given twice", name));
-        d.notes.push_back({it->second, "first given here"});
+        d.note(it->second, "first given here");
         continue;
       }
       const bool is_enabled = name == "enabled";
@@ -484,7 +484,7 @@ private:
       auto& d = diags_.error(n.range, fmt::format("a {} node cannot be placed on a device; 'on device' holds kernel "
                                                   "launches, memcpy, memset, collectives and groups",
                                                   ir::to_string(n.kind)));
-      d.notes.push_back({device_block_range_, "the device is given here"});
+      d.note(device_block_range_, "the device is given here");
       return;
     }
     if (n.attributes == ir::none) {
@@ -584,7 +584,7 @@ private:
               auto& d = diags_.error(range_of(x), fmt::format("the buffers of '{}' have different element types ({} and "
                                                               "{})", info.name, ir::to_string(*element),
                                                               ir::to_string(t.s)));
-              d.notes.push_back({range_of(*first_buffer), "the first buffer is here"});
+              d.note(range_of(*first_buffer), "the first buffer is here");
               break;
             }
             if (reads_allocation(e)) {
@@ -832,7 +832,7 @@ private:
         auto& d = diags_.error(range_of(name), fmt::format("label '{}' is not visible here: it is declared in a 'for' "
                                                             "body, whose labels are visible only inside their iteration",
                                                             name.name));
-        d.notes.push_back({in_for->second, fmt::format("'{}' is declared here", name.name)});
+        d.note(in_for->second, fmt::format("'{}' is declared here", name.name));
       } else {
         diags_.error(range_of(name), fmt::format("no label '{}' in graph '{}'{}", name.name, graph_.name,
                                                   dsl::did_you_mean(name.name, labels_ | cgraph::detail::views::keys)));
@@ -875,7 +875,7 @@ private:
     if (it->second.k != want) {
       auto& d = diags_.error(range_of(name), fmt::format("'{}' is {}, not {}", name.name, describe(it->second.k),
                                                          describe(want)));
-      d.notes.push_back({it->second.range, fmt::format("'{}' is declared here", name.name)});
+      d.note(it->second.range, fmt::format("'{}' is declared here", name.name));
       return std::nullopt;
     }
     return it->second.index;
@@ -1120,7 +1120,7 @@ private:
     ir::allocation& a = graph_.allocations[sym->index];
     if (a.freed_at.end > a.freed_at.begin) {
       auto& d = diags_.error(range_of(s.name), fmt::format("'{}' is freed twice", s.name.name));
-      d.notes.push_back({a.freed_at, "first freed here"});
+      d.note(a.freed_at, "first freed here");
       return in;
     }
     a.freed_at = range_of(s);
@@ -1256,8 +1256,8 @@ private:
         auto& d = diags_.error(range_of(name), fmt::format("cond parameter '{}' cannot drive a '{}' here; its "
                                                            "conditional node belongs to the graph that declares it",
                                                            name.name, statement));
-        d.notes.push_back({s->declared_at, "CUDA ties a handle to the graph that made it: a called graph's kernels "
-                                           "may set it, but only that graph may test it"});
+        d.note(s->declared_at, "CUDA ties a handle to the graph that made it: a called graph's kernels "
+                                           "may set it, but only that graph may test it");
       } else
         diags_.error(range_of(name), fmt::format("'{}' is not a cond; '{}' needs a name declared with 'cond'",
                                                  name.name, statement));
@@ -1268,13 +1268,13 @@ private:
       ++info.uses;  // misplaced, not unused: one error is enough
       auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is declared in another graph body; declare it in "
                                                          "the body that holds this '{}'", name.name, statement));
-      d.notes.push_back({s->declared_at, "declared here"});
+      d.note(s->declared_at, "declared here");
       return ir::none;
     }
     if (info.uses++ > 0) {
       auto& d = diags_.error(range_of(name), fmt::format("cond '{}' is already used by another conditional; each "
                                                          "cond drives exactly one if, while or switch", name.name));
-      d.notes.push_back({info.first_use, "first used here"});
+      d.note(info.first_use, "first used here");
       return ir::none;
     }
     info.first_use = range_of(name);
@@ -1336,7 +1336,7 @@ private:
       auto [it, inserted] = seen.try_emplace(*v, range_of(c.value));
       if (!inserted) {
         auto& d = diags_.error(range_of(c.value), fmt::format("duplicate case value {}", *v));
-        d.notes.push_back({it->second, "previous case is here"});
+        d.note(it->second, "previous case is here");
         continue;
       }
       if (bodies.size() <= static_cast<std::size_t>(*v)) bodies.resize(static_cast<std::size_t>(*v) + 1);

@@ -100,7 +100,7 @@ private:
     for (const auto& f : d.fields) {
       if (auto previous = out.find(f.name.name); previous != ir::none) {
         auto& diag = diags_.error(range_of(f.name), fmt::format("duplicate field '{}'", f.name.name));
-        diag.notes.push_back({out.fields[previous].range, "previous field is here"});
+        diag.note(out.fields[previous].range, "previous field is here");
         ok = false;
         continue;
       }

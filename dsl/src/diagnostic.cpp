@@ -1,18 +1,44 @@
 #include <cgraph/dsl/diagnostic.hpp>
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
 namespace cgraph {
+namespace {
+
+// Whether byte c continues a UTF-8 character (cuts and caret lines count whole characters).
+bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// A message names what the file declares, and a name may be any length: a 10 000-byte kernel
+// parameter name in 2 000 wrong arguments printed 20 MB from 52 KB. A longer message keeps its
+// start and its end (where a name is quoted in the middle, both sides of it stay readable).
+constexpr std::size_t longest_message = 512, kept_head = 320, kept_tail = 160;
+
+std::string bounded(std::string message) {
+  if (message.size() <= longest_message) return message;
+  std::size_t head = kept_head, tail = message.size() - kept_tail;
+  while (head > 0 && is_continuation(message[head])) --head;
+  while (tail < message.size() && is_continuation(message[tail])) ++tail;
+  const std::string_view text = message;
+  return fmt::format("{}…({} bytes left out)…{}", text.substr(0, head), tail - head, text.substr(tail));
+}
+
+}  // namespace
+
+diagnostic& diagnostic::note(source_range at, std::string text) {
+  notes.push_back({at, bounded(std::move(text))});
+  return *this;
+}
 
 diagnostic& diagnostics::error(source_range range, std::string message) {
   ++errors_;
-  return list_.emplace_back(diagnostic{severity::error, range, std::move(message), {}});
+  return list_.emplace_back(diagnostic{severity::error, range, bounded(std::move(message)), {}});
 }
 
 diagnostic& diagnostics::warning(source_range range, std::string message) {
-  return list_.emplace_back(diagnostic{severity::warning, range, std::move(message), {}});
+  return list_.emplace_back(diagnostic{severity::warning, range, bounded(std::move(message)), {}});
 }
 
 void diagnostics::sort_by_position() {
@@ -40,9 +66,6 @@ const char* severity_name(severity s) {
 // may put a whole program on one line, and 20 000 diagnostics on a 400 KB line printed 8 GB.
 constexpr std::uint32_t whole_line = 1024;
 constexpr std::uint32_t context = 256;  // bytes shown each side of the column, in a longer line
-
-// Whether byte c continues a UTF-8 character (the caret line and the cuts count characters).
-bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
 // The source line, then a caret line that copies the line's tabs so the ^ lands under the
 // right character in any tab width, and skips UTF-8 continuation bytes. A line longer than

@@ -69,13 +69,13 @@ void parser_state::note_unclosed_braces(diagnostic& d) const {
   }
   if (open.empty()) return;
   const char* unclosed = open.back();
-  d.notes.push_back({{offset(unclosed), offset(unclosed) + 1}, "this '{' is never closed"});
+  d.note({offset(unclosed), offset(unclosed) + 1}, "this '{' is never closed");
   if (misplaced_close) {
     const auto line = 1 + std::count(begin, its_open, '\n');
-    d.notes.push_back({{offset(misplaced_close), offset(misplaced_close) + 1},
+    d.note({offset(misplaced_close), offset(misplaced_close) + 1},
                        "this '}' closes the '{' at " + std::to_string(line) + ":" +
                            std::to_string(its_open - lexical::line_start(begin, its_open) + 1) +
-                           ", on a line indented differently; a '}' may be missing before it"});
+                           ", on a line indented differently; a '}' may be missing before it");
   }
 }
 

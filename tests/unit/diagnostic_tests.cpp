@@ -69,6 +69,26 @@ TEST_CASE("diagnostics.a_long_line_is_shown_around_the_column") {
                                            std::string(1021, ' ') + "^~~\n");
 }
 
+TEST_CASE("diagnostics.a_long_message_keeps_its_start_and_end") {
+  // Messages quote names, and a name may be any length: a 10 000-byte parameter name in 2 000
+  // wrong arguments printed 20 MB. Past 512 bytes a message keeps its first 320 and last 160.
+  diagnostics list;
+  const std::string name(10000, 'p');
+  auto& d = list.error({0, 1}, "argument 1 ('" + name + "') of kernel 'k'");
+  CHECK(d.message == "argument 1 ('" + std::string(307, 'p') + "…(9549 bytes left out)…" + std::string(144, 'p') +
+                         "') of kernel 'k'");
+  d.note({0, 1}, "'" + name + "' is declared here");
+  CHECK(d.notes.at(0).message.size() < 512);
+  CHECK(d.notes.at(0).message.ends_with("' is declared here"));
+  CHECK(list.warning({0, 1}, name).message.size() < 512);
+  // 512 bytes are kept whole; a cut never splits a UTF-8 character ("é" is 2 bytes).
+  CHECK(list.error({0, 1}, std::string(512, 'x')).message == std::string(512, 'x'));
+  const std::string accents = "x" + [] { std::string s; for (int i = 0; i < 300; ++i) s += "\xC3\xA9"; return s; }();
+  const std::string cut = list.error({0, 1}, accents).message;
+  CHECK(cut.starts_with("x" + accents.substr(1, 318) + "…("));  // 320 would split a character
+  CHECK(cut.ends_with(")…" + accents.substr(accents.size() - 160)));
+}
+
 TEST_CASE("suggest.edit_distance_counts_a_swap_as_one_edit") {
   using cgraph::dsl::edit_distance;
   CHECK(edit_distance("saxpy", "saxpy") == 0);

@@ -21,9 +21,14 @@ struct diagnostic {
   source_range range;
   std::string message;
   std::vector<diagnostic_note> notes;
+
+  // Adds a note, its message bounded as diagnostics::error bounds an error's.
+  diagnostic& note(source_range at, std::string text);
 };
 
-// Collects diagnostics in the order they are found.
+// Collects diagnostics in the order they are found. A message longer than 512 bytes keeps its
+// first 320 and last 160 and says how many bytes it leaves out: messages name what the file
+// declares: a 10 000-byte parameter name in 2 000 wrong arguments printed 20 MB from 52 KB.
 class diagnostics {
 public:
   diagnostic& error(source_range range, std::string message);
