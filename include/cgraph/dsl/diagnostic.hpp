@@ -27,7 +27,7 @@ struct diagnostic {
 };
 
 // Collects diagnostics in the order they are found. A message longer than 512 bytes keeps its
-// first 320 and last 160 and says how many bytes it leaves out: messages name what the file
+// first 320 and last 160 and says how many bytes it leaves out. Messages quote the names a file
 // declares: a 10 000-byte parameter name in 2 000 wrong arguments printed 20 MB from 52 KB.
 class diagnostics {
 public:
