@@ -62,9 +62,9 @@ rm -f "$build"/fuzz-*.log
   -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
   corpus seeds) || status=$?
 tail -n 20 "$build"/fuzz-*.log
+findings=$(cd "$build" && ls -d crash-* leak-* timeout-* oom-* 2>/dev/null || true)
 if [ -n "${FUZZ_ARCHIVE:-}" ]; then
   mkdir -p "$FUZZ_ARCHIVE"
-  findings=$(cd "$build" && ls -d crash-* leak-* timeout-* oom-* 2>/dev/null || true)
   {
     echo "target: $fuzzer; jobs: $jobs; seconds: ${FUZZ_SECONDS:-1800}"
     grep -h "stat::number_of_executed_units" "$build"/fuzz-*.log | awk '{s += $2} END {print "executions:", s + 0, "over", NR, "jobs"}'
@@ -77,7 +77,12 @@ if [ -n "${FUZZ_ARCHIVE:-}" ]; then
   cat "$FUZZ_ARCHIVE/summary.txt"
 fi
 if [ "${status:-0}" != 0 ]; then
-  echo "fuzz.sh: the fuzzer stopped with a finding (crash-*, leak-*, timeout-* or oom-* in $build)"
+  # A run stopped with SIGINT also ends non-zero; only the files say whether it found something.
+  if [ -n "$findings" ]; then
+    echo "fuzz.sh: the fuzzer stopped with a finding:" $findings "(in $build)"
+  else
+    echo "fuzz.sh: the fuzzer stopped early (exit $status) with no finding: interrupted, or see $build/fuzz-*.log"
+  fi
   exit 1
 fi
 
