@@ -29,12 +29,14 @@ inline std::pair<std::string, std::size_t> frontend_text(std::size_t target_node
     // `128`, `0.5`, `16` and `n`, or each offset by the unit: `129`, `1.5`, `17` and `(n + 1)`.
     const std::size_t k = kind == expressions::unique ? unit : 0;
     const std::string n_k = k == 0 ? "n" : "(n + " + std::to_string(k) + ")";
-    s += "  l" + b + ": saxpy<<<blocks, 256>>>(a, x, y, n);\n";
+    s += "  saxpy<<<blocks, 256>>>(a, x, y, n);\n";
     s += "  saxpy<<<ceil_div(n, " + std::to_string(128 + k) + "), 128>>>(a * " + std::to_string(k) + ".5, x + " +
          std::to_string(16 + k) + ", y, n - " + std::to_string(16 + k) + ");\n";
-    s += "  parallel {\n    saxpy<<<blocks, 256>>>(a, x, y, n);\n"
-         "    { memset(y, 0, n); memcpy(x, y, " + n_k + " * sizeof(f32)); }\n  }\n";
-    s += "  saxpy<<<blocks, 256>>>(a, y, x, n) after l" + b + ";\n";
+    // The `after` joins the parallel's branches: one the statement order implies would be a
+    // warning (LANGUAGE.md §13 rule 10), and a benchmark of warnings.
+    s += "  parallel {\n    l" + b + ": saxpy<<<blocks, 256>>>(a, x, y, n);\n"
+         "    { memset(y, 0, n) after l" + b + "; memcpy(x, y, " + n_k + " * sizeof(f32)); }\n  }\n";
+    s += "  saxpy<<<blocks, 256>>>(a, y, x, n);\n";
     s += "  cond c" + b + " = 1;\n  while c" + b + " { step<<<1, 1>>>(x, n, c" + b + "); }\n";
     nodes += 8;  // 6 in the sequence, the while node and its body's node
   }

@@ -14,6 +14,7 @@
 #include <array>
 #include <bit>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <boost/container/small_vector.hpp>
 
@@ -743,19 +744,57 @@ private:
         {from, p.name.port == ast::edge_port::programmatic ? ir::edge_port::programmatic : ir::edge_port::launched});
   }
 
-  // §13 rule 10: an `after` naming the statement this one follows anyway adds nothing. Checked
-  // against the dependencies the statement order made, before any `after` edge is added; only
-  // direct ones (a transitive check would cost a graph walk per `after`).
+  // §13 rule 10: an `after` naming a node that the statement order already runs before this
+  // one adds nothing. Checked before this body's `after` edges are added, so the warning holds
+  // for the order alone. The direct dependencies are looked at first; a longer way back is a
+  // walk, and the walks of one body share a budget linear in its nodes (a file of 100 000
+  // `after`s naming its first statement would cost 10^10 steps): once it is spent, only the
+  // direct dependencies are checked.
   void warn_implied_afters(const body_context& ctx) {
+    if (repeated_iteration_) return;
+    std::size_t budget = implied_walk_budget_per_node * ctx.body->nodes.size() + implied_walk_budget_base;
     for (const auto& p : ctx.afters) {
       auto it = ctx.labels.find(p.name.name);
       if (it == ctx.labels.end() || p.name.port != ast::edge_port::full) continue;  // a port edge is not implied
-      const auto deps = graph_.deps(ctx.body->nodes[p.node]);
-      if (std::find(deps.begin(), deps.end(), it->second) != deps.end())
-        if (!repeated_iteration_)
-          diags_.warning(range_of(p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
-                                                      p.name.name, p.name.name));
+      // Each iteration of a `for` hands its `after` on a label outside the loop to this body:
+      // one warning for the statement, however many iterations it stands for.
+      if (implied_by_order(*ctx.body, p.node, it->second, budget) && implied_warned_.insert(p.name.begin).second)
+        diags_.warning(range_of(p.name), fmt::format("'after {}' is implied: the statement already follows '{}'",
+                                                    p.name.name, p.name.name));
     }
+  }
+
+  static constexpr std::size_t implied_walk_budget_per_node = 16;
+  static constexpr std::size_t implied_walk_budget_base = 4096;
+
+  // Whether node `from` already waits, directly or through others, for the earlier node `to`.
+  // Statement order makes every dependency point back to an earlier node (an iteration's own
+  // `after`s stay inside its run of nodes, which holds none of this body's labels), so nodes
+  // before `to` cannot lead to it and the walk skips them.
+  bool implied_by_order(const ir::body& body, std::uint32_t from, std::uint32_t to, std::size_t& budget) {
+    const auto direct = graph_.deps(body.nodes[from]);
+    if (std::find(direct.begin(), direct.end(), to) != direct.end()) return true;
+    if (to > from || budget == 0) return false;
+    if (walk_seen_.size() < body.nodes.size()) walk_seen_.resize(body.nodes.size(), 0);
+    if (++walk_mark_ == 0) {  // the marks wrapped: clear the old ones
+      std::fill(walk_seen_.begin(), walk_seen_.end(), 0);
+      walk_mark_ = 1;
+    }
+    walk_stack_.clear();
+    walk_stack_.push_back(from);
+    while (!walk_stack_.empty()) {
+      if (budget == 0) return false;
+      --budget;
+      const auto i = walk_stack_.back();
+      walk_stack_.pop_back();
+      for (auto d : graph_.deps(body.nodes[i])) {
+        if (d == to) return true;
+        if (d < to || walk_seen_[d] == walk_mark_) continue;
+        walk_seen_[d] = walk_mark_;
+        walk_stack_.push_back(d);
+      }
+    }
+    return false;
   }
 
   // A node left out of the dependency order lies on or behind a cycle, which only `after` can close.
@@ -1488,6 +1527,10 @@ private:
   std::uint32_t label_scopes_ = 0;  // iterations so far
   std::vector<unresolved_after> unresolved_;
   std::vector<cond_info> conds_;
+  std::vector<std::uint32_t> walk_seen_;   // implied_by_order's marks, by node: walk_mark_ when seen
+  std::vector<std::uint32_t> walk_stack_;
+  std::uint32_t walk_mark_ = 0;
+  std::unordered_set<std::uint32_t> implied_warned_;  // where an implied `after` was warned about
   ir::argument device_block_;            // the device of the innermost `on device` block, or none
   source_range device_block_range_;
   static constexpr unsigned form_cache_bits = 5;

@@ -59,6 +59,47 @@ TEST_CASE("checker.after_cycle_is_an_error") {
   CHECK(c.first_error() == "'after b' closes a dependency cycle");
 }
 
+// The implied-`after` warnings of a snippet, by the label they name.
+static std::vector<std::string> implied_afters(const cgraph::test::compiled& c) {
+  std::vector<std::string> out;
+  for (const auto& d : c.result.diags.all())
+    if (d.level == severity::warning && d.message.find("is implied") != std::string::npos)
+      out.push_back(d.message.substr(7, d.message.find('\'', 7) - 7));  // 'after NAME' is implied: …
+  return out;
+}
+
+TEST_CASE("checker.an_after_that_statement_order_implies_is_warned_however_far_back") {
+  using names = std::vector<std::string>;
+  // Directly, and through statements in between, nested blocks and a `parallel` that all branches join.
+  auto chain = compile_text(in_graph(
+      "a: k<<<1, 1>>>(x, n); b: k<<<1, 1>>>(x, n) after a; k<<<1, 1>>>(x, n);\n"
+      "parallel { k<<<1, 1>>>(x, n); { k<<<1, 1>>>(x, n); } }\n"
+      "{ k<<<1, 1>>>(x, n) after a, b; }"));
+  REQUIRE_MESSAGE(chain.ok(), chain.errors());
+  CHECK(implied_afters(chain) == names{"a", "a", "b"});
+  // Another branch of the same `parallel`, or a later label, is a real edge.
+  auto branches = compile_text(in_graph(
+      "parallel { a: k<<<1, 1>>>(x, n); { k<<<1, 1>>>(x, n); b: k<<<1, 1>>>(x, n) after a, c; } }\n"
+      "c: k<<<1, 1>>>(x, n);"));
+  CHECK(implied_afters(branches).empty());
+  // A conditional body is a graph body of its own: its order starts afresh.
+  auto body = compile_text(in_graph(
+      "cond c; step<<<1, 1>>>(x, c);\n"
+      "if c { a: k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n) after a; }"));
+  REQUIRE_MESSAGE(body.ok(), body.errors());
+  CHECK(implied_afters(body) == names{"a"});
+  // A `for` body's statement is warned about once, not once an iteration.
+  auto loop = compile_text(in_graph(
+      "s: k<<<1, 1>>>(x, n); for i in 0..4 { k<<<1, 1>>>(x, i) after s; }\n"
+      "parallel for i in 0..4 { t: k<<<1, 1>>>(x, i); k<<<1, 1>>>(x, i) after t; }"));
+  REQUIRE_MESSAGE(loop.ok(), loop.errors());
+  CHECK(implied_afters(loop) == names{"s", "t"});
+  // A port edge is never implied: it says more than the order does.
+  auto port = compile_text(in_graph("a: k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n); k<<<1, 1>>>(x, n) after programmatic(a);"));
+  REQUIRE_MESSAGE(port.ok(), port.errors());
+  CHECK(implied_afters(port).empty());
+}
+
 TEST_CASE("checker.constants_fold_and_parameters_stay_symbolic") {
   auto c = compile_text(in_graph("let blocks = ceil_div(n, 256); let four = 2 * 2; k<<<blocks, 64 * four>>>(x, n);"));
   REQUIRE_MESSAGE(c.ok(), c.errors());

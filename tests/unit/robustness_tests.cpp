@@ -234,6 +234,22 @@ TEST_CASE("robustness.diagnostics_grow_with_the_file_not_with_its_square") {
   CHECK(long_name.errors().size() < 2000 * 700);
 }
 
+TEST_CASE("robustness.implied_after_checks_take_linear_time") {
+  // Each `after a` is implied through every statement before it: walked to the end, 50 000 of
+  // them take 1.25e9 steps. The walks share a budget of 16 steps a node (about 800 000 here),
+  // then only direct dependencies count: the walks that fit warn (the i-th takes i steps, so
+  // about 1 270 of them), and the count of warnings shows that the rest were cut short.
+  std::string text = "kernel k(n: i32);\ngraph g() {\n  a: k<<<1, 1>>>(0);\n";
+  const int n = 50000;
+  for (int i = 0; i < n; ++i) text += "  k<<<1, 1>>>(1) after a;\n";
+  auto c = compile_text(text + "}\n");
+  REQUIRE_MESSAGE(c.ok(), c.first_error());
+  const auto warned = std::count_if(c.result.diags.all().begin(), c.result.diags.all().end(),
+                                    [](const auto& d) { return d.level == severity::warning; });
+  CHECK(warned > 1000);
+  CHECK(warned < 1500);
+}
+
 TEST_CASE("robustness.long_repetitions_of_every_construct_end_in_a_result") {
   // What found this file's overflows and slow paths: every construct repeated 20 000 times,
   // nested or chained where it can be, far past the fuzzer's 8 KB inputs. Each text must compile
