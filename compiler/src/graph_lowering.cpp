@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -770,11 +771,30 @@ private:
   // Whether node `from` already waits, directly or through others, for the earlier node `to`.
   // Statement order makes every dependency point back to an earlier node (an iteration's own
   // `after`s stay inside its run of nodes, which holds none of this body's labels), so nodes
-  // before `to` cannot lead to it and the walk skips them.
+  // before `to` cannot lead to it and the walk skips them. The direct dependencies are looked
+  // at even when the budget is spent.
   bool implied_by_order(const ir::body& body, std::uint32_t from, std::uint32_t to, std::size_t& budget) {
     const auto direct = graph_.deps(body.nodes[from]);
     if (std::find(direct.begin(), direct.end(), to) != direct.end()) return true;
-    if (to > from || budget == 0) return false;
+    return to < from && reaches(body, from, to, to, budget);
+  }
+
+  // A node left out of the dependency order lies on or behind a cycle, which only `after` can close.
+  void check_cycles(const ir::body& body, const std::vector<after_edge>& edges) {
+    std::vector<bool> done(body.nodes.size(), false);
+    for (auto i : dependency_order(graph_, body)) done[i] = true;
+    for (const auto& e : edges)
+      if (std::size_t unbounded = SIZE_MAX; !done[e.from] && !done[e.to] && reaches(body, e.to, e.from, 0, unbounded)) {
+        diags_.error(range_of(*e.name),
+                     fmt::format("'after {}' closes a dependency cycle", e.name->name));
+        return;
+      }
+  }
+
+  // Whether `from` transitively depends on `to` (from waits for … waits for to), `from` and
+  // `to` being different nodes. Nodes below `floor` are not followed; each node the walk takes
+  // costs a step of `budget`, and a walk that runs out of it answers no.
+  bool reaches(const ir::body& body, std::uint32_t from, std::uint32_t to, std::uint32_t floor, std::size_t& budget) {
     if (walk_seen_.size() < body.nodes.size()) walk_seen_.resize(body.nodes.size(), 0);
     if (++walk_mark_ == 0) {  // the marks wrapped: clear the old ones
       std::fill(walk_seen_.begin(), walk_seen_.end(), 0);
@@ -789,37 +809,10 @@ private:
       walk_stack_.pop_back();
       for (auto d : graph_.deps(body.nodes[i])) {
         if (d == to) return true;
-        if (d < to || walk_seen_[d] == walk_mark_) continue;
+        if (d < floor || walk_seen_[d] == walk_mark_) continue;
         walk_seen_[d] = walk_mark_;
         walk_stack_.push_back(d);
       }
-    }
-    return false;
-  }
-
-  // A node left out of the dependency order lies on or behind a cycle, which only `after` can close.
-  void check_cycles(const ir::body& body, const std::vector<after_edge>& edges) {
-    std::vector<bool> done(body.nodes.size(), false);
-    for (auto i : dependency_order(graph_, body)) done[i] = true;
-    for (const auto& e : edges)
-      if (!done[e.from] && !done[e.to] && reaches(body, e.to, e.from)) {
-        diags_.error(range_of(*e.name),
-                     fmt::format("'after {}' closes a dependency cycle", e.name->name));
-        return;
-      }
-  }
-
-  // Whether `from` transitively depends on `to` (from waits for … waits for to).
-  bool reaches(const ir::body& body, std::uint32_t from, std::uint32_t to) const {
-    std::vector<bool> seen(body.nodes.size(), false);
-    std::vector<std::uint32_t> stack{from};
-    while (!stack.empty()) {
-      auto i = stack.back();
-      stack.pop_back();
-      if (i == to) return true;
-      if (seen[i]) continue;
-      seen[i] = true;
-      for (auto d : graph_.deps(body.nodes[i])) stack.push_back(d);
     }
     return false;
   }
@@ -1527,7 +1520,7 @@ private:
   std::uint32_t label_scopes_ = 0;  // iterations so far
   std::vector<unresolved_after> unresolved_;
   std::vector<cond_info> conds_;
-  std::vector<std::uint32_t> walk_seen_;   // implied_by_order's marks, by node: walk_mark_ when seen
+  std::vector<std::uint32_t> walk_seen_;   // reaches' marks, by node: walk_mark_ when seen
   std::vector<std::uint32_t> walk_stack_;
   std::uint32_t walk_mark_ = 0;
   std::unordered_set<std::uint32_t> implied_warned_;  // where an implied `after` was warned about
