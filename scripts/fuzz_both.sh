@@ -12,16 +12,21 @@
 # Every 30 s FUZZ_ARCHIVE/progress.txt gets each target's executions so far (the sum of its jobs'
 # last status lines): a call cut off by its limit, before fuzz.sh writes the summaries, still
 # brings back what ran (run 209 came back with nothing: the device budget ran out first).
+# A device call returns at most 8 files, so the archive holds at most 8: progress.txt, each
+# target's summary, logs and inputs, and one findings.tar.gz when something was found (runs
+# 226-228 lost check/summary.txt to the limit while fuzz.sh's output was archived as well; that
+# output now stays in the build folders, and its last lines are printed when a summary is missing).
 set -euo pipefail
 : "${FUZZ_PREBUILT:?fuzz_both.sh: set FUZZ_PREBUILT}" "${FUZZ_ARCHIVE:?fuzz_both.sh: set FUZZ_ARCHIVE}"
 # Absolute, from the caller's folder: fuzz.sh writes it from its build folder.
 FUZZ_ARCHIVE=$(mkdir -p "$FUZZ_ARCHIVE" && cd "$FUZZ_ARCHIVE" && pwd)
 cd "$(dirname "$0")/.."
+mkdir -p build
 jobs=${FUZZ_JOBS:-$(nproc)}
 half=$(( jobs / 2 > 0 ? jobs / 2 : 1 ))
 run() {  # target, build folder, jobs
   FUZZ_TARGET=$1 FUZZ_BUILD=$2 FUZZ_JOBS=$3 FUZZ_MERGE=0 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30} \
-    FUZZ_SECONDS=${FUZZ_SECONDS:-540} FUZZ_ARCHIVE=$FUZZ_ARCHIVE/$1 bash scripts/fuzz.sh > "$FUZZ_ARCHIVE/$1.out" 2>&1
+    FUZZ_SECONDS=${FUZZ_SECONDS:-540} FUZZ_ARCHIVE=$FUZZ_ARCHIVE/$1 bash scripts/fuzz.sh > "$2.out" 2>&1
 }
 progress() {  # one line a target: executions so far, from each job's last "#N" status line
   for t in check all; do
@@ -40,5 +45,13 @@ wait "$front" || status=1
 wait "$whole" || status=1
 kill "$watcher" 2>/dev/null || true
 progress > "$FUZZ_ARCHIVE/progress.txt"
-for t in check all; do echo "== $t"; cat "$FUZZ_ARCHIVE/$t/summary.txt" 2>/dev/null || tail -5 "$FUZZ_ARCHIVE/$t.out"; done
+# fuzz.sh copies each finding beside its target's summary; one archive of them all keeps the count.
+findings=$(cd "$FUZZ_ARCHIVE" && ls -d check/crash-* check/leak-* check/timeout-* check/oom-* \
+  all/crash-* all/leak-* all/timeout-* all/oom-* 2>/dev/null || true)
+if [ -n "$findings" ]; then
+  (cd "$FUZZ_ARCHIVE" && tar czf findings.tar.gz $findings && rm -f $findings)
+fi
+for t in check all; do
+  echo "== $t"; cat "$FUZZ_ARCHIVE/$t/summary.txt" 2>/dev/null || tail -5 "build/fuzz-both-$t.out"
+done
 exit $status
