@@ -224,8 +224,20 @@ private:
     return p < t.size() && t[p] == closer ? p : from;
   }
 
+  // Whether the comments before `close` are all block comments, and they, the list's first item
+  // (which starts at `first`) and `close` stand on one source line: such a list stays on one
+  // line when it fits (`k(x, /* n */ 4)`), as it was written.
+  bool block_comments_on_one_line(std::uint32_t first, std::uint32_t close) const {
+    const std::uint32_t line = src_.location(close).line;
+    if (src_.location(first).line != line) return false;
+    for (std::size_t i = next_; i < comments_.size() && comments_[i].begin < close; ++i)
+      if (is_line_comment(i) || src_.location(comments_[i].begin).line != line) return false;
+    return true;
+  }
+
   // "(a, b, c)" on one line; when the line would pass 100 columns, as many items per line as
-  // fit, aligned after the '('; when a comment sits inside the list, one item per line.
+  // fit, aligned after the '('; when a comment sits inside the list, one item per line, unless
+  // the list and its comments were written on one line and are all block comments.
   // `item(i)` writes item i; `bounds(i)` gives its source range.
   static constexpr std::size_t max_width = 100;
   template <typename Item, typename Bounds>
@@ -240,12 +252,16 @@ private:
     const std::uint32_t close = closing_paren(bounds(count - 1).second, closer.back());
     const std::size_t saved_size = out_.size(), saved_next = next_;
     const std::uint32_t saved_end = last_end_;
-    if (!comment_before(close)) {
+    if (!comment_before(close) || block_comments_on_one_line(bounds(0).first, close)) {
       for (std::size_t i = 0; i < count; ++i) {
-        if (i) out_ += ", ";
+        if (i) {
+          token(bounds(i - 1).second, ',', ",");  // a comment before the ',' stays before it
+          out_ += ' ';
+        }
+        inline_comments(bounds(i).first);
         item(i);
       }
-      out_ += closer;
+      token_at(close, closer);
       if (column() + reserve_after <= max_width && out_.find('\n', saved_size) == std::string::npos) return;
       out_.resize(saved_size);
       next_ = saved_next;
