@@ -578,22 +578,19 @@ private:
   void stmt(const ast::free_stmt& s) { keyword_stmt(s, "free", s.name); }
   void stmt(const ast::host_stmt& s) { call_like(s, "host ", s.callback, &s.callback); }
   void stmt(const ast::call_stmt& s) { call_like(s, "call ", s.graph, &s.graph); }
-  void stmt(const ast::let_stmt& s) {
-    out_ += "let ";
-    name(s.name);
-    token(s.name.end, '=', " = ");
-    expression(s.value);
-    semicolon(s);
-  }
-  void stmt(const ast::cond_stmt& s) {
-    out_ += "cond ";
-    name(s.name);
-    if (s.init) {
-      token(s.name.end, '=', " = ");
-      expression(*s.init);
+  // `let NAME = VALUE;`, `cond NAME [= VALUE];`, `const NAME = VALUE;`.
+  void binding(const ast::tagged& t, std::string_view keyword, const ast::identifier& id,
+               const ast::expression* value) {
+    out_ += keyword;
+    name(id);
+    if (value) {
+      token(id.end, '=', " = ");
+      expression(*value);
     }
-    semicolon(s);
+    semicolon(t);
   }
+  void stmt(const ast::let_stmt& s) { binding(s, "let ", s.name, &s.value); }
+  void stmt(const ast::cond_stmt& s) { binding(s, "cond ", s.name, s.init ? &*s.init : nullptr); }
   void stmt(const ast::if_stmt& s) {
     prefix(s.prefix);
     out_ += "if ";
@@ -752,11 +749,7 @@ private:
   }
   void declaration(const ast::const_decl& d) {
     continuation_ = 4;
-    out_ += "const ";
-    name(d.name);
-    token(d.name.end, '=', " = ");
-    expression(d.value);
-    semicolon(d);
+    binding(d, "const ", d.name, &d.value);
   }
   // One field per line, like a block's statements, with the comments between them.
   void declaration(const ast::struct_decl& d) {
