@@ -148,7 +148,7 @@ private:
                                                        : "a 'comm'; communicators are graph parameters, used by collectives"));
         t.reset();
       }
-      out.push_back({std::string(p.name.name), t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
+      out.push_back({std::string(p.name.name), t.value_or(unresolved_parameter_type), ir::none, range_of(p)});
     }
     return out;
   }

@@ -63,8 +63,9 @@ std::string abi_rule(const ir::program& prog, ir::type t) {
     return fmt::format("{} {} integer", bytes(ir::size_of(t)), is_signed ? "signed" : "unsigned");
   }
   if (t.k == ir::type::kind::void_pointer) return t.is_const ? "a pointer to const" : "a pointer";
-  if (t.k == ir::type::kind::pointer)
-    return fmt::format("a pointer to {}{} type", t.is_const ? "const " : "", bytes(ir::size_of(t.s)));
+  if (t.has_element())
+    return t.is_const ? fmt::format("a pointer to a const {}-byte type", ir::element_size(t, prog.structs))
+                      : fmt::format("a pointer to {} type", bytes(ir::element_size(t, prog.structs)));
   if (t.is_struct()) return fmt::format("a trivially copyable struct of {} bytes aligned to {}", t.bytes(), t.align);
   return cpp_type(t, prog.structs);
 }
@@ -1153,8 +1154,11 @@ void emit_structs(const ir::program& prog, const source_file& src, Line& line) {
     const std::string name = cpp_name(st.name);
     line(fmt::format("namespace cgraph_generated::{}::layout {{", ns));
     line(fmt::format("struct {} {{  // {}", name, src.position(st.range.begin)));
-    for (const auto& f : st.fields)  // a struct field is the chosen struct, the user's or this namespace's
-      line(fmt::format("  {}{} {};", f.t.is_struct() ? "::cgraph_generated::" + ns + "::" : "", cpp_type(f.t, prog.structs),
+    // A struct field is the chosen struct, the user's or this namespace's; a pointer to a
+    // struct is a void* of the same layout here, since the chosen struct may be this one.
+    for (const auto& f : st.fields)
+      line(fmt::format("  {}{} {};", f.t.is_struct() ? "::cgraph_generated::" + ns + "::" : "",
+                       cpp_type(f.t.k == ir::type::kind::struct_pointer ? ir::type::void_pointer(f.t.is_const) : f.t, prog.structs),
                        cpp_name(f.name)));
     line("};");
     line(fmt::format("}}  // namespace cgraph_generated::{}::layout", ns));

@@ -71,6 +71,7 @@ std::string cpp_type(ir::type t, std::span<const ir::structure> structs) {
     case ir::type::kind::scalar: return std::string(scalar_type(t.s));
     case ir::type::kind::pointer: return qualifier + std::string(scalar_type(t.s)) + "*";
     case ir::type::kind::void_pointer: return qualifier + std::string("void*");
+    case ir::type::kind::struct_pointer: return qualifier + (t.id() < structs.size() ? cpp_name(structs[t.id()].name) : "void") + "*";
     case ir::type::kind::cond: return "cudaGraphConditionalHandle";
     case ir::type::kind::null: return "std::nullptr_t";
     case ir::type::kind::event: return "cudaEvent_t";
@@ -181,20 +182,20 @@ std::string value_printer::domain_of(const std::string& member, ir::type t, sour
 std::string value_printer::literal(const ir::value& v, ir::type target) const {
   if (is_small_float(target)) {  // by its bits: exact, and no dependence on cuda_fp16.h's conversions
     auto c = ir::convert(v, target);
-    return fmt::format("cg::from_bits<{}>(0x{:04x}) /* {} */", cpp_type(target), c.as_u64(), ir::format_value(v));
+    return fmt::format("cg::from_bits<{}>(0x{:04x}) /* {} */", cpp_type(target, p_.structs), c.as_u64(), ir::format_value(v));
   }
   if (target.is_float()) {
     return float_literal(v.as<double>(), target.s == ir::scalar::f32);
   }
   if (target.is_bool()) return v.bits ? "true" : "false";
   if (target.is_pointer() && v.bits == 0) return "nullptr";
-  if (target.is_pointer()) return fmt::format("reinterpret_cast<{}>(std::uint64_t{{0x{:x}}})", cpp_type(target), v.bits);
+  if (target.is_pointer()) return fmt::format("reinterpret_cast<{}>(std::uint64_t{{0x{:x}}})", cpp_type(target, p_.structs), v.bits);
   switch (target.s) {
     case ir::scalar::i32:
     case ir::scalar::i64: return integer_literal(v.i);
     case ir::scalar::u32: return fmt::format("{}u", v.i);
     case ir::scalar::u64: return fmt::format("{}ull", static_cast<std::uint64_t>(v.i));
-    default: return fmt::format("{}{{{}}}", cpp_type(target), v.i);
+    default: return fmt::format("{}{{{}}}", cpp_type(target, p_.structs), v.i);
   }
 }
 
@@ -208,9 +209,9 @@ std::string value_printer::argument(const ir::argument& a, std::string_view what
     return expr(a.expr);
   source_range r = a.range.end > a.range.begin ? a.range : fallback;
   if (is_small_float(a.target))
-    return fmt::format("cg::to_small_float<{}, {}>({}, {}, {}, {})", cpp_type(a.target), scalar_enum(a.target.s),
+    return fmt::format("cg::to_small_float<{}, {}>({}, {}, {}, {})", cpp_type(a.target, p_.structs), scalar_enum(a.target.s),
                        expr(a.expr), a.check == ir::check::positive ? "true" : "false", site(r.begin), quoted(what));
-  return fmt::format("cg::to<{}>({}, {}, {}, {})", cpp_type(a.target), expr(a.expr),
+  return fmt::format("cg::to<{}>({}, {}, {}, {})", cpp_type(a.target, p_.structs), expr(a.expr),
                      a.check == ir::check::positive ? "true" : "false", site(r.begin), quoted(what));
 }
 

@@ -13,7 +13,7 @@ namespace cgraph::emit {
 
 // The C++ type of a .cgraph type as a kernel or callback parameter: float, std::int32_t*,
 // cudaGraphConditionalHandle, a struct's name (`structs`: the program's), …
-std::string cpp_type(ir::type t, std::span<const ir::structure> structs = {});
+std::string cpp_type(ir::type t, std::span<const ir::structure> structs);
 
 // f16 or bf16: values that generated code handles by their bits.
 bool is_small_float(ir::type t);

@@ -388,7 +388,7 @@ std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
         }
         ir::expr e;
         e.op = op::alloc_ref;
-        e.result = ir::type::pointer_to(a.element.s);
+        e.result = ir::type::pointer_to(a.element);
         e.index = s->index;
         e.range = range_of(id);
         return intern(e);
@@ -462,7 +462,7 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
     if (l.is_pointer() || r.is_pointer()) {
       if (!l.is_pointer() || !r.is_pointer()) return invalid(": a pointer compares with a pointer only");
       if (!equality) return invalid(": pointers compare with '==' and '!=' only");
-      if (l.k == ir::type::kind::pointer && r.k == ir::type::kind::pointer && l.s != r.s)
+      if (l.has_element() && r.has_element() && !ir::type::same_element(l, r))
         return invalid(": the pointers point to different types");
     } else if (!(l.is_bool() && r.is_bool() && equality)) {
       lhs = to_integer(lhs);
@@ -493,13 +493,13 @@ std::uint32_t expr_lowering::binary(dsl::binary_op o, std::uint32_t lhs, std::ui
     if (!offset_op) return invalid(": a pointer can only be offset by an integer");
     std::uint32_t ptr = l.is_pointer() ? lhs : rhs, count = l.is_pointer() ? rhs : lhs;
     ir::type pt = graph_.exprs[ptr].result;
-    if (pt.k != ir::type::kind::pointer)
+    if (!pt.has_element())
       return invalid(fmt::format(": '{}' has no element size to offset by", ir::to_string(pt)));
     e.op = code == op::add ? op::ptr_add : op::ptr_sub;
     e.result = pt;
     e.a = ptr;
     e.b = count;
-    e.set_element_size(ir::size_of(pt.s));
+    e.set_element_size(ir::element_size(pt, structs_));
     return add(e);
   }
   bool numbers = (l.is_integer() || l.is_float()) && (r.is_integer() || r.is_float());
@@ -622,14 +622,15 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
       break;
     // `null` converts to every pointer; a pointer may gain const, never lose it (§9).
     case ir::type::kind::pointer:
+    case ir::type::kind::struct_pointer:
       compatible = from.k == ir::type::kind::null ||
-                   (from.k == ir::type::kind::pointer && from.s == target.s && (!from.is_const || target.is_const));
+                   (ir::type::same_element(from, target) && (!from.is_const || target.is_const));
       break;
     case ir::type::kind::void_pointer: compatible = from.is_pointer() && (!from.is_const || target.is_const); break;
     case ir::type::kind::cond: compatible = from.k == ir::type::kind::cond; break;
     case ir::type::kind::event:
     case ir::type::kind::comm: compatible = from.k == target.k; break;
-    case ir::type::kind::null: break;  // nothing is declared with the type of `null`
+    case ir::type::kind::null: arg.expr = bad_expr; return arg;  // a parameter's type that is an error, reported
     case ir::type::kind::structure: compatible = from.is_struct() && from.id() == target.id(); break;
   }
   if (!compatible) {
@@ -639,7 +640,7 @@ ir::argument expr_lowering::convert(std::uint32_t e, ir::type target, ir::check 
     else if (target.is_handle()) hint = fmt::format("; pass a graph parameter of type '{}'", ir::to_string(target));
     else if (from.is_const && target.is_pointer() && !target.is_const)
       hint = "; a pointer to const cannot be written through";
-    else if (from.k == ir::type::kind::void_pointer && target.k == ir::type::kind::pointer)
+    else if (from.k == ir::type::kind::void_pointer && target.has_element())
       hint = "; 'void*' does not convert to a typed pointer";
     diags_.error(range, fmt::format("cannot convert {} to '{}' for {}{}", describe_value_type(from, structs_),
                                     ir::to_string(target, structs_), what.str(), hint));

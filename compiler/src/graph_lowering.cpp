@@ -1030,17 +1030,22 @@ private:
       add_arg(n, pointer_arg(second, s.args[1], "source", true));
       add_arg(n, exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the byte count of memcpy"));
     } else {
-      // The element type comes from the destination: 1, 2 or 4 bytes; void* means bytes.
-      ir::type element = ir::type::of(ir::scalar::u8);
-      if (dst != bad_expr && exprs_.at(dst).result.k == ir::type::kind::pointer)
-        element = ir::type::of(exprs_.at(dst).result.s);
+      // The element type comes from the destination: 1, 2 or 4 bytes; void* means bytes. A
+      // struct has no value to write, so a `P*` sets bytes: COUNT structs of a byte VALUE each.
+      const ir::type destination = dst != bad_expr ? exprs_.at(dst).result : ir::type::void_pointer();
+      ir::type element = ir::type::of(destination.k == ir::type::kind::pointer ? destination.s : ir::scalar::u8);
       n.element_size = static_cast<std::uint8_t>(ir::size_of(element));
-      auto value = exprs_.convert(second, element, ir::check::any, range_of(s.args[1]),
-                                  [&] { return fmt::format("the value of memset (element type '{}')", ir::to_string(element)); });
+      auto value = exprs_.convert(second, element, ir::check::any, range_of(s.args[1]), [&] {
+        return destination.k == ir::type::kind::struct_pointer
+                   ? fmt::format("the value of memset (a byte of each '{}')", ir::to_string(destination, program_.structs))
+                   : fmt::format("the value of memset (element type '{}')", ir::to_string(element));
+      });
       auto count = exprs_.convert(third, u64_type, ir::check::positive, range_of(s.args[2]), "the element count of memset");
       // From the destination as written: its converted argument is bad where it is refused (a
       // pointer to const), and the element size still needs its check.
-      if (n.element_size == 8 && dst != bad_expr) split_wide_memset(n, exprs_.at(dst).result, value, count, s);
+      if (n.element_size == 8 && dst != bad_expr) split_wide_memset(n, destination, value, count, s);
+      if (destination.k == ir::type::kind::struct_pointer && count.expr != bad_expr)
+        count.expr = scaled(count.expr, ir::element_size(destination, program_.structs), count.range);
       add_arg(n, value);
       add_arg(n, count);
     }
@@ -1072,10 +1077,13 @@ private:
     n.element_size = 4;
     const ir::type integer = ir::type::of(ir::scalar::i64);
     value = {exprs_.constant(ir::value::integer(low), integer, value.range), u32_type, ir::check::any, 0, value.range};
-    if (count.expr != bad_expr) {
-      std::uint32_t two = exprs_.constant(ir::value::integer(2), integer, count.range);
-      count.expr = exprs_.binary(dsl::binary_op::mul, count.expr, two, count.range);
-    }
+    if (count.expr != bad_expr) count.expr = scaled(count.expr, 2, count.range);
+  }
+
+  // `count` × `factor`, checked for overflow like any product.
+  std::uint32_t scaled(std::uint32_t count, std::uint32_t factor, source_range range) {
+    std::uint32_t f = exprs_.constant(ir::value::integer(factor), ir::type::of(ir::scalar::i64), range);
+    return exprs_.binary(dsl::binary_op::mul, count, f, range);
   }
 
   frontier lower_host(const ast::host_stmt& s, const frontier& in) {
@@ -1116,16 +1124,15 @@ private:
     if (current_->conditional)
       diags_.error(range_of(s), "'alloc' is not allowed inside a conditional body (CUDA does not allow memory nodes there)");
     auto t = resolve_type(s.element, diags_, globals_, program_.structs);
-    if (t && t->k != ir::type::kind::scalar) {
-      diags_.error(range_of(s.element), fmt::format("'alloc' allocates elements of a scalar type (f32, i32, …), not of "
-                                                    "'{}'; allocate bytes as u8 for anything else",
+    if (t && t->k != ir::type::kind::scalar && !t->is_struct()) {
+      diags_.error(range_of(s.element), fmt::format("'alloc' allocates elements of a scalar type (f32, i32, …) or a "
+                                                    "struct, not of '{}'; allocate bytes as u8 for anything else",
                                                     ir::to_string(*t, program_.structs)));
       t.reset();
     }
     std::uint32_t count = exprs_.lower(s.count);
     if (t && count != bad_expr) {
-      std::uint32_t size = exprs_.constant(ir::value::integer(ir::size_of(*t)), ir::type::of(ir::scalar::i64), range_of(s.count));
-      std::uint32_t bytes = exprs_.binary(dsl::binary_op::mul, count, size, range_of(s.count));
+      std::uint32_t bytes = scaled(count, ir::size_of(*t), range_of(s.count));
       if (bytes != bad_expr)
         add_arg(n, exprs_.convert(bytes, ir::type::of(ir::scalar::u64), ir::check::positive, range_of(s.count),
                                         [&] { return fmt::format("the byte count of alloc '{}'", s.name.name); }));
@@ -1205,7 +1212,7 @@ private:
       std::size_t required = 0;
       for (const auto& p : callee.params) {
         auto t = resolve_type_quietly(p.type, globals_, program_.structs);
-        params.push_back({std::string(p.name.name), t.value_or(ir::type::of(ir::scalar::i64)), ir::none, range_of(p)});
+        params.push_back({std::string(p.name.name), t.value_or(unresolved_parameter_type), ir::none, range_of(p)});
         if (!p.default_value) required = params.size();
       }
       lower_arguments(n, s.args, params, required, s.graph, "graph");

@@ -33,6 +33,7 @@ std::string to_string(type t, std::span<const structure> structs) {
     case type::kind::scalar: return std::string(to_string(t.s));
     case type::kind::pointer: return qualifier + std::string(to_string(t.s)) + "*";
     case type::kind::void_pointer: return qualifier + std::string("void*");
+    case type::kind::struct_pointer: return qualifier + (t.id() < structs.size() ? structs[t.id()].name : "struct") + "*";
     case type::kind::cond: return "cond";
     case type::kind::null: return "null";
     case type::kind::event: return "event";
@@ -43,6 +44,10 @@ std::string to_string(type t, std::span<const structure> structs) {
 
 std::uint32_t size_of(type t) { return t.k == type::kind::scalar ? size_of(t.s) : t.is_struct() ? t.bytes() : 8; }
 std::uint32_t align_of(type t) { return t.is_struct() ? t.align : size_of(t); }
+std::uint32_t element_size(type pointer, std::span<const structure> structs) {
+  if (pointer.k == type::kind::pointer) return size_of(pointer.s);
+  return pointer.k == type::kind::struct_pointer && pointer.id() < structs.size() ? structs[pointer.id()].size : 0;
+}
 
 std::uint32_t structure::find(std::string_view n) const {
   for (std::uint32_t i = 0; i < fields.size(); ++i)

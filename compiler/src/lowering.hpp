@@ -47,6 +47,10 @@ inline auto field_names(const ir::structure& st) { return st.fields | cgraph::de
 // name needs its layout done (program::structs).
 std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags, const global_table& globals,
                                      std::span<const ir::structure> structs);
+// The type of a kernel's, host callback's or called graph's parameter whose written type is an
+// error (reported at the declaration): nothing is declared with the type of `null`, so an
+// argument for it is refused without a second message (expr_lowering::convert).
+inline constexpr ir::type unresolved_parameter_type = ir::type::null();
 
 // How an expression's type reads in messages: "integer", "float", "bool", "'f32*'", "cond",
 // "'Params'".

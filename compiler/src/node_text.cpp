@@ -73,7 +73,7 @@ std::string describe_kind(const ir::program& p, const ir::graph& g, const ir::no
     case ir::node_kind::repeat_init: return fmt::format("repeat_init({})", g.conds[n.cond].name);
     case ir::node_kind::mem_alloc: {
       const ir::allocation& a = g.allocations[n.callee];
-      return fmt::format("alloc {}: {} [{} bytes]", a.name, ir::to_string(a.element),
+      return fmt::format("alloc {}: {} [{} bytes]", a.name, ir::to_string(a.element, p.structs),
                          g.args(n).empty() ? std::string("?") : print_expr(g, g.args(n)[0].expr, p.structs));
     }
     case ir::node_kind::mem_free: return fmt::format("free {}", g.allocations[n.callee].name);

@@ -20,21 +20,20 @@ std::string_view describe(global_symbol::kind k) {
 
 std::optional<ir::type> resolve_type(const ast::type_name& t, diagnostics& diags, const global_table& globals,
                                      std::span<const ir::structure> structs) {
-  if (auto it = globals.find(t.base); it != globals.end() && it->second.k == global_symbol::kind::structure) {
-    it->second.used = true;
-    if (t.pointer || t.is_const) {
-      diags.error(range_of(t), fmt::format("a pointer to a struct is not a type here; pass the struct by value "
-                                           "('{}') or its address as 'void*'", t.base));
-      return std::nullopt;
-    }
-    if (it->second.index >= structs.size() || structs[it->second.index].size == 0) return std::nullopt;  // reported
-    return structs[it->second.index].as_type(it->second.index);
-  }
-  if (t.is_const && !t.pointer) {
+  auto const_value = [&] {
     diags.error(range_of(t), fmt::format("'const' applies to pointers only: write 'const {}*', or '{}' for a value "
                                          "(values are passed by copy)", t.base, t.base));
     return std::nullopt;
+  };
+  if (auto it = globals.find(t.base); it != globals.end() && it->second.k == global_symbol::kind::structure) {
+    it->second.used = true;
+    // A pointer needs only the struct's index, not its layout: a struct may point to itself.
+    if (t.pointer) return ir::type::pointer_to_struct(it->second.index, t.is_const);
+    if (t.is_const) return const_value();
+    if (it->second.index >= structs.size() || structs[it->second.index].size == 0) return std::nullopt;  // reported
+    return structs[it->second.index].as_type(it->second.index);
   }
+  if (t.is_const && !t.pointer) return const_value();
   if (t.base == "void") {
     if (t.pointer) return ir::type::void_pointer(t.is_const);
     diags.error(range_of(t), "'void' is only a type as 'void*'");

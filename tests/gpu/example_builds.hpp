@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+struct Particle;  // tests/gpu/structs_kernels.cuh
+
 namespace gpu_test {
 
 struct generated_example {
@@ -72,6 +74,9 @@ struct structs_seen {
 };
 void run_structs_explicit(const structs_inputs& in, structs_seen& seen, cudaStream_t stream);
 void run_structs_capture(const structs_inputs& in, structs_seen& seen, cudaStream_t stream);
+// Its graph `particles` likewise on (ps, n, dt, out): launched once, synchronised.
+void run_particles_explicit(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
+void run_particles_capture(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
 
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);

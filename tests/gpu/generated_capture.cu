@@ -9,6 +9,7 @@
 #define RUN_MIXED_TYPES run_mixed_types_capture
 #define RUN_BIG_SHARED run_big_shared_capture
 #define RUN_STRUCTS run_structs_capture
+#define RUN_PARTICLES run_particles_capture
 #define RUN_V2_CHAIN run_v2_chain_capture
 #define RUN_V2_COND_DEFAULT run_v2_cond_default_capture
 #define RUN_V2_EVENTS run_v2_events_capture

@@ -5,6 +5,7 @@
 #define RUN_MIXED_TYPES run_mixed_types_explicit
 #define RUN_BIG_SHARED run_big_shared_explicit
 #define RUN_STRUCTS run_structs_explicit
+#define RUN_PARTICLES run_particles_explicit
 #define RUN_V2_CHAIN run_v2_chain_explicit
 #define RUN_V2_COND_DEFAULT run_v2_cond_default_explicit
 #define RUN_V2_EVENTS run_v2_events_explicit

@@ -11,3 +11,13 @@ __global__ void advance(SimParams p, float* pos, float* vel) {
 __global__ void fill_window(WindowC w, int* out, int value) {
   for (int t = static_cast<int>(threadIdx.x); t < w.width; t += static_cast<int>(blockDim.x)) out[w.lo + t] = value;
 }
+
+__global__ void drift(Particle* ps, int n, float dt) {
+  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) ps[i].pos += dt * ps[i].vel;
+}
+
+__global__ void gather_next(const Particle* ps, int n, float* out) {
+  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) out[i] = ps[i].pos + (ps[i].next ? ps[i].next->pos : -1.0f);
+}

@@ -25,7 +25,19 @@ struct WindowC {
   short width;
 };
 
+// The C++ twin of the .cgraph struct Particle: `next` points into the same array.
+struct Particle {
+  float pos;
+  float vel;
+  Particle* next;
+  const Range* home;
+};
+
 // For i in p.range: vel[i] = vel[i]·damping + dt·bias[i]·gain, then pos[i] += dt·vel[i] if move.
 __global__ void advance(SimParams p, float* pos, float* vel);
 // out[w.lo + t] = value for t < w.width (any block size).
 __global__ void fill_window(WindowC w, int* out, int value);
+// ps[i].pos += dt · ps[i].vel for i < n.
+__global__ void drift(Particle* ps, int n, float dt);
+// out[i] = ps[i].pos + ps[i].next->pos (or - 1 where next is null) for i < n.
+__global__ void gather_next(const Particle* ps, int n, float* out);

@@ -84,7 +84,7 @@ void check_seen(const seen& s, float dt) {
 // The kernels, and the host callback recording what it saw into `host`.
 cgraph::registry structs_registry(seen& host) {
   cgraph::registry reg;
-  reg.kernel("advance", advance).kernel("fill_window", fill_window);
+  reg.kernel("advance", advance).kernel("fill_window", fill_window).kernel("drift", drift).kernel("gather_next", gather_next);
   reg.host("record", [&host](SimParams p, WindowC w) {
     ++host.calls;
     host.dt = p.dt;
@@ -208,5 +208,76 @@ TEST_CASE("structs.generated_cpp_in_both_modes_matches_the_cpu") {
     CHECK(host.dt == 0.5f);
     CHECK(host.lo == split);
     CHECK(host.width == 3);
+  }
+}
+
+namespace {
+
+// Graph `particles` on n particles whose `next` is the following one (the last's the first),
+// with small integers and dt = 0.5 or 0.25, so every sum is exact.
+struct particle_run {
+  static constexpr int count = 300;
+  buffer<Particle> ps{count};
+  buffer<float> out{count};
+  std::vector<Particle> start;
+  particle_run() {
+    for (int i = 0; i < count; ++i)
+      start.push_back(Particle{static_cast<float>(i % 7), static_cast<float>(i % 3), ps.get() + (i + 1) % count, nullptr});
+    ps.write(start);
+  }
+  cgraph::args values(float dt) const { return {{"ps", ps.get()}, {"n", count}, {"dt", dt}, {"out", out.get()}}; }
+
+  // drift moved particles 1..n-2 (ps + 1, n - 1 of them; the last is then zeroed), memset
+  // zeroed the last two whole, gather_next read the copy made first and, through `next`, ps.
+  void check(float dt) const {
+    std::vector<Particle> after = start;
+    for (int i = 1; i < count; ++i) after[i].pos += dt * after[i].vel;
+    for (int i = count - 2; i < count; ++i) after[i] = Particle{0, 0, nullptr, nullptr};
+    auto got = ps.read();
+    auto sums = out.read();
+    int wrong = 0;
+    for (int i = 0; i < count; ++i) {
+      if (got[i].pos != after[i].pos || got[i].vel != after[i].vel || got[i].next != after[i].next) ++wrong;
+      if (sums[i] != start[i].pos + after[(i + 1) % count].pos) ++wrong;
+    }
+    CHECK(wrong == 0);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("structs.pointers_to_structs_offset_memset_and_allocate_in_both_strategies") {
+  auto prog = structs_program();
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    seen ignored;
+    cgraph::registry reg = structs_registry(ignored);
+    particle_run run;
+    auto exec = cgraph::graph::build(prog, "particles", run.values(0.5f), reg, with(s)).instantiate();
+    gpu_test::run(exec);
+    run.check(0.5f);
+
+    // Another array and step: the pointer and the float change by node parameters.
+    particle_run again;
+    auto r = exec.update(again.values(0.25f));
+    CHECK(r.path != cgraph::update_path::unchanged);
+    gpu_test::run(exec);
+    again.check(0.25f);
+
+    // A parameter handle of the kernels' own pointer type.
+    particle_run third;
+    exec.parameter<Particle*>("ps") = third.ps.get();
+    exec.parameter<float*>("out") = third.out.get();
+    exec.apply();
+    gpu_test::run(exec);
+    third.check(0.25f);
+  }
+}
+
+TEST_CASE("structs.pointers_to_structs_as_generated_cpp_in_both_modes") {
+  for (auto* run_generated : {run_particles_explicit, run_particles_capture}) {
+    particle_run run;
+    run_generated(run.ps.get(), particle_run::count, 0.5f, run.out.get(), nullptr);
+    run.check(0.5f);
   }
 }

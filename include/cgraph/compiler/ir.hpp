@@ -36,7 +36,9 @@ struct type {
   // event: a cudaEvent_t, a graph parameter for `record` and `wait` (LANGUAGE.md §11); comm: an
   // ncclComm_t, a graph parameter for collectives (§15). Handles: their value is a pointer
   // value (the handle's bits).
-  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure, event, comm };
+  // struct_pointer: `P*` of a struct P (its index in `shape`, as a structure's; no size there,
+  // since a struct may hold a pointer to itself before its own size is known).
+  enum class kind : std::uint8_t { scalar, pointer, void_pointer, cond, null, structure, event, comm, struct_pointer };
   kind k = kind::scalar;
   ir::scalar s = ir::scalar::i64;  // the scalar, or a pointer's element type
   bool is_const = false;           // a pointer to const: `const f32*`, `const void*`
@@ -53,6 +55,13 @@ struct type {
   static constexpr type of(ir::scalar s) { return {kind::scalar, s}; }
   static constexpr type pointer_to(ir::scalar s, bool to_const = false) { return {kind::pointer, s, to_const}; }
   static constexpr type void_pointer(bool to_const = false) { return {kind::void_pointer, ir::scalar::u8, to_const}; }
+  static constexpr type pointer_to_struct(std::uint32_t id, bool to_const = false) {
+    return {kind::struct_pointer, ir::scalar::u8, to_const, 0, id};
+  }
+  // A pointer to an element of type `element`, a scalar or a struct.
+  static constexpr type pointer_to(type element, bool to_const = false) {
+    return element.k == kind::structure ? pointer_to_struct(element.id(), to_const) : pointer_to(element.s, to_const);
+  }
   static constexpr type cond() { return {kind::cond, ir::scalar::u64}; }
   static constexpr type null() { return {kind::null, ir::scalar::u8}; }
   static constexpr type event() { return {kind::event, ir::scalar::u64}; }
@@ -69,7 +78,14 @@ struct type {
     return k == kind::scalar && (s == ir::scalar::f32 || s == ir::scalar::f64 || s == ir::scalar::f16 || s == ir::scalar::bf16);
   }
   bool is_bool() const { return k == kind::scalar && s == ir::scalar::boolean; }
-  bool is_pointer() const { return k == kind::pointer || k == kind::void_pointer || k == kind::null; }
+  bool is_pointer() const {
+    return k == kind::pointer || k == kind::void_pointer || k == kind::null || k == kind::struct_pointer;
+  }
+  // A pointer with an element type (`T*`, `P*`): it can be offset, and it converts only to a
+  // pointer to the same element type (or to `void*`).
+  bool has_element() const { return k == kind::pointer || k == kind::struct_pointer; }
+  // Whether two pointers with element types point to the same type (const aside).
+  static constexpr bool same_element(type a, type b) { return a.k == b.k && a.s == b.s && a.shape == b.shape; }
 
   friend bool operator==(type, type) = default;
 };
@@ -83,6 +99,9 @@ std::optional<scalar> scalar_from_name(std::string_view name);
 std::uint32_t size_of(scalar s);
 std::uint32_t size_of(type t);   // bytes a kernel parameter of this type occupies
 std::uint32_t align_of(type t);  // its alignment (C's: scalars and pointers their size)
+// The bytes of the element a pointer with an element type points to (has_element()): what
+// `p + 1` adds, what a memset of one element writes.
+std::uint32_t element_size(type pointer, std::span<const structure> structs);
 // The most bytes of parameters a kernel may take (CUDA 12.1 and later; 4 KiB before), a
 // struct parameter's included.
 inline constexpr std::uint32_t max_kernel_parameter_bytes = 32764;
