@@ -579,7 +579,7 @@ private:
             const ir::type t = exprs_.at(e).result;
             if (t.k != ir::type::kind::pointer) {
               diags_.error(range_of(x), fmt::format("{} must be a pointer to the elements (f32*, …), got {}", what(),
-                                                    describe_value_type(t)));
+                                                    describe_value_type(t, program_.structs)));
               break;
             }
             if (element && *element != t.s) {
@@ -1019,7 +1019,7 @@ private:
     auto pointer_arg = [&](std::uint32_t e, const ast::expression& x, const char* role, bool to_const) {
       if (e != bad_expr && !exprs_.at(e).result.is_pointer()) {
         diags_.error(range_of(x), fmt::format("the {} of {} must be a pointer, got {}", role, name,
-                                              describe_value_type(exprs_.at(e).result)));
+                                              describe_value_type(exprs_.at(e).result, program_.structs)));
         return ir::argument{bad_expr, ir::type::void_pointer(to_const), ir::check::any, 0, range_of(x)};
       }
       return exprs_.convert(e, ir::type::void_pointer(to_const), ir::check::any, range_of(x),
