@@ -658,10 +658,13 @@ private:
 
   // A type as a C++ constant expression.
   static std::string type_constant(ir::type t) {
-    static constexpr std::string_view kinds[] = {"scalar", "pointer", "void_pointer", "cond", "null", "structure", "event", "comm"};
-    return fmt::format("cgraph::ir::type{{cgraph::ir::type::kind::{}, cgraph::ir::scalar::{}, {}, 0, 0}}",
+    static constexpr std::string_view kinds[] = {"scalar", "pointer", "void_pointer", "cond", "null",
+                                                  "structure", "event", "comm", "struct_pointer"};
+    static_assert(std::size(kinds) == static_cast<std::size_t>(ir::type::kind::struct_pointer) + 1,
+                  "a name for every ir::type::kind");
+    return fmt::format("cgraph::ir::type{{cgraph::ir::type::kind::{}, cgraph::ir::scalar::{}, {}, {}, {}}}",
                        kinds[static_cast<std::size_t>(t.k)], ir::to_string(t.s) == "bool" ? "boolean" : ir::to_string(t.s),
-                       t.is_const);
+                       t.is_const, t.align, t.shape);
   }
 
   // The slots, argument targets and node records, and the function that computes the slots

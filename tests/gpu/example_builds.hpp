@@ -77,6 +77,10 @@ void run_structs_capture(const structs_inputs& in, structs_seen& seen, cudaStrea
 // Its graph `particles` likewise on (ps, n, dt, out): launched once, synchronised.
 void run_particles_explicit(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
 void run_particles_capture(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
+// tests/gpu/table_structs.cgraph's `table_particles` in the table form, launched once and
+// synchronised; true when the table form built it.
+bool run_table_particles_explicit(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
+bool run_table_particles_capture(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
 
 // The kernels every example declares, under their names, and stub host callbacks.
 void register_example_kernels(cgraph::registry& r);

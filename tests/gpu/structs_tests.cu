@@ -228,8 +228,9 @@ struct particle_run {
   cgraph::args values(float dt) const { return {{"ps", ps.get()}, {"n", count}, {"dt", dt}, {"out", out.get()}}; }
 
   // drift moved particles 1..n-2 (ps + 1, n - 1 of them; the last is then zeroed), memset
-  // zeroed the last two whole, gather_next read the copy made first and, through `next`, ps.
-  void check(float dt) const {
+  // zeroed the last two whole, gather_next read the copy made first and, through `next`, ps
+  // (or, `gathered_first`, ran before the others: `table_particles`).
+  void check(float dt, bool gathered_first = false) const {
     std::vector<Particle> after = start;
     for (int i = 1; i < count; ++i) after[i].pos += dt * after[i].vel;
     for (int i = count - 2; i < count; ++i) after[i] = Particle{0, 0, nullptr, nullptr};
@@ -238,7 +239,7 @@ struct particle_run {
     int wrong = 0;
     for (int i = 0; i < count; ++i) {
       if (got[i].pos != after[i].pos || got[i].vel != after[i].vel || got[i].next != after[i].next) ++wrong;
-      if (sums[i] != start[i].pos + after[(i + 1) % count].pos) ++wrong;
+      if (sums[i] != start[i].pos + (gathered_first ? start : after)[(i + 1) % count].pos) ++wrong;
     }
     CHECK(wrong == 0);
   }
@@ -279,5 +280,13 @@ TEST_CASE("structs.pointers_to_structs_as_generated_cpp_in_both_modes") {
     particle_run run;
     run_generated(run.ps.get(), particle_run::count, 0.5f, run.out.get(), nullptr);
     run.check(0.5f);
+  }
+}
+
+TEST_CASE("structs.pointers_to_structs_in_the_table_form_in_both_modes") {
+  for (auto* run_generated : {run_table_particles_explicit, run_table_particles_capture}) {
+    particle_run run;
+    CHECK(run_generated(run.ps.get(), particle_run::count, 0.5f, run.out.get(), nullptr));
+    run.check(0.5f, true);
   }
 }
