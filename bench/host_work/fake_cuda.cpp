@@ -127,7 +127,15 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* n, cudaGraph_t g, const cuda
   *n = made_in(g);
   OK;
 }
-ADD(cudaGraphAddMemAllocNode, cudaMemAllocNodeParams* p)
+// An allocation gets a fresh address, as CUDA hands one out when the node is added: the table
+// form's tests check that the kernels after it are given it (tests/fake_runtime).
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* n, cudaGraph_t g, const cudaGraphNode_t* d, size_t count,
+                                     cudaMemAllocNodeParams* p) {
+  *n = made_in(g);
+  if (recording) record_node(*n, d, count, false);
+  p->dptr = fresh<void*>();
+  OK;
+}
 ADD(cudaGraphAddMemFreeNode, void*)
 ADD(cudaGraphAddMemsetNode, const cudaMemsetParams*)
 ADD(cudaGraphAddMemcpyNode1D, void*, const void*, size_t, cudaMemcpyKind)

@@ -682,6 +682,9 @@ private:
     std::vector<std::string> computed;  // C++ expressions making a cgraph::value (none: a cond's handle)
     std::map<std::string, std::uint32_t> computed_index;
     std::vector<std::string> cond_slots;  // {computed slot, cond}: generated.hpp, table_cond_slot
+    // By allocation, the computed slot that holds its address (none: no argument names it),
+    // filled by the walker once the alloc row is made (generated.hpp, node_table::allocation_slots).
+    std::vector<std::uint32_t> allocation_slots(g_.allocations.size(), ir::none);
     // Until every constant is known: a converted constant, and a slot after the constants.
     constexpr std::uint32_t converted_bit = 1u << 31, computed_bit = 1u << 30;
     auto slot = [&](const ir::argument& a, ir::type target, ir::check check) -> std::uint32_t {
@@ -693,6 +696,14 @@ private:
           cond_slots.push_back(fmt::format("{{{}, {}}}", it->second, e.index));
         }
         return computed_bit | it->second;
+      }
+      if (e.op == ir::op::alloc_ref) {  // likewise once its alloc row is made (an alloc name is passed as it is)
+        std::uint32_t& s = allocation_slots[e.index];
+        if (s == ir::none) {
+          s = static_cast<std::uint32_t>(computed.size());
+          computed.emplace_back();
+        }
+        return computed_bit | s;
       }
       const ir::value c = e.is_constant() ? e.constant() : ir::value{};
       if (e.is_constant() && !c.big_unsigned()) {
@@ -766,6 +777,7 @@ private:
       } else {
         const bool repeat = n.kind == ir::node_kind::repeat_init || n.kind == ir::node_kind::repeat_counter;
         if (repeat) config = n.cond;  // generated.hpp, table_node: a repeat's init or counter names its cond
+        if (n.kind == ir::node_kind::mem_alloc || n.kind == ir::node_kind::mem_free) config = n.callee;  // its allocation
         // generated.hpp, table_node: a kernel's second field says whether its launch is known
         const int second = n.kind == ir::node_kind::kernel ? int{known_launch} : int{n.element_size};
         records.push_back(fmt::format("{{{},{},{},{},{},{},{},{},{},{},{}}}", detail::info(n.kind).table_row, second,
@@ -790,6 +802,8 @@ private:
     line("constexpr auto K = cgraph::ir::node_kind::kernel, C = cgraph::ir::node_kind::memcpy, S = cgraph::ir::node_kind::memset,");
     line("               Q = cgraph::ir::node_kind::conditional, I = cgraph::ir::node_kind::repeat_init,");
     line("               R = cgraph::ir::node_kind::repeat_counter;");
+    if (!g_.allocations.empty())
+      line("constexpr auto A = cgraph::ir::node_kind::mem_alloc, F = cgraph::ir::node_kind::mem_free;");
     std::string kinds;
     for (const auto& c : constants)
       kinds += c.first == ir::value::kind::integer    ? 'i'
@@ -820,10 +834,18 @@ private:
     if (std::any_of(plan_.steps.begin(), plan_.steps.end(),
                     [](const auto& s) { return s.node->kind == ir::node_kind::repeat_init; }))
       line("// (a repeat's init or counter: {{I or R, 0, 0, shape, line, column, cond, argument slots (the counter's count), …}})");
+    if (!g_.allocations.empty())
+      line("// (an alloc or a free: {{A or F, 0, 0, shape, line, column, allocation, argument slots (the alloc's byte count), …}})");
     array_of_records("cg::table_node nodes", records);
     if (!cond_slots.empty()) {
       line("// The computed slots that hold a cond's handle: {{slot, cond}}, filled by the table's walker.");
       array_of_records("cg::table_cond_slot cond_slots", cond_slots);
+    }
+    if (!g_.allocations.empty()) {
+      line("// By allocation, the computed slot that holds its address ({} where no argument names it), filled by the",
+           ir::none);
+      line("// table's walker once its alloc row is made.");
+      line("inline constexpr std::uint32_t allocation_slots[] = {{{}}};", numbers(allocation_slots));
     }
     if (mode_ == emit_mode::stream_capture) capture_rows(numbers);
     line("}}  // namespace table_form");
@@ -831,9 +853,10 @@ private:
     line("inline cg::node_table table() {{");
     line("  using namespace table_form;");
     line("  return {{file, {{nodes, {}}}, {{slot_lists, {}}}, {{deps, {}}}, {{shapes, {}}}, {{arguments, {}}}, {{functions, {}}}, "
-         "constant_kinds, {{constant_bits, {}}}, {{converted, {}}}{}}};",
+         "constant_kinds, {{constant_bits, {}}}, {{converted, {}}}{}{}}};",
          records.size(), lists.size(), deps.size(), shapes.size(), argument_entries, functions.size(), constants.size(),
-         converted.size(), cond_slots.empty() ? std::string(", {}") : fmt::format(", {{cond_slots, {}}}", cond_slots.size()));
+         converted.size(), cond_slots.empty() ? std::string(", {}") : fmt::format(", {{cond_slots, {}}}", cond_slots.size()),
+         allocation_slots.empty() ? std::string(", {}") : fmt::format(", {{allocation_slots, {}}}", allocation_slots.size()));
     line("}}");
     line("");
     std::vector<std::string> statements;

@@ -61,8 +61,8 @@ inline constexpr std::array<node_kind_info, 13> node_kinds = {{
     // An allocation's size is fixed in its exec (and its address in its graph): a new size is
     // a new graph, which replaces the exec (a graph that allocates is never exec-updated).
     {ir::node_kind::mem_alloc, "alloc", ", shape=invhouse", "", {"byte count"}, "alloc", "add_alloc", "alloc", "",
-     node_update::whole_graph},
-    {ir::node_kind::mem_free, "free", ", shape=house", "", {}, "", "add_free", "free", "", node_update::none},
+     node_update::whole_graph, "A"},
+    {ir::node_kind::mem_free, "free", ", shape=house", "", {}, "", "add_free", "free", "", node_update::none, "F"},
     // NCCL collectives, captured into a graph of their own and embedded as a child graph in both
     // strategies. Generated code updates them as a whole graph; the run-time path captures them
     // again and sets the child graph in the exec, as it does for captured routines.

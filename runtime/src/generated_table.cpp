@@ -72,6 +72,9 @@ public:
                        n.element_size, argument(n, 2, at));
   }
 
+  // An alloc row's byte count.
+  std::uint64_t bytes(const table_node& n, const site& at) const { return argument(n, 0, at); }
+
   // A repeat's init or counter node, in graph `g` (its counter's memory and its cond's handle):
   // the counter's one argument is the iteration count.
   repeat_call repeat(const table_node& n, const graph_state& g, const site& at) const {
@@ -175,32 +178,12 @@ bool reads_changed(const node_table& t, std::uint32_t list, std::uint32_t count,
   return false;
 }
 
-constexpr const char* unknown_row = "the table form holds kernel, memcpy, memset, conditional and repeat nodes only";
+constexpr const char* unknown_row =
+    "the table form holds kernel, memcpy, memset, conditional, repeat, alloc and free nodes only";
 
 // What a conditional row makes (table_node: its values in the kernel's fields).
 backend::conditional_node::spec conditional_spec(const graph_state& g, const table_node& n) {
   return {g.conds[n.config], static_cast<ir::cond_kind>(n.element_size), n.function};
-}
-
-// What repeat row `n` makes, or the row refused where it is not a repeat's.
-repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vector<value>& computed,
-                       const table_node& n, const site& at) {
-  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
-  return node_params(t, computed).repeat(n, g, at);
-}
-// Row `step`, a repeat's init or counter (any other kind is refused), made at `place`, out of
-// line and with its own values but the placement: a repeat inline, or a call that took more of
-// the loop's values (its site and node_params), ran 5 to 7 instructions a node more on a chain
-// of kernels (host_work_generated, run 56). `place` by value: by reference, the placement was
-// written to memory for every row. params() points into `call`, so the call is made while it
-// lives.
-template <typename Place>
-[[gnu::noinline]] void make_repeat(Place place, const graph_state& g, const node_table& t,
-                                   const std::vector<value>& computed, std::uint32_t step) {
-  const table_node& n = t.nodes.data()[step];
-  const site at = row_site(t, n);
-  repeat_call call = repeat_row(g, t, computed, n, at);
-  place.template make<backend::kernel_node>(step, call.params(), at);
 }
 
 // A memcpy or memset row, out of line: inline, its three arguments' conversions took registers
@@ -213,12 +196,48 @@ template <typename Place>
   else place.template make<backend::memset_node>(step, make.set(n, at), at);
 }
 
+// Puts the address of allocation `index` of `g` into the computed slot that names it, if any
+// (node_table::allocation_slots): known only once its node is made.
+void fill_allocation_slot(const graph_state& g, const node_table& t, std::vector<value>& computed, std::uint32_t index) {
+  const std::uint32_t slot = index < t.allocation_slots.size() ? t.allocation_slots.data()[index] : ir::none;
+  if (slot != ir::none) computed[slot] = value::pointer(reinterpret_cast<std::uintptr_t>(g.allocations[index]));
+}
+
+// What repeat row `n` makes, or the row refused where it is not a repeat's.
+repeat_call repeat_row(const graph_state& g, const node_table& t, const std::vector<value>& computed,
+                       const table_node& n, const site& at) {
+  if (n.kind != ir::node_kind::repeat_init && n.kind != ir::node_kind::repeat_counter) value_failed(at, "", unknown_row);
+  return node_params(t, computed).repeat(n, g, at);
+}
+// Row `step`, a repeat's init or counter, an alloc or a free (any other kind is refused), made
+// at `place`, out of line and with its own values but the placement: a repeat inline, or a call
+// that took more of the loop's values (its site and node_params), ran 5 to 7 instructions a node
+// more on a chain of kernels (host_work_generated, run 56); the memory rows share the one case.
+// `place` by value: by reference, the placement was written to memory for every row. params()
+// points into `call`, so the call is made while it lives. An alloc's address goes into its slot
+// before any row after it reads it: the rows are made in step order.
+template <typename Place>
+[[gnu::noinline]] void make_rare_row(Place place, const graph_state& g, const node_table& t, std::vector<value>& computed,
+                                     std::uint32_t step) {
+  const table_node& n = t.nodes.data()[step];
+  const site at = row_site(t, n);
+  if (n.kind == ir::node_kind::mem_free) {
+    place.template make<backend::free_node>(step, n.config, at);
+  } else if (n.kind == ir::node_kind::mem_alloc) {
+    place.template make<backend::alloc_node>(step, n.config, node_params(t, computed).bytes(n, at), at);
+    fill_allocation_slot(g, t, computed, n.config);
+  } else {
+    repeat_call call = repeat_row(g, t, computed, n, at);
+    place.template make<backend::kernel_node>(step, call.params(), at);
+  }
+}
+
 // Row `step`, `n` (of statement `at`), made at `place` (backend/placement.hpp): the one
 // dispatch by kind of the build's loop and the capture's. A kernel whose launch an earlier row
 // made (its element_size: the compiler marks them) skips the launch check.
 template <typename Place>
 [[gnu::always_inline]] inline void make_row(const Place& place, const graph_state& g, const node_table& t,
-                                            const std::vector<value>& computed, node_params& make, std::uint32_t step,
+                                            std::vector<value>& computed, node_params& make, std::uint32_t step,
                                             const table_node& n, const site& at) {
   switch (n.kind) {
     case ir::node_kind::kernel: {
@@ -232,7 +251,7 @@ template <typename Place>
     case ir::node_kind::conditional:
       place.template make<backend::conditional_node>(step, conditional_spec(g, n), n.args, at);
       break;
-    default: make_repeat(place, g, t, computed, step);
+    default: make_rare_row(place, g, t, computed, step);
   }
 }
 
@@ -284,6 +303,11 @@ void update_from_table(node_updater& u, const node_table& t, std::vector<value>&
   // keeps the handle its exec's conditional node has.
   fill_cond_slots(u.values_from(), t, before);
   fill_cond_slots(u.values_from(), t, now);
+  // Likewise the exec's allocations: they keep their addresses (a new size refuses, below).
+  for (std::uint32_t a = 0; a < t.allocation_slots.size(); ++a) {
+    fill_allocation_slot(u.values_from(), t, before, a);
+    fill_allocation_slot(u.values_from(), t, now, a);
+  }
   node_params make(t, now);
   auto changed = [&](std::uint32_t list, std::uint32_t count) { return reads_changed(t, list, count, before, now); };
   for (std::uint32_t i = 0; i < t.nodes.size(); ++i) {
@@ -302,6 +326,9 @@ void update_from_table(node_updater& u, const node_table& t, std::vector<value>&
         break;
       case ir::node_kind::repeat_counter:  // its count (the init node has no value of its own)
         if (changed(n.args, 1)) u.repeat(i, make.repeat(n, u.values_from(), at));
+        break;
+      case ir::node_kind::mem_alloc:  // a new size is a new graph (graph_state::allocations says why)
+        if (changed(n.args, 1)) u.refuse();
         break;
       default: break;
     }

@@ -7,7 +7,8 @@
 // (capture_from_table issues the capture plan's order, as the run-time capture builder does),
 // and an update of `first` must set the one kernel that reads it. Graphs `a` and `pdl`: the
 // attributes, `enabled` flips and programmatic edges the run-time path sets, set the same way.
-// tests/gpu proves the table form's results on a GPU.
+// tests/golden/emit_table/table_alloc.cgraph: graph memory, each kernel given its allocation's
+// address. tests/gpu proves the table form's results on a GPU.
 
 #include "fake_cuda.hpp"
 #include "fault_sweep.hpp"
@@ -18,7 +19,12 @@ void tiny(float*, int) {}  // the graph's kernels, declared before the generated
 // The loop's kernel takes its cond first (the fake runtime records a kernel's first 8 bytes): the
 // test checks that the table's cond slot held the graph's own handle of `go`.
 void spin(cudaGraphConditionalHandle, int) {}
+// tests/golden/emit_table/table_alloc.cgraph's kernels, which take allocations first.
+void put(int*, int) {}
+void scale(float*, int) {}
 
+#include "table_alloc_capture.hpp"
+#include "table_alloc_explicit.hpp"
 #include "table_capture_bodies_capture.hpp"
 #include "table_capture_bodies_explicit.hpp"
 
@@ -138,6 +144,72 @@ TEST_CASE("fake_runtime.the_table_form_makes_the_run_time_paths_nodes_in_both_mo
     CHECK(kernels(made.begin(), made.end() - 3) == expected);
     CHECK(made_shape == expected_shape);
     CHECK(kernels(made.end() - 3, made.end()) == kernels{{1u, 51ull}, {1u, 51ull}, {1u, 51ull}});
+  }
+}
+
+namespace {
+
+int out_buffer[4];
+
+// tests/golden/emit_table/table_alloc.cgraph's `scratch` in the table form of `Traits`, built
+// with value = 7, then updated to 8 (the two kernels that read it, per node), then to n = 512 (a
+// new size: refused, the exec made again): the kernels made and set, in order. Each kernel's
+// first argument must be the address its allocation's row got (the slot the walker fills once
+// the row is made): the second argument tells which (put(tmp, value), put(more, value + 1),
+// scale(spare, 64)).
+template <typename Traits>
+kernels check_table_allocations() {
+  return fake_cuda::grids_and_args_of([&] {
+    cgraph::gen::graph<Traits> g({out_buffer, 7, 256}, {});
+    REQUIRE(dynamic_cast<const cgraph::gen::table_state*>(&g.state()) != nullptr);
+    const std::vector<void*>& allocations = g.state().allocations;
+    REQUIRE(allocations.size() == 3);
+    auto given = [&](std::size_t from, int value) {
+      const auto& made = fake_cuda::kernels_recorded();
+      REQUIRE(made.size() == from + 3);
+      for (std::size_t k = from; k < made.size(); ++k) {
+        CAPTURE(k);
+        const unsigned long long arg1 = made[k].arg1;
+        const std::size_t allocation = arg1 == 64 ? 2 : arg1 == static_cast<unsigned>(value) ? 0 : 1;
+        CHECK(made[k].arg0 == reinterpret_cast<std::uintptr_t>(allocations[allocation]));
+      }
+    };
+    given(0, 7);
+    CHECK(allocations[0] != nullptr);
+    CHECK(allocations[0] != allocations[1]);
+    auto e = g.instantiate();
+    auto r = e.update({out_buffer, 8, 256});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 2);
+    const auto& set = fake_cuda::kernels_recorded();
+    REQUIRE(set.size() == 5);
+    CHECK(set[3].arg0 == reinterpret_cast<std::uintptr_t>(allocations[0]));  // the exec's own addresses
+    CHECK(set[4].arg0 == reinterpret_cast<std::uintptr_t>(allocations[1]));
+    r = e.update({out_buffer, 8, 512});
+    CHECK(r.path == cgraph::update_path::reinstantiated);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("fake_runtime.the_table_form_gives_kernels_the_addresses_of_its_allocations_in_both_modes") {
+  const auto prog =
+      cgraph::program::load((std::filesystem::path(CGRAPH_GOLDEN_DIR) / "emit_table" / "table_alloc.cgraph").string());
+  cgraph::registry reg;
+  reg.kernel("put", &put).kernel("scale", &scale);
+  for (auto how : cgraph_tests::both) {
+    CAPTURE(cgraph_tests::name_of(how));
+    const kernels expected = fake_cuda::grids_and_args_of([&] {
+      cgraph::graph::build(prog, "scratch", {{"out", out_buffer}, {"value", 7}}, reg, cgraph_tests::with(how));
+    });
+    REQUIRE(expected.size() == 3);
+    const kernels made = how == cgraph::strategy::stream_capture
+                             ? check_table_allocations<cgraph_generated::table_alloc::capture_mode::scratch::traits>()
+                             : check_table_allocations<cgraph_generated::table_alloc::explicit_mode::scratch::traits>();
+    REQUIRE(made.size() == 8);  // the build's three, the update's two, the new exec's three
+    CHECK(kernels(made.begin(), made.begin() + 3) == expected);
+    CHECK(kernels(made.begin() + 3, made.begin() + 5) == kernels{{1u, 8ull}, {2u, 9ull}});
+    CHECK(kernels(made.begin() + 5, made.end()) == kernels{{1u, 8ull}, {2u, 9ull}, {1u, 64ull}});
   }
 }
 
@@ -273,8 +345,9 @@ TEST_CASE("fake_runtime.the_table_form_keeps_programmatic_edges") {
 
 TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported_and_leaks_nothing") {
   // The generated table form of both graphs, both modes (loops, a cond slot, a repeat's rows and
-  // counter, a cond that reads a parameter): each CUDA call of a build and its instantiation
-  // fails in turn (fault_sweep.hpp), and is reported at the file.
+  // counter, a cond that reads a parameter), and of table_alloc.cgraph's `scratch`: each CUDA
+  // call of a build and its instantiation fails in turn (fault_sweep.hpp), and is reported at
+  // the file.
   const std::string file = "table_capture_bodies.cgraph";
   auto sweep = [&](auto build) { return cgraph_tests::sweep_faults([&] { (void)build().instantiate(); }, file, 4); };
   using explicit_g = cgraph::gen::graph<generated::explicit_mode::g::traits>;
@@ -290,6 +363,12 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported
   calls += sweep([] { return cgraph::gen::graph<generated::capture_mode::a::traits>({buffer, 50, false}, {}); });
   calls += sweep([] { return cgraph::gen::graph<generated::explicit_mode::pdl::traits>({buffer, 50}, {}); });
   calls += sweep([] { return cgraph::gen::graph<generated::capture_mode::pdl::traits>({buffer, 50}, {}); });
+  // Graph memory (table_alloc.cgraph): alloc and free rows, and the slots filled with their addresses.
+  auto sweep_alloc = [&](auto build) {
+    return cgraph_tests::sweep_faults([&] { (void)build().instantiate(); }, "table_alloc.cgraph", 4);
+  };
+  calls += sweep_alloc([] { return cgraph::gen::graph<cgraph_generated::table_alloc::explicit_mode::scratch::traits>({out_buffer, 7, 256}, {}); });
+  calls += sweep_alloc([] { return cgraph::gen::graph<cgraph_generated::table_alloc::capture_mode::scratch::traits>({out_buffer, 7, 256}, {}); });
   MESSAGE(calls, " faults injected in the table form's builds and instantiations, each reported, nothing leaked");
 }
 

@@ -115,6 +115,19 @@ bool run_table_attributes_explicit(int* out, bool first, cudaStream_t stream);
 bool run_table_attributes_capture(int* out, bool first, cudaStream_t stream);
 int run_table_pdl_explicit(int* a, int* b, int value, cudaStream_t stream);
 int run_table_pdl_capture(int* a, int* b, int value, cudaStream_t stream);
+// `table_scratch` (graph memory) in the table form, built on (out, value), launched; updated to
+// `then` (a kernel argument: the per-node path), launched; updated to `then` on `n_then`
+// elements (a new size: a new exec), launched; synchronised. build_table_scratch_MODE: the
+// built state alone, for comparison with the run-time path's graph.
+struct table_scratch_run {
+  bool table = false;   // the table form built it
+  int first = 0;        // out[0] after the first launch
+  cgraph::update_path value_update{}, size_update{};
+};
+table_scratch_run run_table_scratch_explicit(int* out, int value, int then, int n_then, cudaStream_t stream);
+table_scratch_run run_table_scratch_capture(int* out, int value, int then, int n_then, cudaStream_t stream);
+cgraph::gen::state_ptr build_table_scratch_explicit(int* out, int value);
+cgraph::gen::state_ptr build_table_scratch_capture(int* out, int value);
 // `caller_loop` built with limit `first`, launched, updated to `then` and launched again.
 void run_v2_caller_loop_explicit(int* out, int* counter, int first, int then, cudaStream_t stream);
 void run_v2_caller_loop_capture(int* out, int* counter, int first, int then, cudaStream_t stream);

@@ -19,6 +19,8 @@
 #define RUN_V2_PDL run_v2_pdl_capture
 #define RUN_TABLE_ATTRIBUTES run_table_attributes_capture
 #define RUN_TABLE_PDL run_table_pdl_capture
+#define RUN_TABLE_SCRATCH run_table_scratch_capture
+#define BUILD_TABLE_SCRATCH build_table_scratch_capture
 #define RUN_V2_CALLER_LOOP run_v2_caller_loop_capture
 #define RUN_DP_RANK run_dp_rank_capture
 #define RUN_DP_TWO run_dp_two_capture

@@ -15,6 +15,8 @@
 #define RUN_V2_PDL run_v2_pdl_explicit
 #define RUN_TABLE_ATTRIBUTES run_table_attributes_explicit
 #define RUN_TABLE_PDL run_table_pdl_explicit
+#define RUN_TABLE_SCRATCH run_table_scratch_explicit
+#define BUILD_TABLE_SCRATCH build_table_scratch_explicit
 #define RUN_V2_CALLER_LOOP run_v2_caller_loop_explicit
 #define MAKE_TABLE_CHAIN make_table_chain_explicit
 #define BUILD_TABLE_CHAIN build_table_chain_explicit

@@ -3,8 +3,11 @@
 #include "gpu_support.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +16,30 @@ namespace gpu_test {
 namespace {
 
 std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth);
+
+// The allocations of the graph being described (its alloc nodes' addresses and sizes): a
+// memset's or memcpy's pointer into one is written as its size and offset, since two builds of
+// one graph get their allocations at different addresses.
+thread_local std::vector<std::pair<std::uintptr_t, std::size_t>> graph_allocations;
+
+std::string pointer_text(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  for (const auto& [base, bytes] : graph_allocations)
+    if (a >= base && a < base + bytes) return fmt::format("(allocation of {} bytes)+{}", bytes, a - base);
+  return fmt::format("{}", p);
+}
+
+// Adds the alloc nodes of `nodes` to graph_allocations.
+void note_allocations(const std::vector<cudaGraphNode_t>& nodes) {
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    GPU_CHECK(cudaGraphNodeGetType(node, &type));
+    if (type != cudaGraphNodeTypeMemAlloc) continue;
+    cudaMemAllocNodeParams p{};
+    GPU_CHECK(cudaGraphMemAllocNodeGetParams(node, &p));
+    graph_allocations.emplace_back(reinterpret_cast<std::uintptr_t>(p.dptr), p.bytesize);
+  }
+}
 
 std::string describe_graph(const body_lookup& owner, cudaGraph_t g, int depth) {
   std::size_t n = 0, e = 0;
@@ -31,6 +58,7 @@ std::string describe_graph(const body_lookup& owner, cudaGraph_t g, int depth) {
                        static_cast<int>(d.to_port));
   };
 
+  note_allocations(nodes);  // before any node is described: a memset may come first
   std::map<cudaGraphNode_t, std::string> label;
   for (auto node : nodes) label[node] = describe(owner, node, depth);
   for (int round = 0; round < 3; ++round) {
@@ -90,14 +118,14 @@ std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth) 
     case cudaGraphNodeTypeMemset: {
       cudaMemsetParams p{};
       GPU_CHECK(cudaGraphMemsetNodeGetParams(node, &p));
-      return fmt::format("memset {} value={} element={} width={} height={}", p.dst, p.value, p.elementSize, p.width,
-                         p.height);
+      return fmt::format("memset {} value={} element={} width={} height={}", pointer_text(p.dst), p.value, p.elementSize,
+                         p.width, p.height);
     }
     case cudaGraphNodeTypeMemcpy: {
       cudaMemcpy3DParms p{};
       GPU_CHECK(cudaGraphMemcpyNodeGetParams(node, &p));
-      return fmt::format("memcpy {} <- {} extent={}x{}x{}", p.dstPtr.ptr, p.srcPtr.ptr, p.extent.width,
-                         p.extent.height, p.extent.depth);
+      return fmt::format("memcpy {} <- {} extent={}x{}x{}", pointer_text(p.dstPtr.ptr), pointer_text(p.srcPtr.ptr),
+                         p.extent.width, p.extent.height, p.extent.depth);
     }
     case cudaGraphNodeTypeHost: {
       cudaHostNodeParams p{};
@@ -135,7 +163,10 @@ std::string describe(const body_lookup& owner, cudaGraphNode_t node, int depth) 
 
 }  // namespace
 
-std::string canonical(cudaGraph_t g, const body_lookup& bodies) { return describe_graph(bodies, g, 0); }
+std::string canonical(cudaGraph_t g, const body_lookup& bodies) {
+  graph_allocations.clear();  // the root's, and its bodies' (memory nodes are the root's alone)
+  return describe_graph(bodies, g, 0);
+}
 
 std::string canonical(const cgraph::graph& g) {
   return canonical(g.get(), [&](cudaGraphNode_t node) { return g.conditional_bodies(node); });

@@ -185,6 +185,35 @@ TEST_CASE("v2.alloc_generated_cpp_in_both_modes") {
   }
 }
 
+TEST_CASE("v2.alloc_and_free_in_the_table_form_in_both_modes_updated_and_resized") {
+  // tests/gpu/table_v2.cgraph's `table_scratch`, written as a table (alloc and free rows, the
+  // kernels, the memset and the memcpy given the allocations' addresses through slots the walk
+  // fills): the run-time path's graph, its results, a kernel argument updated per node, a new
+  // size a new exec.
+  auto prog = cgraph::program::load((std::filesystem::path(CGRAPH_GPU_TESTS_DIR) / "table_v2.cgraph").string());
+  struct mode {
+    const char* name;
+    cgraph::strategy how;
+    cgraph::gen::state_ptr (*build)(int*, int);
+    table_scratch_run (*run)(int*, int, int, int, cudaStream_t);
+  };
+  for (const mode& m : {mode{"explicit", cgraph::strategy::explicit_nodes, build_table_scratch_explicit, run_table_scratch_explicit},
+                        mode{"capture", cgraph::strategy::stream_capture, build_table_scratch_capture, run_table_scratch_capture}}) {
+    CAPTURE(m.name);
+    buffer<int> out(512);
+    auto expected = cgraph::graph::build(prog, "table_scratch", {{"out", out.get()}, {"value", 5}}, v2_kernels(), with(m.how));
+    auto state = m.build(out.get(), 5);
+    CHECK(dynamic_cast<const cgraph::gen::table_state*>(state.get()) != nullptr);
+    CHECK(canonical(state->graph, [&](cudaGraphNode_t node) { return state->conditional_bodies(node); }) == canonical(expected));
+    const table_scratch_run r = m.run(out.get(), 5, 6, 512, nullptr);
+    CHECK(r.table);
+    CHECK(r.first == 20);
+    CHECK(r.value_update == cgraph::update_path::node_params);
+    CHECK(r.size_update == cgraph::update_path::reinstantiated);
+    check_all(out, 24);  // all 512 elements: the new exec's allocations are twice the size
+  }
+}
+
 namespace {
 // What `attributes` leaves in its first `n` elements: 11 everywhere when on; 1 with element 0
 // cleared when off.

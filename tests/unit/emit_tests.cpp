@@ -129,7 +129,7 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
     const std::string with_loop = emitted(loop + "}\n", mode);
     CHECK(count(with_loop, "the table form") == 1);
     CHECK(count(with_loop, "inline constexpr cg::table_cond_slot cond_slots[] = {") == 1);
-    CHECK(count(with_loop, "{cond_slots, 1}}") == 1);
+    CHECK(count(with_loop, "{cond_slots, 1}, {}}") == 1);
     std::string with_cond_param = loop + "  step<<<1, 1>>>(c, 0);\n}\n";
     with_cond_param.replace(with_cond_param.find("first: i32)"), 11, "first: i32, c: cond)");
     CHECK(count(emitted(with_cond_param, mode), "the table form") == 0);
@@ -148,6 +148,28 @@ TEST_CASE("emit.conditionals_at_the_root_take_the_table_form_in_both_modes") {
     CHECK(count(with_repeat, "\"the repeat count\"") == 1);  // one argument target, both counters
     CHECK(count(emitted(body + "  cond outer = 1;\n  if outer { repeat 2 { k<<<1, 32>>>(p, 0); } }\n}\n", mode),
                 "the table form") == 0);
+  }
+}
+
+TEST_CASE("emit.graph_memory_takes_the_table_form_in_both_modes") {
+  // 400 allocations of a parameter's size, each used by a kernel and freed: 1 200 nodes. Each
+  // allocation's address is a computed slot no generated code computes (the walker fills it),
+  // so compute_slots holds one line, the size, and no allocation's address.
+  const int allocations = 400;
+  std::string text = "kernel k(p: f32*, i: i32);\ngraph g(p: f32*, n: i32) {\n";
+  for (int i = 0; i < allocations; ++i)
+    text += fmt::format("  alloc t{0}: f32[n];\n  k<<<1, 32>>>(t{0}, {0});\n  free t{0};\n", i);
+  text += "}\n";
+  for (const emit_mode mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
+    CAPTURE(static_cast<int>(mode));
+    const std::string table = emitted(text, mode);
+    CHECK(count(table, "the table form") == 1);
+    CHECK(count(table, "{A,0,0,") == allocations);
+    CHECK(count(table, "{F,0,0,") == allocations);
+    CHECK(count(table, "{K,") == allocations);
+    CHECK(count(table, "{allocation_slots, 400}}") == 1);
+    CHECK(count(table, "g.allocations") == 0);
+    CHECK(count(table, "  s[") == 1);  // n * 4, once for every alloc row
   }
 }
 

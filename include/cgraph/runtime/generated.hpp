@@ -549,8 +549,9 @@ private:
 
 // ---- the table form: large graphs as constant arrays walked by one loop ----------------------
 //
-// Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy and
-// memset nodes (and conditionals and `repeat` loops at its root whose bodies hold those) is
+// Above cgraphc's threshold (emit_options::table_threshold), a graph of kernel, memcpy,
+// memset, alloc and free nodes (and conditionals and `repeat` loops at its root whose bodies
+// hold kernels, memcpys and memsets) is
 // written as tables instead of a function per node: the per-kernel static_asserts and every
 // node's .cgraph line stay, and the C++ grows by tens of bytes per node instead of hundreds.
 // Each argument reads a list entry: a constant that cgraphc converted to the argument's type
@@ -559,7 +560,9 @@ private:
 // or a constant cgraphc could not convert. Slots convert with the run-time path's conversion
 // (ir::convert), so errors read as they do there. A kernel argument that names a cond
 // (`while c { k(c); }`) is a computed slot too, which the table's walker fills with the cond's
-// handle once the handle exists (node_table::cond_slots).
+// handle once the handle exists (node_table::cond_slots); an argument that names an `alloc`
+// is a computed slot that the walker fills with the address once the alloc row is made
+// (node_table::allocation_slots).
 
 // What an argument is converted to, and what its errors call it.
 struct table_argument {
@@ -580,15 +583,17 @@ struct table_shape {
 // counter memory (graph_state::repeat_counts) the build made before the rows (repeat_count);
 // the counter's one argument is the iteration count. A kernel row's element_size is 1 where both
 // walks make it without the launch check (plan::launch_memory: a row before it launched the
-// same; a capture makes the rows in step order too).
+// same; a capture makes the rows in step order too). An alloc or free row names its allocation
+// in config (graph_state::allocations); the alloc's one argument is its byte count.
 struct table_node {
-  ir::node_kind kind;          // kernel, memcpy, memset, conditional, repeat_init or repeat_counter
+  ir::node_kind kind;          // kernel, memcpy, memset, conditional, repeat_init, repeat_counter, mem_alloc or mem_free
   std::uint8_t element_size;   // memset: 1, 2 or 4; conditional: its ir::cond_kind; kernel: 1 where its launch is known
   std::uint16_t function;      // kernel: index into node_table::functions; conditional: its bodies
   std::uint16_t shape;         // index into node_table::shapes: its arguments' targets
   std::uint32_t line;
   std::uint32_t column;
-  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]; conditional, repeat: its cond
+  std::uint32_t config;        // kernel: 7 entries (grid, block, shared bytes) at slot_lists[config]; conditional, repeat: its cond;
+                               // alloc, free: its allocation
   std::uint32_t args;          // its arguments' entries at slot_lists[args] (memcpy, memset: 3); conditional: its first body
   std::uint32_t deps;          // its dependencies, steps at node_table::deps[deps, deps + dep_count)
   std::uint32_t dep_count;
@@ -614,6 +619,9 @@ struct node_table {
   backend::list<std::uint64_t> constant_bits;
   backend::list<std::uint64_t> converted;  // constants as their arguments take them
   backend::list<table_cond_slot> cond_slots;  // the computed slots that hold cond handles
+  // By allocation, the computed slot that holds its address, or ir::none where no argument
+  // names it; empty for a graph that allocates nothing.
+  backend::list<std::uint32_t> allocation_slots;
 };
 // The statement of row `n` of table `t`.
 inline site row_site(const node_table& t, const table_node& n) { return site{t.file, n.line, n.column}; }
@@ -621,7 +629,7 @@ inline site row_site(const node_table& t, const table_node& n) { return site{t.f
 // (the readable form's state has a constant table of sites instead).
 struct table_state final : graph_state {
   explicit table_state(const node_table& t, std::size_t body_count = 0, std::size_t cond_count = 0)
-      : graph_state(t.nodes.size(), body_count, cond_count), table(t) {}
+      : graph_state(t.nodes.size(), body_count, cond_count, t.allocation_slots.size()), table(t) {}
   site step_site(std::uint32_t step) const override { return row_site(table, table.nodes.data()[step]); }
   node_table table;
 };
