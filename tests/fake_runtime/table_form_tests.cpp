@@ -348,8 +348,9 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported
   // counter, a cond that reads a parameter), and of table_alloc.cgraph's `scratch`: each CUDA
   // call of a build and its instantiation fails in turn (fault_sweep.hpp), and is reported at
   // the file.
-  const std::string file = "table_capture_bodies.cgraph";
-  auto sweep = [&](auto build) { return cgraph_tests::sweep_faults([&] { (void)build().instantiate(); }, file, 4); };
+  auto sweep = [](auto build, const std::string& file = "table_capture_bodies.cgraph") {
+    return cgraph_tests::sweep_faults([&] { (void)build().instantiate(); }, file, 4);
+  };
   using explicit_g = cgraph::gen::graph<generated::explicit_mode::g::traits>;
   using capture_g = cgraph::gen::graph<generated::capture_mode::g::traits>;
   using explicit_h = cgraph::gen::graph<generated::explicit_mode::h::traits>;
@@ -364,11 +365,10 @@ TEST_CASE("fake_runtime.a_failure_at_any_call_of_a_table_built_graph_is_reported
   calls += sweep([] { return cgraph::gen::graph<generated::explicit_mode::pdl::traits>({buffer, 50}, {}); });
   calls += sweep([] { return cgraph::gen::graph<generated::capture_mode::pdl::traits>({buffer, 50}, {}); });
   // Graph memory (table_alloc.cgraph): alloc and free rows, and the slots filled with their addresses.
-  auto sweep_alloc = [&](auto build) {
-    return cgraph_tests::sweep_faults([&] { (void)build().instantiate(); }, "table_alloc.cgraph", 4);
-  };
-  calls += sweep_alloc([] { return cgraph::gen::graph<cgraph_generated::table_alloc::explicit_mode::scratch::traits>({out_buffer, 7, 256}, {}); });
-  calls += sweep_alloc([] { return cgraph::gen::graph<cgraph_generated::table_alloc::capture_mode::scratch::traits>({out_buffer, 7, 256}, {}); });
+  using explicit_alloc = cgraph::gen::graph<cgraph_generated::table_alloc::explicit_mode::scratch::traits>;
+  using capture_alloc = cgraph::gen::graph<cgraph_generated::table_alloc::capture_mode::scratch::traits>;
+  calls += sweep([] { return explicit_alloc({out_buffer, 7, 256}, {}); }, "table_alloc.cgraph");
+  calls += sweep([] { return capture_alloc({out_buffer, 7, 256}, {}); }, "table_alloc.cgraph");
   MESSAGE(calls, " faults injected in the table form's builds and instantiations, each reported, nothing leaked");
 }
 
