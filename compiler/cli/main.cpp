@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -79,6 +80,83 @@ cgraph::source_file read_source(const std::string& path) {
   return cgraph::source_file(path, std::move(*text));
 }
 
+// Prints to standard output. A write that fails (a full disk, `> /dev/full`) is exit 2 with the
+// reason, never a success with nothing written; flushing at once keeps errno the write's own.
+void print(std::string_view text) {
+  std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+  std::cout.flush();
+  if (!std::cout) throw usage_error{std::string("cannot write standard output: ") + std::strerror(errno)};
+}
+
+enum class written { whole, not_opened, partly };
+
+// Writes `text` over the file at `path`; on failure errno says why.
+written write_text(const std::string& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out.is_open()) return written::not_opened;
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  return out ? written::whole : written::partly;
+}
+
+std::string cannot_write(const std::string& path, int error) {
+  return "cannot write '" + path + "': " + std::strerror(error);
+}
+
+// emit-cpp's -o and --depfile. A write that fails part-way removes the regular file it left, so
+// a build system never takes a truncated file for a finished one (a device such as /dev/full is
+// left alone).
+void write_output(const std::string& path, std::string_view text) {
+  written result = write_text(path, text);
+  if (result == written::whole) return;
+  int error = errno;
+  std::error_code ignored;
+  if (result == written::partly && std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
+  throw usage_error{cannot_write(path, error)};
+}
+
+// fmt -i keeps a file's text until the new text is whole (as gofmt -w does): a copy goes beside
+// the file first, with its permissions; if writing the file fails (a full disk), the copy is
+// renamed back over it, so a source file is never left truncated. The copy is made at the
+// symbolic link's target, so that renaming it back keeps the link.
+void rewrite_in_place(const std::string& file, std::string_view original, std::string_view formatted) {
+  namespace fs = std::filesystem;
+  auto write_without_copy = [&] {
+    if (write_text(file, formatted) != written::whole) throw usage_error{cannot_write(file, errno)};
+  };
+  std::error_code ec;
+  fs::path target = fs::canonical(file, ec);
+  if (ec || !fs::is_regular_file(target, ec)) return write_without_copy();  // a device or a pipe
+  std::string backup;
+  std::FILE* copy = nullptr;
+  for (int k = 0; !copy && k < 100; ++k) {  // "x": never over a file that is already there
+    backup = target.string() + ".cgraphc-fmt-" + std::to_string(k);
+    copy = std::fopen(backup.c_str(), "wbx");
+    if (!copy && errno != EEXIST) break;
+  }
+  // A folder that takes no new file (its permissions) still lets the file be written, as before.
+  if (!copy && (errno == EACCES || errno == EPERM)) return write_without_copy();
+  if (!copy) throw usage_error{cannot_write(backup, errno) + "; '" + file + "' is unchanged"};
+  bool copied = std::fwrite(original.data(), 1, original.size(), copy) == original.size();
+  copied = std::fclose(copy) == 0 && copied;
+  if (!copied) {
+    int error = errno;
+    fs::remove(backup, ec);
+    throw usage_error{cannot_write(backup, error) + "; '" + file + "' is unchanged"};
+  }
+  fs::permissions(backup, fs::status(target, ec).permissions(), ec);
+  written result = write_text(target.string(), formatted);
+  if (result == written::whole) {
+    fs::remove(backup, ec);
+    return;
+  }
+  int error = errno;
+  std::error_code restored;
+  fs::rename(backup, target, restored);
+  throw usage_error{cannot_write(file, error) +
+                    (restored ? "; its original text is in '" + backup + "'" : std::string("; it is unchanged"))};
+}
+
 // Imports start in the file's folder (the current one for standard input). cgraphc compiles
 // files its user names, so they may import from anywhere, as a C++ compiler's includes may.
 cgraph::import_options imports_of(const cgraph::source_file& src) {
@@ -116,7 +194,7 @@ int run_ir(const std::string& file, bool locations) {
   auto src = read_source(file);
   auto program = compile_file(src);
   if (!program) return exit_input_errors;
-  std::cout << cgraph::print_ir(*program, src, {locations});
+  print(cgraph::print_ir(*program, src, {locations}));
   return exit_ok;
 }
 
@@ -130,7 +208,7 @@ int run_dot(const std::string& file, const std::string& graph) {
     throw usage_error{"no graph named '" + graph + "' in " + file +
                       (names.empty() ? std::string("; it declares no graph") : "; its graphs are " + names)};
   }
-  std::cout << cgraph::print_dot(*program, src, graph);
+  print(cgraph::print_dot(*program, src, graph));
   return exit_ok;
 }
 
@@ -150,20 +228,17 @@ int run_fmt(const std::vector<std::string>& files, fmt_action action) {
       continue;
     }
     if (action == fmt_action::print) {
-      std::cout << *formatted;
+      print(*formatted);
       continue;
     }
     if (*formatted == src.text()) continue;
     if (action == fmt_action::check) {
-      std::cout << file << '\n';
+      print(file + '\n');
       status = exit_input_errors;
       continue;
     }
     if (file == "-") throw usage_error{"fmt -i cannot rewrite standard input"};
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << *formatted;
-    out.close();
-    if (!out) throw usage_error{"cannot write '" + file + "': " + std::strerror(errno)};
+    rewrite_in_place(file, src.text(), *formatted);
   }
   return status;
 }
@@ -183,10 +258,7 @@ void write_depfile(const std::string& depfile, const std::string& output, const 
   std::string text = escaped(output) + ":";
   for (std::uint32_t k = 0; k < src.segment_count(); ++k)
     text += " \\\n  " + escaped(std::filesystem::absolute(src.segment_name(k)).lexically_normal().string());
-  std::ofstream out(depfile, std::ios::binary | std::ios::trunc);
-  out << text << '\n';
-  out.close();
-  if (!out) throw usage_error{"cannot write '" + depfile + "': " + std::strerror(errno)};
+  write_output(depfile, text + '\n');
 }
 
 int run_emit(const std::string& file, const std::string& mode, const std::string& output, const std::string& depfile,
@@ -202,14 +274,8 @@ int run_emit(const std::string& file, const std::string& mode, const std::string
                                  table_threshold);
   diagnostics_out.report(src, result.diags);
   if (!result.code) return exit_input_errors;
-  if (output.empty()) {
-    std::cout << *result.code;
-    return exit_ok;
-  }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  out << *result.code;
-  out.close();
-  if (!out) throw usage_error{"cannot write '" + output + "': " + std::strerror(errno)};
+  if (output.empty()) print(*result.code);
+  else write_output(output, *result.code);
   return exit_ok;
 }
 

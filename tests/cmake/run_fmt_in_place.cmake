@@ -1,5 +1,5 @@
 # usage.fmt_in_place: `cgraphc fmt -i` rewrites a copy of INPUT into what `cgraphc fmt` prints,
-# and a second `fmt -i` leaves it as it is.   -DCGRAPHC=… -DINPUT=… -DTMPDIR=…
+# and a second `fmt -i` leaves it as it is; no copy of the file is left beside it.   -DCGRAPHC=… -DINPUT=… -DTMPDIR=…
 file(REMOVE_RECURSE ${TMPDIR})
 file(MAKE_DIRECTORY ${TMPDIR})
 get_filename_component(name ${INPUT} NAME)
@@ -21,5 +21,9 @@ foreach(pass 1 2)
   file(READ ${copy} rewritten)
   if(NOT rewritten STREQUAL expected)
     message(FATAL_ERROR "fmt -i (pass ${pass}) wrote:\n${rewritten}\nexpected:\n${expected}")
+  endif()
+  file(GLOB left RELATIVE ${TMPDIR} ${TMPDIR}/*)
+  if(NOT left STREQUAL name)  # the copy fmt -i keeps until the new text is whole is gone
+    message(FATAL_ERROR "fmt -i (pass ${pass}) left: ${left}")
   endif()
 endforeach()
