@@ -44,36 +44,28 @@ function(run_limited out_rc out_err)  # ARGN: cgraphc's arguments, under a 1 KiB
   set(${out_err} "${err}" PARENT_SCOPE)
 endfunction()
 
-function(expect_only_file name)  # fmt -i left no copy of its own behind
-  file(GLOB left RELATIVE ${TMPDIR} ${TMPDIR}/*)
-  set(expected ${name} ok.cgraph)
-  list(SORT left)
-  list(SORT expected)
-  if(NOT left STREQUAL expected)
-    message(FATAL_ERROR "files left in ${TMPDIR}: ${left}")
+# fmt -i of a file holding `text` fails under the limit, says `needle`, and leaves the file as it
+# was with no copy of it beside it.
+function(expect_fmt_in_place_keeps what text needle)
+  file(WRITE ${TMPDIR}/src.cgraph "${text}")
+  run_limited(rc err fmt -i src.cgraph)
+  expect_exit_2("fmt -i, ${what}" "${rc}" "${err}" "${needle}")
+  file(READ ${TMPDIR}/src.cgraph after)
+  if(NOT after STREQUAL text)
+    message(FATAL_ERROR "fmt -i (${what}) left src.cgraph as:\n${after}")
   endif()
+  file(GLOB left RELATIVE ${TMPDIR} ${TMPDIR}/*)
+  list(SORT left)
+  if(NOT left STREQUAL "ok.cgraph;src.cgraph")
+    message(FATAL_ERROR "fmt -i (${what}) left in ${TMPDIR}: ${left}")
+  endif()
+  file(REMOVE ${TMPDIR}/src.cgraph)
 endfunction()
 
-# fmt -i whose rewrite fails: the copy made first is renamed back; the file keeps its text.
-file(WRITE ${TMPDIR}/src.cgraph "${compact}")
-run_limited(rc err fmt -i src.cgraph)
-expect_exit_2("fmt -i, the rewrite too long" "${rc}" "${err}" "cannot write 'src.cgraph'")
-file(READ ${TMPDIR}/src.cgraph after)
-if(NOT after STREQUAL compact)
-  message(FATAL_ERROR "fmt -i left src.cgraph as:\n${after}")
-endif()
-expect_only_file(src.cgraph)
-
-# fmt -i whose copy cannot be made: the file is not touched.
-file(WRITE ${TMPDIR}/src.cgraph "${long}")
-run_limited(rc err fmt -i src.cgraph)
-expect_exit_2("fmt -i, the copy too long" "${rc}" "${err}" "'src.cgraph' is unchanged")
-file(READ ${TMPDIR}/src.cgraph after)
-if(NOT after STREQUAL long)
-  message(FATAL_ERROR "fmt -i left src.cgraph as:\n${after}")
-endif()
-expect_only_file(src.cgraph)
-file(REMOVE ${TMPDIR}/src.cgraph)
+# The rewrite fails: the copy made first is renamed back.
+expect_fmt_in_place_keeps("the rewrite too long" "${compact}" "cannot write 'src.cgraph'")
+# The copy cannot be made: the file is not touched.
+expect_fmt_in_place_keeps("the copy too long" "${long}" "'src.cgraph' is unchanged")
 
 # emit-cpp -o that cannot write the whole file removes what it wrote.
 run_limited(rc err emit-cpp ok.cgraph --mode explicit -o out.hpp)
