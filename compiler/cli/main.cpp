@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,14 @@ constexpr int exit_usage = 2;
 struct usage_error {
   std::string message;
 };
+
+// A named file that cannot be read or written: exit 2, but `check` and `fmt` report it and go on
+// with their other files (as gofmt does), so `fmt --check` in CI still lists every file.
+struct file_error : usage_error {
+  explicit file_error(std::string text) : usage_error{std::move(text)} {}
+};
+
+void report(const usage_error& e) { std::cerr << "cgraphc: error: " << e.message << '\n'; }
 
 // Where diagnostics go: as text to stderr as each file is done, or with
 // --diagnostics-format=json as one JSON array on stderr when cgraphc ends (LANGUAGE.md §14).
@@ -74,9 +83,9 @@ cgraph::source_file read_source(const std::string& path) {
     return cgraph::source_file("<stdin>", std::move(text).str());
   }
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw usage_error{"cannot read '" + path + "': it is a directory"};
+  if (std::filesystem::is_directory(path, ec)) throw file_error{"cannot read '" + path + "': it is a directory"};
   std::optional<std::string> text = cgraph::read_file(path);
-  if (!text) throw usage_error{"cannot read '" + path + "': " + std::strerror(errno)};
+  if (!text) throw file_error{"cannot read '" + path + "': " + std::strerror(errno)};
   return cgraph::source_file(path, std::move(*text));
 }
 
@@ -112,7 +121,7 @@ void write_output(const std::string& path, std::string_view text) {
   int error = errno;
   std::error_code ignored;
   if (result == written::partly && std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
-  throw usage_error{cannot_write(path, error)};
+  throw file_error{cannot_write(path, error)};
 }
 
 // fmt -i keeps a file's text until the new text is whole (as gofmt -w does): a copy goes beside
@@ -122,7 +131,7 @@ void write_output(const std::string& path, std::string_view text) {
 void rewrite_in_place(const std::string& file, std::string_view original, std::string_view formatted) {
   namespace fs = std::filesystem;
   auto write_without_copy = [&] {
-    if (write_text(file, formatted) != written::whole) throw usage_error{cannot_write(file, errno)};
+    if (write_text(file, formatted) != written::whole) throw file_error{cannot_write(file, errno)};
   };
   std::error_code ec;
   fs::path target = fs::canonical(file, ec);
@@ -136,13 +145,13 @@ void rewrite_in_place(const std::string& file, std::string_view original, std::s
   }
   // A folder that takes no new file (its permissions) still lets the file be written, as before.
   if (!copy && (errno == EACCES || errno == EPERM)) return write_without_copy();
-  if (!copy) throw usage_error{cannot_write(backup, errno) + "; '" + file + "' is unchanged"};
+  if (!copy) throw file_error{cannot_write(backup, errno) + "; '" + file + "' is unchanged"};
   bool copied = std::fwrite(original.data(), 1, original.size(), copy) == original.size();
   copied = std::fclose(copy) == 0 && copied;
   if (!copied) {
     int error = errno;
     fs::remove(backup, ec);
-    throw usage_error{cannot_write(backup, error) + "; '" + file + "' is unchanged"};
+    throw file_error{cannot_write(backup, error) + "; '" + file + "' is unchanged"};
   }
   fs::permissions(backup, fs::status(target, ec).permissions(), ec);
   written result = write_text(target.string(), formatted);
@@ -153,7 +162,7 @@ void rewrite_in_place(const std::string& file, std::string_view original, std::s
   int error = errno;
   std::error_code restored;
   fs::rename(backup, target, restored);
-  throw usage_error{cannot_write(file, error) +
+  throw file_error{cannot_write(file, error) +
                     (restored ? "; its original text is in '" + backup + "'" : std::string("; it is unchanged"))};
 }
 
@@ -179,15 +188,30 @@ void keep_until_exit(cgraph::ir::program&& program) {
   kept->push_back(std::move(program));
 }
 
-int run_check(const std::vector<std::string>& files) {
+// Runs `one` on each file and returns the worst exit status. A file that cannot be read or
+// written is reported and the others are still done.
+template <class Each>
+int for_each_file(const std::vector<std::string>& files, Each one) {
   int status = exit_ok;
-  for (const auto& f : files) {
-    auto src = read_source(f);
-    auto program = compile_file(src);
-    if (!program) status = exit_input_errors;
-    else keep_until_exit(std::move(*program));
+  for (const auto& file : files) {
+    try {
+      status = std::max(status, one(file));
+    } catch (const file_error& e) {
+      report(e);
+      status = exit_usage;
+    }
   }
   return status;
+}
+
+int run_check(const std::vector<std::string>& files) {
+  return for_each_file(files, [](const std::string& file) {
+    auto src = read_source(file);
+    auto program = compile_file(src);
+    if (!program) return exit_input_errors;
+    keep_until_exit(std::move(*program));
+    return exit_ok;
+  });
 }
 
 int run_ir(const std::string& file, bool locations) {
@@ -217,30 +241,25 @@ enum class fmt_action { print, check, in_place };
 // fmt: prints each file in canonical form, or (--check) lists those that are not and exits 1,
 // or (-i) rewrites those that are not.
 int run_fmt(const std::vector<std::string>& files, fmt_action action) {
-  int status = exit_ok;
-  for (const auto& file : files) {
+  return for_each_file(files, [action](const std::string& file) {
     auto src = read_source(file);
     cgraph::diagnostics diags;
     auto formatted = cgraph::dsl::format_source(src, diags, cgraph::imported_struct_names(src, imports_of(src)));
     diagnostics_out.report(src, diags);
-    if (!formatted) {
-      status = exit_input_errors;
-      continue;
-    }
+    if (!formatted) return exit_input_errors;
     if (action == fmt_action::print) {
       print(*formatted);
-      continue;
+      return exit_ok;
     }
-    if (*formatted == src.text()) continue;
+    if (*formatted == src.text()) return exit_ok;
     if (action == fmt_action::check) {
       print(file + '\n');
-      status = exit_input_errors;
-      continue;
+      return exit_input_errors;
     }
     if (file == "-") throw usage_error{"fmt -i cannot rewrite standard input"};
     rewrite_in_place(file, src.text(), *formatted);
-  }
-  return status;
+    return exit_ok;
+  });
 }
 
 // A Make-syntax dependency file: `output` depends on every file read (the imported ones too),
@@ -355,7 +374,7 @@ int main(int argc, char** argv) {
       status = run_fmt(fmt_files, fmt_check ? fmt_action::check : fmt_in_place ? fmt_action::in_place : fmt_action::print);
     else if (*emit) status = run_emit(file, mode, output, depfile, table_threshold);
   } catch (const usage_error& e) {
-    std::cerr << "cgraphc: error: " << e.message << '\n';
+    report(e);
     status = exit_usage;
   }
   diagnostics_out.finish();
