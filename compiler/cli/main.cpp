@@ -135,7 +135,8 @@ void rewrite_in_place(const std::string& file, std::string_view original, std::s
   };
   std::error_code ec;
   fs::path target = fs::canonical(file, ec);
-  if (ec || !fs::is_regular_file(target, ec)) return write_without_copy();  // a device or a pipe
+  fs::file_status status = ec ? fs::file_status{} : fs::status(target, ec);
+  if (ec || !fs::is_regular_file(status)) return write_without_copy();  // a device or a pipe
   std::string backup;
   std::FILE* copy = nullptr;
   for (int k = 0; !copy && k < 100; ++k) {  // "x": never over a file that is already there
@@ -153,7 +154,7 @@ void rewrite_in_place(const std::string& file, std::string_view original, std::s
     fs::remove(backup, ec);
     throw file_error{cannot_write(backup, error) + "; '" + file + "' is unchanged"};
   }
-  fs::permissions(backup, fs::status(target, ec).permissions(), ec);
+  fs::permissions(backup, status.permissions(), ec);
   written result = write_text(target.string(), formatted);
   if (result == written::whole) {
     fs::remove(backup, ec);

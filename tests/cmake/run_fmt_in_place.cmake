@@ -1,5 +1,6 @@
 # usage.fmt_in_place: `cgraphc fmt -i` rewrites a copy of INPUT into what `cgraphc fmt` prints,
-# and a second `fmt -i` leaves it as it is; no copy of the file is left beside it.   -DCGRAPHC=… -DINPUT=… -DTMPDIR=…
+# and a second `fmt -i` leaves it as it is; no copy of the file is left beside it.
+#   -DCGRAPHC=… -DINPUT=… -DTMPDIR=…
 file(REMOVE_RECURSE ${TMPDIR})
 file(MAKE_DIRECTORY ${TMPDIR})
 get_filename_component(name ${INPUT} NAME)
