@@ -9,7 +9,9 @@
 #include <cgraph/runtime/graph.hpp>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include <unistd.h>
@@ -41,7 +43,8 @@ const capture_rows& program_state::capture(std::uint32_t index) const {
 
 program program::load(const std::string& path, import_options imports) {
   std::optional<std::string> text = read_file(path);
-  if (!text) throw build_error("", "cannot read '" + path + "'");
+  // errno is still read_file's: why the file could not be read, as cgraphc says it.
+  if (!text) throw build_error("", "cannot read '" + path + "': " + std::strerror(errno));
   if (imports.directory.empty()) imports.directory = std::filesystem::path(path).parent_path().string();
   program p = compile(std::move(*text), path, std::move(imports));
   auto state = std::const_pointer_cast<detail::program_state>(p.state_);  // not shared yet

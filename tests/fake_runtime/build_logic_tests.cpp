@@ -64,6 +64,14 @@ sets_t sets(F&& update) {
 
 }  // namespace
 
+TEST_CASE("fake_runtime.a_file_program_load_cannot_read_says_why") {
+  // As cgraphc says it (tests/golden/usage/missing_file): the reason is what tells a missing
+  // file from one the process may not read or a folder given by mistake.
+  CHECK_THROWS_WITH_AS((void)cgraph::program::load("does_not_exist.cgraph"),
+                       "cannot read 'does_not_exist.cgraph': No such file or directory", cgraph::build_error);
+  CHECK_THROWS_WITH_AS((void)cgraph::program::load("."), "cannot read '.': Is a directory", cgraph::build_error);
+}
+
 TEST_CASE("fake_runtime.a_missing_kernel_is_named_at_its_first_node") {
   // A capture resolves each kernel once, at its first node, before the capture begins
   // (graph_templates::prepared_steps); the explicit strategy resolves it where it adds the
