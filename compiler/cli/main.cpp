@@ -82,10 +82,8 @@ cgraph::source_file read_source(const std::string& path) {
     text << std::cin.rdbuf();
     return cgraph::source_file("<stdin>", std::move(text).str());
   }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw file_error{"cannot read '" + path + "': it is a directory"};
   std::optional<std::string> text = cgraph::read_file(path);
-  if (!text) throw file_error{"cannot read '" + path + "': " + std::strerror(errno)};
+  if (!text) throw file_error{cgraph::cannot_read(path)};
   return cgraph::source_file(path, std::move(*text));
 }
 

@@ -129,13 +129,9 @@ private:
       return;
     }
     if (!seen_.insert(canonical.string()).second) return;  // a file is read once
-    if (fs::is_directory(file, ec)) {
-      diags_.error(token, fmt::format("cannot import '{}': it is a directory", file.string()));
-      return;
-    }
     std::optional<std::string> text = read_file(file.string());
     if (!text) {
-      diags_.error(token, fmt::format("cannot read '{}', imported here", file.string()));
+      diags_.error(token, cannot_read(file.string()));
       return;
     }
     std::string bytes = std::move(*text);

@@ -1,5 +1,7 @@
 #include <cgraph/dsl/diagnostic.hpp>
 
+#include "utf8.hpp"
+
 #include <algorithm>
 #include <string_view>
 
@@ -8,8 +10,21 @@
 namespace cgraph {
 namespace {
 
-// Whether byte c continues a UTF-8 character (cuts and caret lines count whole characters).
+// Whether byte c continues a UTF-8 character (cuts keep whole characters).
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+// A cut at `at` moved back, or forward, off a character's continuation bytes. A character
+// has at most 3, so at most 3 are stepped over: a longer run is bytes that are not UTF-8 and
+// may be cut anywhere. Unbounded, a line of 300 000 stray 0x80 bytes moved every cut to its
+// ends, and each of its 300 000 errors printed the whole line.
+std::size_t cut_back(std::string_view text, std::size_t at) {
+  for (int k = 0; k < 3 && at > 0 && is_continuation(text[at]); ++k) --at;
+  return at;
+}
+std::size_t cut_forward(std::string_view text, std::size_t at) {
+  for (int k = 0; k < 3 && at < text.size() && is_continuation(text[at]); ++k) ++at;
+  return at;
+}
 
 // A message names what the file declares, and a name may be any length: a 10 000-byte kernel
 // parameter name in 2 000 wrong arguments printed 20 MB from 52 KB. A longer message keeps its
@@ -18,10 +33,8 @@ constexpr std::size_t longest_message = 512, kept_head = 320, kept_tail = 160;
 
 std::string bounded(std::string message) {
   if (message.size() <= longest_message) return message;
-  std::size_t head = kept_head, tail = message.size() - kept_tail;
-  while (head > 0 && is_continuation(message[head])) --head;
-  while (tail < message.size() && is_continuation(message[tail])) ++tail;
   const std::string_view text = message;
+  const std::size_t head = cut_back(text, kept_head), tail = cut_forward(text, message.size() - kept_tail);
   return fmt::format("{}…({} bytes left out)…{}", text.substr(0, head), tail - head, text.substr(tail));
 }
 
@@ -67,9 +80,24 @@ const char* severity_name(severity s) {
 constexpr std::uint32_t whole_line = 1024;
 constexpr std::uint32_t context = 256;  // bytes shown each side of the column, in a longer line
 
+// How a byte of a shown line prints: a valid UTF-8 character as itself, in one column (wide
+// characters aside); a byte that is not valid UTF-8 as <XX>, four columns, as clang prints it.
+// Copied raw, such a byte reaches the terminal or editor as some other character, or none,
+// and every caret after it moves (the pre-scan reports each one, so a file that has one
+// always prints an excerpt of its line).
+struct shown_char {
+  std::uint32_t bytes;
+  std::uint32_t columns;
+};
+
+shown_char shown_at(std::string_view line, std::uint32_t i) {
+  const auto n = static_cast<std::uint32_t>(dsl::detail::utf8_length(line.data(), i, line.size()));
+  return n ? shown_char{n, 1} : shown_char{1, 4};
+}
+
 // The source line, then a caret line that copies the line's tabs so the ^ lands under the
-// right character in any tab width, and skips UTF-8 continuation bytes. A line longer than
-// whole_line shows `context` bytes each side of the column, with "..." where it is cut.
+// right character in any tab width, one column a character. A line longer than whole_line
+// shows `context` bytes each side of the column, with "..." where it is cut.
 void append_excerpt(std::string& out, const source_file& file, source_range range) {
   std::string_view line = file.line_text(range.begin);
   auto column = file.location(range.begin).column - 1;
@@ -78,25 +106,42 @@ void append_excerpt(std::string& out, const source_file& file, source_range rang
   if (line.size() > whole_line) {
     from = column > context ? column - context : 0;
     to = std::min<std::uint32_t>(to, column + context);
-    while (from > 0 && is_continuation(line[from])) --from;  // whole characters only
-    while (to < line.size() && is_continuation(line[to])) ++to;
+    from = static_cast<std::uint32_t>(cut_back(line, from));  // whole characters only
+    to = static_cast<std::uint32_t>(cut_forward(line, to));
   }
   const std::string_view cut = from > 0 ? "..." : "";
   out += cut;
-  out += line.substr(from, to - from);
+  // Valid text is copied in runs; a valid character never crosses `to` (cut_forward).
+  std::uint32_t run = from;
+  for (std::uint32_t i = from; i < to;) {
+    const shown_char c = shown_at(line, i);
+    if (c.columns == 4) {
+      out += line.substr(run, i - run);
+      out += fmt::format("<{:02X}>", static_cast<unsigned char>(line[i]));
+      run = i + 1;
+    }
+    i += c.bytes;
+  }
+  out += line.substr(run, to - run);
   if (to < line.size()) out += "...";
   out += '\n';
   out.append(cut.size(), ' ');
-  for (std::uint32_t i = from; i < column && i < line.size(); ++i) {
+  std::uint32_t i = from;
+  while (i < column && i < line.size()) {
+    const shown_char c = shown_at(line, i);
     if (line[i] == '\t') out += '\t';
-    else if (!is_continuation(line[i])) out += ' ';
+    else out.append(c.columns, ' ');
+    i += c.bytes;
   }
   out += '^';
-  // The range may span lines; underline only the part on the first one that is shown.
-  std::uint32_t shown_end = line_begin + to;
-  std::string_view text = file.text();
-  for (std::uint32_t i = range.begin + 1; i < std::min(range.end, shown_end); ++i)
-    if (!is_continuation(text[i])) out += '~';
+  // The range may span lines; underline only the part on the first one that is shown, the
+  // rest of the first character's columns included.
+  const std::uint32_t shown_end = std::min(std::max(range.begin, range.end), line_begin + to) - line_begin;
+  for (bool first = true; i < line.size() && (first || i < shown_end); first = false) {
+    const shown_char c = shown_at(line, i);
+    out.append(c.columns - (first ? 1 : 0), '~');
+    i += c.bytes;
+  }
   out += '\n';
 }
 
@@ -117,9 +162,13 @@ std::string format_diagnostic(const source_file& file, const diagnostic& d) {
 
 namespace {
 
+// A JSON string, valid UTF-8 whatever the text holds: a file name, or a message quoting the
+// source, may hold bytes that are not UTF-8, and each becomes U+FFFD (as a JSON reader would
+// have to make it; copied raw, the whole array would not be valid JSON).
 std::string json_string(std::string_view text) {
   std::string out = "\"";
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -127,8 +176,16 @@ std::string json_string(std::string_view text) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else if (static_cast<unsigned char>(c) < 0x80) {
+          out += c;
+        } else if (const std::size_t n = dsl::detail::utf8_length(text.data(), i, text.size())) {
+          out += text.substr(i, n);
+          i += n - 1;
+        } else {
+          out += "\\ufffd";
+        }
     }
   }
   return out + "\"";

@@ -1,6 +1,7 @@
 #include "prescan.hpp"
 
 #include "lexical.hpp"
+#include "utf8.hpp"
 
 #include <fmt/format.h>
 
@@ -10,21 +11,6 @@
 namespace cgraph::dsl::detail {
 
 namespace {
-
-// Length of the valid UTF-8 sequence at p, or 0 if the bytes there are not valid UTF-8.
-std::size_t utf8_length(const unsigned char* p, const unsigned char* end, char32_t& code) {
-  unsigned char c = p[0];
-  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-  if (n == 0 || static_cast<std::size_t>(end - p) < n) return 0;
-  code = n == 1 ? c : c & (0x7F >> n);
-  for (std::size_t i = 1; i < n; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    code = (code << 6) | (p[i] & 0x3F);
-  }
-  static constexpr char32_t min_code[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (code < min_code[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
-  return n;
-}
 
 // What the pre-scan does at a byte outside strings and comments, looked up once per byte: it
 // reads every byte of every file, and a chain of comparisons per byte cost it 25 instructions

@@ -43,6 +43,11 @@ std::optional<std::string> read_file(const std::string& path) {
   return text;
 }
 
+std::string cannot_read(const std::string& path) {
+  const int error = errno;
+  return fmt::format("cannot read '{}': {}", path, error == EISDIR ? "it is a directory" : std::strerror(error));
+}
+
 source_file::source_file(std::string name, std::string text) : text_(std::move(text)) {
   drop_byte_order_mark(text_);
   segments_.push_back({std::move(name), 0, 0});

@@ -9,9 +9,7 @@
 #include <cgraph/runtime/graph.hpp>
 
 #include <atomic>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include <unistd.h>
@@ -43,8 +41,7 @@ const capture_rows& program_state::capture(std::uint32_t index) const {
 
 program program::load(const std::string& path, import_options imports) {
   std::optional<std::string> text = read_file(path);
-  // errno is still read_file's: why the file could not be read, as cgraphc says it.
-  if (!text) throw build_error("", "cannot read '" + path + "': " + std::strerror(errno));
+  if (!text) throw build_error("", cannot_read(path));
   if (imports.directory.empty()) imports.directory = std::filesystem::path(path).parent_path().string();
   program p = compile(std::move(*text), path, std::move(imports));
   auto state = std::const_pointer_cast<detail::program_state>(p.state_);  // not shared yet
@@ -121,9 +118,12 @@ std::string graph::debug_dot(unsigned flags) const {
               fmt::format("cgraph-{}-{}.dot", static_cast<long>(getpid()), counter++);
   detail::check(cudaGraphDebugDotPrint(state_->graph, path.c_str(), flags), "cudaGraphDebugDotPrint");
   std::optional<std::string> text = read_file(path);
+  // Why, before remove() can change errno: an empty string would read as an empty graph.
+  const std::string why = text ? std::string() : cannot_read(path.string());
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
-  return text ? std::move(*text) : std::string();
+  if (!text) throw build_error("", why + " (the DOT file cudaGraphDebugDotPrint wrote)");
+  return std::move(*text);
 }
 
 std::string graph::ir_dot() const {

@@ -69,7 +69,22 @@ TEST_CASE("fake_runtime.a_file_program_load_cannot_read_says_why") {
   // file from one the process may not read or a folder given by mistake.
   CHECK_THROWS_WITH_AS((void)cgraph::program::load("does_not_exist.cgraph"),
                        "cannot read 'does_not_exist.cgraph': No such file or directory", cgraph::build_error);
-  CHECK_THROWS_WITH_AS((void)cgraph::program::load("."), "cannot read '.': Is a directory", cgraph::build_error);
+  CHECK_THROWS_WITH_AS((void)cgraph::program::load("."), "cannot read '.': it is a directory", cgraph::build_error);
+}
+
+TEST_CASE("fake_runtime.debug_dot_says_when_it_cannot_read_what_cuda_wrote") {
+  // The fake cudaGraphDebugDotPrint succeeds and writes no file: debug_dot once returned ""
+  // then, which reads as an empty graph. It says which file it could not read, and why.
+  auto prog = cgraph::program::compile(prelude + "graph g(p: f32*) {\n  add<<<1, 32>>>(p, 1);\n}\n", "test.cgraph");
+  auto g = cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels());
+  try {
+    (void)g.debug_dot();
+    FAIL("debug_dot returned with no file to read");
+  } catch (const cgraph::build_error& e) {
+    const std::string what = e.what();
+    CHECK(what.starts_with("cannot read '"));
+    CHECK(what.ends_with(".dot': No such file or directory (the DOT file cudaGraphDebugDotPrint wrote)"));
+  }
 }
 
 TEST_CASE("fake_runtime.a_missing_kernel_is_named_at_its_first_node") {

@@ -36,6 +36,28 @@ TEST_CASE("diagnostics.caret_keeps_tabs_and_skips_utf8_continuation_bytes") {
         "\t    ^\n");
 }
 
+TEST_CASE("diagnostics.excerpts_print_invalid_utf8_as_hex_in_four_columns") {
+  // Bytes that are not UTF-8 print as <XX> (as clang prints them), never raw, and take the
+  // four columns they print in: the caret after them stays under its character. A valid 'é'
+  // (2 bytes) takes one column; a stray continuation byte (0x80) is invalid on its own.
+  source_file f("a.cgraph", "a\xE1 \xC3\xA9 \x80z;\n");
+  CHECK(format_diagnostic(f, {severity::error, {7, 8}, "m", {}}) ==
+        "a.cgraph:1:8: error: m\n"
+        "a<E1> \xC3\xA9 <80>z;\n"
+        "            ^\n");
+  // A range that starts at such a byte underlines all four of its columns, then the rest.
+  CHECK(format_diagnostic(f, {severity::error, {1, 3}, "m", {}}) ==
+        "a.cgraph:1:2: error: m\n"
+        "a<E1> \xC3\xA9 <80>z;\n"
+        " ^~~~~\n");
+  // A sequence cut short by the line's end, and an overlong one, are invalid byte by byte.
+  source_file g("g.cgraph", "\xC0\xAF \xE2\x82");
+  CHECK(format_diagnostic(g, {severity::error, {3, 4}, "m", {}}) ==
+        "g.cgraph:1:4: error: m\n"
+        "<C0><AF> <E2><82>\n"
+        "         ^~~~\n");
+}
+
 TEST_CASE("diagnostics.notes_follow_their_error") {
   source_file f("a.cgraph", "a\nb\n");
   diagnostic d{severity::error, {2, 3}, "second", {{{0, 1}, "first is here"}}};
@@ -67,6 +89,21 @@ TEST_CASE("diagnostics.a_long_line_is_shown_around_the_column") {
   diagnostic whole{severity::error, {1021, 1024}, "y", {}};
   CHECK(format_diagnostic(g, whole) == "b.cgraph:1:1022: error: y\n" + std::string(1021, 'c') + "foo\n" +
                                            std::string(1021, ' ') + "^~~\n");
+}
+
+TEST_CASE("diagnostics.a_long_run_of_stray_bytes_is_cut_like_any_line") {
+  // A cut steps over at most a character's 3 continuation bytes: over a line of 3 000 stray
+  // 0x80 bytes it moved to both ends, and each of the line's 3 000 errors printed all of it.
+  // Now it shows 256 bytes each side, and the 3 a cut steps over (as <80>, four columns each).
+  source_file f("a.cgraph", std::string(3000, '\x80') + "\n");
+  const std::string shown = format_diagnostic(f, {severity::error, {1500, 1501}, "invalid UTF-8 byte 0x80", {}});
+  std::string row;
+  for (int i = 0; i < 3 + 256 + 256 + 3; ++i) row += "<80>";
+  CHECK(shown == "a.cgraph:1:1501: error: invalid UTF-8 byte 0x80\n..." + row + "...\n" + std::string(3 + (3 + 256) * 4, ' ') +
+                     "^~~~\n");
+  // A message of stray bytes keeps its start and end too.
+  diagnostics list;
+  CHECK(list.error({0, 1}, std::string(10000, '\x80')).message.size() < 512);
 }
 
 TEST_CASE("diagnostics.a_long_message_keeps_its_start_and_end") {
@@ -137,6 +174,17 @@ TEST_CASE("diagnostics.a_byte_order_mark_is_not_part_of_the_text") {
   source_file f("bom.cgraph", "\xEF\xBB\xBFkernel k();\n");
   CHECK(f.text() == "kernel k();\n");
   CHECK(f.location(0).column == 1);
+}
+
+TEST_CASE("diagnostics.json_strings_are_valid_utf8_whatever_the_bytes") {
+  // A file name or a message may hold bytes that are not UTF-8; each becomes U+FFFD, and valid
+  // characters stay as they are, so the array is valid JSON for any input.
+  source_file f("b\xE9.cgraph", "kernel k();\n");
+  diagnostics list;
+  list.error({7, 8}, "name 'x\xFF' beside \xC3\xA9 and \xE2\x82");
+  CHECK(format_diagnostic_json(f, list.all()[0]) ==
+        R"({"file": "b\ufffd.cgraph", "line": 1, "column": 8, "end_line": 1, "end_column": 9, "severity": "error", )"
+        "\"message\": \"name 'x\\ufffd' beside \xC3\xA9 and \\ufffd\\ufffd\", \"notes\": []}");
 }
 
 TEST_CASE("diagnostics.json_objects_escape_their_strings") {

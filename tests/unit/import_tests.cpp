@@ -100,7 +100,8 @@ TEST_CASE("imports: refused with no directory, confined to it, unreadable files"
   auto m = compile_in(missing, f);
   REQUIRE(m.diags.error_count() == 2);
   CHECK(m.diags.all()[0].message.starts_with("cannot read"));
-  CHECK(m.diags.all()[1].message.ends_with("it is a directory"));
+  CHECK(m.diags.all()[0].message.ends_with("nope.cgraph': No such file or directory"));  // and why
+  CHECK(m.diags.all()[1].message.ends_with("inside': it is a directory"));
 }
 
 TEST_CASE("fmt: a literal of an imported struct parses when the import's struct names are given") {
@@ -113,7 +114,7 @@ TEST_CASE("fmt: a literal of an imported struct parses when the import's struct 
   CHECK(out->find("P { x: 1 }") != std::string::npos);
 }
 
-TEST_CASE("read_file: a file's bytes at its size, a pipe's in full, nothing for a missing file") {
+TEST_CASE("read_file: a file's bytes at its size, a pipe's in full, nothing for a missing file or a folder, and why") {
   folder f("read_file");
   // Bytes a text-mode read or a string stream could alter or stop at: NUL, CR LF, a BOM, 0xFF.
   std::string bytes("\xEF\xBB\xBF" "kernel k();\r\n\0\xFF", 18);
@@ -130,8 +131,14 @@ TEST_CASE("read_file: a file's bytes at its size, a pipe's in full, nothing for 
   CHECK(empty->empty());
 
   errno = 0;
-  CHECK_FALSE(read_file((f.root / "missing.cgraph").string()));
+  const std::string missing = (f.root / "missing.cgraph").string();
+  CHECK_FALSE(read_file(missing));
   CHECK(errno == ENOENT);
+  CHECK(cannot_read(missing) == "cannot read '" + missing + "': No such file or directory");
+  // A folder opens, and reading it fails: one wording for it wherever a file is read.
+  const std::string folder_path = f.root.string();
+  CHECK_FALSE(read_file(folder_path));
+  CHECK(cannot_read(folder_path) == "cannot read '" + folder_path + "': it is a directory");
 
   // A file with no size of its own: read to its end.
   std::FILE* pipe = ::popen("printf 'graph g() {}'", "r");

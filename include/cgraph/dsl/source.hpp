@@ -24,6 +24,12 @@ struct source_range {
 // here.
 std::optional<std::string> read_file(const std::string& path);
 
+// Why read_file(path) just returned nullopt, as one message: "cannot read 'path': " and
+// errno's reason, or "it is a directory" for a folder (it opens; reading it fails with
+// EISDIR). Call it before anything else can set errno. cgraphc, program::load and an import
+// all say it so.
+std::string cannot_read(const std::string& path);
+
 // 1-based line and byte column, as compilers print them.
 struct line_column {
   std::uint32_t line = 1;

@@ -204,7 +204,8 @@ public:
 
   cudaGraph_t get() const;
   std::size_t node_count() const;  // CUDA nodes in the root graph
-  // The driver's DOT dump (cudaGraphDebugDotPrint) with its flags.
+  // The driver's DOT dump (cudaGraphDebugDotPrint) with its flags, through a temporary file;
+  // build_error if that file cannot be read back (never an empty string for a graph).
   std::string debug_dot(unsigned flags = cudaGraphDebugDotFlagsVerbose) const;
   // The IR's DOT (deterministic, with .cgraph labels and lines).
   std::string ir_dot() const;
