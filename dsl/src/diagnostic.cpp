@@ -81,16 +81,20 @@ constexpr std::uint32_t whole_line = 1024;
 constexpr std::uint32_t context = 256;  // bytes shown each side of the column, in a longer line
 
 // How a byte of a shown line prints: a valid UTF-8 character as itself, in one column (wide
-// characters aside); a byte that is not valid UTF-8 as <XX>, four columns, as clang prints it.
-// Copied raw, such a byte reaches the terminal or editor as some other character, or none,
-// and every caret after it moves (the pre-scan reports each one, so a file that has one
-// always prints an excerpt of its line).
+// characters aside); a byte that is not valid UTF-8, or a control character other than a tab,
+// as <XX>, four columns, as clang prints them. Copied raw, an invalid byte reaches the
+// terminal or editor as some other character, or none, and a control byte (a carriage return,
+// an escape, a NUL of a binary file given by mistake) moves or rewrites what is shown; either
+// way every caret after it moves. The pre-scan reports each of them, so a file that has one
+// always prints an excerpt of its line.
 struct shown_char {
   std::uint32_t bytes;
-  std::uint32_t columns;
+  std::uint32_t columns;  // 4: printed as <XX>
 };
 
 shown_char shown_at(std::string_view line, std::uint32_t i) {
+  const auto byte = static_cast<unsigned char>(line[i]);
+  if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return {1, 4};
   const auto n = static_cast<std::uint32_t>(dsl::detail::utf8_length(line.data(), i, line.size()));
   return n ? shown_char{n, 1} : shown_char{1, 4};
 }

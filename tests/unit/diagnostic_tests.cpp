@@ -91,6 +91,17 @@ TEST_CASE("diagnostics.a_long_line_is_shown_around_the_column") {
                                            std::string(1021, ' ') + "^~~\n");
 }
 
+TEST_CASE("diagnostics.excerpts_print_control_bytes_as_hex_but_keep_tabs") {
+  // A carriage return inside a line, an escape or a NUL (a binary file given by mistake)
+  // would move or rewrite what a terminal shows; each prints as <XX>, four columns. A tab is
+  // copied (the caret line copies it too), and a line's ending CR is not part of it.
+  source_file f("a.cgraph", std::string("a\rb\x1B[2J\tc\0d\x7F;\r\n", 14));
+  CHECK(format_diagnostic(f, {severity::error, {11, 12}, "m", {}}) ==
+        "a.cgraph:1:12: error: m\n"
+        "a<0D>b<1B>[2J\tc<00>d<7F>;\n"
+        "             \t      ^~~~\n");
+}
+
 TEST_CASE("diagnostics.a_long_run_of_stray_bytes_is_cut_like_any_line") {
   // A cut steps over at most a character's 3 continuation bytes: over a line of 3 000 stray
   // 0x80 bytes it moved to both ends, and each of the line's 3 000 errors printed all of it.
