@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cgraph::fuzz {
@@ -18,6 +19,47 @@ namespace {
 [[noreturn]] void violated(const char* property, const std::string& detail) {
   std::fprintf(stderr, "fuzz property violated: %s\n%s\n", property, detail.c_str());
   std::abort();
+}
+
+// Whether `text` is well-formed UTF-8 with no control byte but those allowed (RFC 3629's
+// table of byte ranges, written apart from the compiler's own decoder so that it checks it).
+bool printable_utf8(std::string_view text, std::string_view allowed_controls) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      if ((b < 0x20 || b == 0x7F) && allowed_controls.find(static_cast<char>(b)) == std::string_view::npos) return false;
+      ++i;
+      continue;
+    }
+    std::size_t n = 0;
+    unsigned char low = 0x80, high = 0xBF;  // the second byte's range
+    if (b >= 0xC2 && b <= 0xDF) n = 2;
+    else if (b == 0xE0) n = 3, low = 0xA0;
+    else if (b == 0xED) n = 3, high = 0x9F;
+    else if (b >= 0xE1 && b <= 0xEF) n = 3;
+    else if (b == 0xF0) n = 4, low = 0x90;
+    else if (b == 0xF4) n = 4, high = 0x8F;
+    else if (b >= 0xF1 && b <= 0xF3) n = 4;
+    else return false;
+    if (text.size() - i < n) return false;
+    const auto second = static_cast<unsigned char>(text[i + 1]);
+    if (second < low || second > high) return false;
+    for (std::size_t k = 2; k < n; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+// Diagnostics reach a terminal or a JSON reader: whatever the input's bytes, the text form is
+// UTF-8 with no control byte but line breaks and tabs, and each JSON object is UTF-8 with none.
+void format_checked(const source_file& source, const diagnostics& diags) {
+  const std::string text = format_diagnostics(source, diags);
+  if (!printable_utf8(text, "\n\t")) violated("diagnostics print as UTF-8 without control bytes", text);
+  for (const auto& d : diags.all()) {
+    const std::string json = format_diagnostic_json(source, d);
+    if (!printable_utf8(json, "")) violated("JSON diagnostics are UTF-8 without control bytes", json);
+  }
 }
 
 // What a compile says, in a form two compiles can be compared by: the IR without source
@@ -51,7 +93,7 @@ void exercise_backends(const ir::program& program, const source_file& source) {
   for (auto mode : {emit_mode::explicit_nodes, emit_mode::stream_capture})
     for (std::size_t threshold : {std::size_t{0}, std::size_t{1}}) {
       auto emitted = emit_cpp(program, source, mode, threshold);
-      (void)format_diagnostics(source, emitted.diags);
+      format_checked(source, emitted.diags);
     }
 }
 
@@ -81,7 +123,7 @@ std::string joined(const std::vector<std::string>& texts) {
 void compile_one(const std::uint8_t* data, std::size_t size) {
   source_file source("fuzz.cgraph", std::string(reinterpret_cast<const char*>(data), size));
   auto result = compile(source);
-  (void)format_diagnostics(source, result.diags);
+  format_checked(source, result.diags);
   if (result.program) exercise_backends(*result.program, source);
 
   // `cgraphc fmt` must be idempotent, must not change what the file means, and must keep every
@@ -104,7 +146,7 @@ void compile_one(const std::uint8_t* data, std::size_t size) {
 void check_one(const std::uint8_t* data, std::size_t size) {
   source_file source("fuzz.cgraph", std::string(reinterpret_cast<const char*>(data), size));
   auto result = compile(source);
-  (void)format_diagnostics(source, result.diags);
+  format_checked(source, result.diags);
 }
 
 }  // namespace cgraph::fuzz

@@ -26,12 +26,63 @@ std::size_t cut_forward(std::string_view text, std::size_t at) {
   return at;
 }
 
+// How a byte of a shown line or a message prints: a valid UTF-8 character as itself, in one
+// column (wide characters aside); a byte that is not valid UTF-8, or a control character other
+// than a tab, as <XX>, four columns, as clang prints them. Copied raw, an invalid byte reaches the
+// terminal or editor as some other character, or none, and a control byte (a carriage return,
+// an escape, a NUL of a binary file given by mistake) moves or rewrites what is shown; either
+// way every caret after it moves. The pre-scan reports each byte that is not UTF-8, so a file
+// that has one always prints an excerpt of its line; a message may quote a string's control
+// bytes (an import path).
+struct shown_char {
+  std::uint32_t bytes;
+  std::uint32_t columns;  // 4: printed as <XX>
+};
+
+shown_char shown_at(std::string_view line, std::uint32_t i) {
+  const auto byte = static_cast<unsigned char>(line[i]);
+  if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return {1, 4};
+  const auto n = static_cast<std::uint32_t>(dsl::detail::utf8_length(line.data(), i, line.size()));
+  return n ? shown_char{n, 1} : shown_char{1, 4};
+}
+
+// `text` as it prints (shown_at): valid text copied in runs, each other byte as <XX>.
+void append_printable(std::string& out, std::string_view text) {
+  std::uint32_t run = 0;
+  for (std::uint32_t i = 0; i < text.size();) {
+    const shown_char c = shown_at(text, i);
+    if (c.columns == 4) {
+      out += text.substr(run, i - run);
+      out += fmt::format("<{:02X}>", static_cast<unsigned char>(text[i]));
+      run = i + 1;
+    }
+    i += c.bytes;
+  }
+  out += text.substr(run);
+}
+
+// A message as it prints, in text and in JSON alike; most need nothing and are not copied.
+std::string printable(std::string message) {
+  for (std::uint32_t i = 0; i < message.size();) {
+    const shown_char c = shown_at(message, i);
+    if (c.columns == 4) {
+      std::string out;
+      append_printable(out, message);
+      return out;
+    }
+    i += c.bytes;
+  }
+  return message;
+}
+
 // A message names what the file declares, and a name may be any length: a 10 000-byte kernel
 // parameter name in 2 000 wrong arguments printed 20 MB from 52 KB. A longer message keeps its
 // start and its end (where a name is quoted in the middle, both sides of it stay readable).
 constexpr std::size_t longest_message = 512, kept_head = 320, kept_tail = 160;
 
-std::string bounded(std::string message) {
+// Made printable first (printable), so the cut counts the bytes that print.
+std::string bounded(std::string raw) {
+  std::string message = printable(std::move(raw));
   if (message.size() <= longest_message) return message;
   const std::string_view text = message;
   const std::size_t head = cut_back(text, kept_head), tail = cut_forward(text, message.size() - kept_tail);
@@ -80,25 +131,6 @@ const char* severity_name(severity s) {
 constexpr std::uint32_t whole_line = 1024;
 constexpr std::uint32_t context = 256;  // bytes shown each side of the column, in a longer line
 
-// How a byte of a shown line prints: a valid UTF-8 character as itself, in one column (wide
-// characters aside); a byte that is not valid UTF-8, or a control character other than a tab,
-// as <XX>, four columns, as clang prints them. Copied raw, an invalid byte reaches the
-// terminal or editor as some other character, or none, and a control byte (a carriage return,
-// an escape, a NUL of a binary file given by mistake) moves or rewrites what is shown; either
-// way every caret after it moves. The pre-scan reports each of them, so a file that has one
-// always prints an excerpt of its line.
-struct shown_char {
-  std::uint32_t bytes;
-  std::uint32_t columns;  // 4: printed as <XX>
-};
-
-shown_char shown_at(std::string_view line, std::uint32_t i) {
-  const auto byte = static_cast<unsigned char>(line[i]);
-  if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return {1, 4};
-  const auto n = static_cast<std::uint32_t>(dsl::detail::utf8_length(line.data(), i, line.size()));
-  return n ? shown_char{n, 1} : shown_char{1, 4};
-}
-
 // The source line, then a caret line that copies the line's tabs so the ^ lands under the
 // right character in any tab width, one column a character. A line longer than whole_line
 // shows `context` bytes each side of the column, with "..." where it is cut.
@@ -115,18 +147,8 @@ void append_excerpt(std::string& out, const source_file& file, source_range rang
   }
   const std::string_view cut = from > 0 ? "..." : "";
   out += cut;
-  // Valid text is copied in runs; a valid character never crosses `to` (cut_forward).
-  std::uint32_t run = from;
-  for (std::uint32_t i = from; i < to;) {
-    const shown_char c = shown_at(line, i);
-    if (c.columns == 4) {
-      out += line.substr(run, i - run);
-      out += fmt::format("<{:02X}>", static_cast<unsigned char>(line[i]));
-      run = i + 1;
-    }
-    i += c.bytes;
-  }
-  out += line.substr(run, to - run);
+  // A valid character never crosses `to` (cut_forward).
+  append_printable(out, line.substr(from, to - from));
   if (to < line.size()) out += "...";
   out += '\n';
   out.append(cut.size(), ' ');

@@ -188,24 +188,36 @@ TEST_CASE("diagnostics.a_byte_order_mark_is_not_part_of_the_text") {
 }
 
 TEST_CASE("diagnostics.json_strings_are_valid_utf8_whatever_the_bytes") {
-  // A file name or a message may hold bytes that are not UTF-8; each becomes U+FFFD, and valid
-  // characters stay as they are, so the array is valid JSON for any input.
+  // A file name may hold bytes that are not UTF-8; each becomes U+FFFD, and valid characters
+  // stay as they are, so the array is valid JSON for any input. A message is made printable
+  // when it is made (<XX>, as the text form prints it), so both forms say the same.
   source_file f("b\xE9.cgraph", "kernel k();\n");
   diagnostics list;
   list.error({7, 8}, "name 'x\xFF' beside \xC3\xA9 and \xE2\x82");
   CHECK(format_diagnostic_json(f, list.all()[0]) ==
         R"({"file": "b\ufffd.cgraph", "line": 1, "column": 8, "end_line": 1, "end_column": 9, "severity": "error", )"
-        "\"message\": \"name 'x\\ufffd' beside \xC3\xA9 and \\ufffd\\ufffd\", \"notes\": []}");
+        "\"message\": \"name 'x<FF>' beside \xC3\xA9 and <E2><82>\", \"notes\": []}");
+}
+
+TEST_CASE("diagnostics.messages_print_control_and_invalid_bytes_as_hex") {
+  // A message may quote a string's bytes (an import path): an escape, a line break or a byte
+  // that is not UTF-8 would reach the terminal raw. A tab stays.
+  diagnostics list;
+  CHECK(list.error({0, 1}, "cannot read 'a\x1B[2Jb\n\xFF\tc'").message == "cannot read 'a<1B>[2Jb<0A><FF>\tc'");
+  CHECK(list.warning({0, 1}, "w\r").message == "w<0D>");
+  CHECK(list.error({0, 1}, "e").note({0, 1}, "n\x7F").notes.at(0).message == "n<7F>");
+  const std::string plain = "nothing to escape in 'caf\xC3\xA9'";
+  CHECK(list.error({0, 1}, plain).message == plain);
 }
 
 TEST_CASE("diagnostics.json_objects_escape_their_strings") {
-  source_file f("a \"b\".cgraph", "kernel k();\n");
+  source_file f("a \"b\"\n.cgraph", "kernel k();\n");
   diagnostics list;
-  auto& d = list.error({7, 8}, "bad \"name\"\nand a tab\t");
+  auto& d = list.error({7, 8}, "bad \"name\" and a tab\t");
   d.notes.push_back({{0, 6}, "declared here"});
   std::string json = format_diagnostic_json(f, list.all()[0]);
   CHECK(json ==
-        R"({"file": "a \"b\".cgraph", "line": 1, "column": 8, "end_line": 1, "end_column": 9, "severity": "error", )"
-        R"("message": "bad \"name\"\nand a tab\t", "notes": [{"file": "a \"b\".cgraph", "line": 1, "column": 1, )"
+        R"({"file": "a \"b\"\n.cgraph", "line": 1, "column": 8, "end_line": 1, "end_column": 9, "severity": "error", )"
+        R"("message": "bad \"name\" and a tab\t", "notes": [{"file": "a \"b\"\n.cgraph", "line": 1, "column": 1, )"
         R"("end_line": 1, "end_column": 7, "severity": "note", "message": "declared here"}]})");
 }
