@@ -45,6 +45,7 @@ public:
   bool json = false;
   bool hide_warnings = false;
   bool warnings_are_errors = false;
+  std::size_t max_errors = 0;  // --max-errors: a file's errors shown; 0, every one (LANGUAGE.md)
 
   // Reports a file's diagnostics; false when they fail it (an error, or a warning under -Werror).
   bool report(const cgraph::source_file& src, const cgraph::diagnostics& list) {
@@ -174,7 +175,9 @@ cgraph::import_options imports_of(const cgraph::source_file& src) {
 
 // Compiles one file and what it imports (appended to `src`); prints the diagnostics to stderr.
 std::optional<cgraph::ir::program> compile_file(cgraph::source_file& src) {
-  auto result = cgraph::compile(src, {}, imports_of(src));
+  cgraph::compile_limits limits;
+  limits.max_errors = diagnostics_out.max_errors;
+  auto result = cgraph::compile(src, limits, imports_of(src));
   if (!diagnostics_out.report(src, result.diags)) return std::nullopt;
   return std::move(result.program);
 }
@@ -244,6 +247,7 @@ int run_fmt(const std::vector<std::string>& files, fmt_action action) {
     auto src = read_source(file);
     cgraph::diagnostics diags;
     auto formatted = cgraph::dsl::format_source(src, diags, cgraph::imported_struct_names(src, imports_of(src)));
+    diags.limit_errors(diagnostics_out.max_errors);
     diagnostics_out.report(src, diags);
     if (!formatted) return exit_input_errors;
     if (action == fmt_action::print) {
@@ -313,6 +317,8 @@ int main(int argc, char** argv) {
     if (std::string_view(argv[i]) == "-Werror") argv[i] = werror_long;
   auto* werror = app.add_flag("--Werror", diagnostics_out.warnings_are_errors, "treat warnings as errors (exit 1)");
   app.add_flag("-w", diagnostics_out.hide_warnings, "do not print warnings")->excludes(werror);
+  app.add_option("--max-errors", diagnostics_out.max_errors,
+                 "report a file's first N errors, then one that counts the rest (default 0: every error)");
 
   std::vector<std::string> check_files;
   auto* check = app.add_subcommand("check", "parse and check; prints nothing on success");

@@ -267,6 +267,7 @@ compile_result compile_files(const source_file& source, source_file* growable, c
   if (parsed && parsed->ok)
     program_lowering(parsed->file, program, result.diags, limits, first_file_end, nullptr).run();
   result.diags.sort_by_position();
+  result.diags.limit_errors(limits.max_errors);
   if (!result.diags.has_errors()) result.program = std::move(program);
   return result;
 }

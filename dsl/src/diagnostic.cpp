@@ -46,33 +46,35 @@ shown_char shown_at(std::string_view line, std::uint32_t i) {
   return n ? shown_char{n, 1} : shown_char{1, 4};
 }
 
+// The offset of the first byte from `from` on that does not print as itself (shown_at), or
+// text's size.
+std::uint32_t first_unprintable(std::string_view text, std::uint32_t from) {
+  while (from < text.size()) {
+    const shown_char c = shown_at(text, from);
+    if (c.columns == 4) return from;
+    from += c.bytes;
+  }
+  return static_cast<std::uint32_t>(text.size());
+}
+
 // `text` as it prints (shown_at): valid text copied in runs, each other byte as <XX>.
 void append_printable(std::string& out, std::string_view text) {
-  std::uint32_t run = 0;
-  for (std::uint32_t i = 0; i < text.size();) {
-    const shown_char c = shown_at(text, i);
-    if (c.columns == 4) {
-      out += text.substr(run, i - run);
-      out += fmt::format("<{:02X}>", static_cast<unsigned char>(text[i]));
-      run = i + 1;
-    }
-    i += c.bytes;
+  for (std::uint32_t run = 0;;) {
+    const std::uint32_t bad = first_unprintable(text, run);
+    out += text.substr(run, bad - run);
+    if (bad == text.size()) return;
+    out += fmt::format("<{:02X}>", static_cast<unsigned char>(text[bad]));
+    run = bad + 1;
   }
-  out += text.substr(run);
 }
 
 // A message as it prints, in text and in JSON alike; most need nothing and are not copied.
 std::string printable(std::string message) {
-  for (std::uint32_t i = 0; i < message.size();) {
-    const shown_char c = shown_at(message, i);
-    if (c.columns == 4) {
-      std::string out;
-      append_printable(out, message);
-      return out;
-    }
-    i += c.bytes;
-  }
-  return message;
+  const std::uint32_t first = first_unprintable(message, 0);
+  if (first == message.size()) return message;
+  std::string out = message.substr(0, first);
+  append_printable(out, std::string_view(message).substr(first));
+  return out;
 }
 
 // A message names what the file declares, and a name may be any length: a 10 000-byte kernel
@@ -113,6 +115,20 @@ void diagnostics::sort_by_position() {
 void diagnostics::append(const diagnostics& other) {
   list_.insert(list_.end(), other.list_.begin(), other.list_.end());
   errors_ += other.errors_;
+}
+
+void diagnostics::limit_errors(std::size_t max_errors) {
+  if (max_errors == 0 || errors_ <= max_errors) return;
+  std::size_t kept = 0;
+  auto cut = std::find_if(list_.begin(), list_.end(),
+                          [&](const diagnostic& d) { return d.level == severity::error && kept++ == max_errors; });
+  if (cut == list_.end()) return;
+  const source_range at = cut->range;
+  const std::size_t left_out = errors_ - max_errors;
+  list_.erase(cut, list_.end());
+  errors_ = max_errors;
+  error(at, fmt::format("too many errors: {} more {} not shown (at most {} are)", left_out,
+                        left_out == 1 ? "is" : "are", max_errors));
 }
 
 namespace {

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <range/v3/view/transform.hpp>
 
 using namespace cgraph;
@@ -220,4 +222,26 @@ TEST_CASE("diagnostics.json_objects_escape_their_strings") {
         R"({"file": "a \"b\"\n.cgraph", "line": 1, "column": 8, "end_line": 1, "end_column": 9, "severity": "error", )"
         R"("message": "bad \"name\" and a tab\t", "notes": [{"file": "a \"b\"\n.cgraph", "line": 1, "column": 1, )"
         R"("end_line": 1, "end_column": 7, "severity": "note", "message": "declared here"}]})");
+}
+
+TEST_CASE("diagnostics.past_the_error_limit_one_error_counts_the_rest") {
+  diagnostics list;
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    list.error({i * 2, i * 2 + 1}, fmt::format("e{}", i));
+    if (i == 1) list.warning({3, 4}, "w");
+  }
+  list.limit_errors(3);
+  const auto& all = list.all();
+  REQUIRE(all.size() == 5);
+  CHECK(all[2].message == "w");  // a warning before the cut stays
+  CHECK(all[3].message == "e2");
+  CHECK(all[4].message == "too many errors: 3 more are not shown (at most 3 are)");
+  CHECK(all[4].range.begin == 6);  // where the first error left out was
+  CHECK(list.error_count() == 4);
+  diagnostics few;
+  few.error({0, 1}, "only");
+  few.error({1, 2}, "second");
+  few.limit_errors(2);
+  few.limit_errors(0);  // no limit
+  CHECK(few.all().size() == 2);
 }

@@ -196,6 +196,18 @@ TEST_CASE("parser.stray_bytes_are_reported_once_each_and_skipped") {
   CHECK(p->diags.all()[1].message == "unexpected character '$'");
 }
 
+TEST_CASE("parser.a_run_of_adjacent_stray_bytes_is_one_error_underlining_it") {
+  // "@#$" is one run; "é" then a space then "@" are two; "\xff\xfe" in the comment one.
+  auto p = parse_text("graph g() { let a = 1 @#$ ; let b = 2 \xc3\xa9 @; } // x\xff\xfe");
+  REQUIRE(p->diags.all().size() == 4);
+  CHECK(p->diags.all()[0].message == "unexpected character '@' (the first of 3 bytes in a row that start no token)");
+  CHECK(p->diags.all()[0].range.end - p->diags.all()[0].range.begin == 3);
+  CHECK(p->diags.all()[1].message.starts_with("unexpected character '\xc3\xa9' (U+00E9)"));
+  CHECK(p->diags.all()[2].message == "unexpected character '@'");
+  CHECK(p->diags.all()[3].message ==
+        "invalid UTF-8 byte 0xFF in a comment (the first of 2 bytes in a row that are not UTF-8)");
+}
+
 TEST_CASE("parser.comments_are_collected_for_the_formatter") {
   auto p = parse_text("// one\ngraph g() { /* two */ }\n");
   REQUIRE(p->result.ok);

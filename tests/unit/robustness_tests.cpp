@@ -132,6 +132,22 @@ TEST_CASE("robustness.unbracketed_nesting_is_a_diagnostic") {
   CHECK(d.has_errors());
 }
 
+TEST_CASE("robustness.a_compile_reports_at_most_max_errors_then_counts_the_rest") {
+  // The limit holds for every pass's errors, cut in the order of the file.
+  std::string text = "graph g() {\n";
+  for (int i = 0; i < 40; ++i) text += fmt::format("  k{}<<<1, 1>>>();\n", i);
+  text += "}\n";
+  CHECK(compile_text(text).result.diags.error_count() == 40);
+  compile_limits five;
+  five.max_errors = 5;
+  auto c = compile_text(text, five);
+  const auto& all = c.result.diags.all();
+  REQUIRE(all.size() == 6);
+  CHECK(all[4].message == "unknown kernel 'k4'");
+  CHECK(all[5].message == "too many errors: 35 more are not shown (at most 5 are)");
+  CHECK(c.source.location(all[5].range.begin).line == 7);
+}
+
 TEST_CASE("robustness.constant_chains") {
   // Written in order, a chain of any length evaluates one constant at a time; it overflowed the
   // stack at 5 000 when a graph used its last constant first.

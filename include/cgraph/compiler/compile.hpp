@@ -25,6 +25,10 @@ struct compile_limits {
   // Work spent on "did you mean" hints, in cells of an edit-distance table (about a tenth of a
   // second): past it, errors come without a hint, not late. Not an error of its own.
   std::uint64_t max_suggestion_cells = 50'000'000;
+  // Errors a compile reports (diagnostics::limit_errors): past them, one more error says how
+  // many are left out. 0: every error, as LANGUAGE.md asks; a binary file given by mistake
+  // makes thousands, so a tool that shows them to people may want fewer (nvcc shows 100).
+  std::size_t max_errors = 0;
 };
 
 struct compile_result {

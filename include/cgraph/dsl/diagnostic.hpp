@@ -40,6 +40,9 @@ public:
   // Orders by position (stable), so output follows the file whatever pass found the problem.
   void sort_by_position();
   void append(const diagnostics& other);
+  // Keeps the list up to its max_errors-th error and ends it with one more error, at the first
+  // one left out, that says how many were; error_count() then counts the list. 0: no limit.
+  void limit_errors(std::size_t max_errors);
 
 private:
   std::vector<diagnostic> list_;
