@@ -31,9 +31,9 @@ std::size_t cut_forward(std::string_view text, std::size_t at) {
 // than a tab, as <XX>, four columns, as clang prints them. Copied raw, an invalid byte reaches the
 // terminal or editor as some other character, or none, and a control byte (a carriage return,
 // an escape, a NUL of a binary file given by mistake) moves or rewrites what is shown; either
-// way every caret after it moves. The pre-scan reports each byte that is not UTF-8, so a file
-// that has one always prints an excerpt of its line; a message may quote a string's control
-// bytes (an import path).
+// way every caret after it moves. The pre-scan reports every run of bytes that are not UTF-8,
+// so a file that has one always prints an excerpt of its line; a message may quote a string's
+// control bytes (an import path).
 struct shown_char {
   std::uint32_t bytes;
   std::uint32_t columns;  // 4: printed as <XX>
