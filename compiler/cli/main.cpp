@@ -35,7 +35,8 @@ struct file_error : usage_error {
   explicit file_error(std::string text) : usage_error{std::move(text)} {}
 };
 
-void report(const usage_error& e) { std::cerr << "cgraphc: error: " << e.message << '\n'; }
+// A message may name a file, and a file's name may hold an escape byte: printed as <XX>.
+void report(const usage_error& e) { std::cerr << "cgraphc: error: " << cgraph::printable(e.message) << '\n'; }
 
 // Where diagnostics go: as text to stderr as each file is done, or with
 // --diagnostics-format=json as one JSON array on stderr when cgraphc ends (LANGUAGE.md §14).
@@ -361,7 +362,7 @@ int main(int argc, char** argv) {
     // A misspelt command is left over as an extra argument, and CLI11 only says that a
     // subcommand is required: name the word it did not know, and the commands it knows.
     if (app.get_subcommands().empty() && !app.remaining().empty()) {
-      std::cerr << "cgraphc: error: unknown command '" << app.remaining().front()
+      std::cerr << "cgraphc: error: unknown command '" << cgraph::printable(app.remaining().front())
                 << "' (commands: check, ir, dot, emit-cpp, fmt)\nRun with --help for more information.\n";
       return exit_usage;
     }

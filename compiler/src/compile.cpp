@@ -154,8 +154,19 @@ private:
   }
 
   void lower(const dsl::ast::include_decl& d) {
-    if (d.path.value.empty()) diags_.error(range_of(d.path), "include path is empty");
-    program_.includes.push_back(d.path.value);
+    const std::string& path = d.path.value;
+    if (path.empty()) diags_.error(range_of(d.path), "include path is empty");
+    // Generated C++ names the header as written, between quotes, where C++ takes no escapes: a
+    // quote or a line break would end the #include early, and a control byte is no file name.
+    const auto bad = std::find_if(path.begin(), path.end(), [](char c) {
+      return c == '"' || (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F;
+    });
+    if (bad != path.end())
+      diags_.error(range_of(d.path), fmt::format("include path holds {}, which a C++ #include cannot name",
+                                                 *bad == '"'    ? std::string("'\"'")
+                                                 : *bad == '\n' ? std::string("a line break")
+                                                                : fmt::format("the control byte 0x{:02X}", static_cast<unsigned char>(*bad))));
+    program_.includes.push_back(path);
   }
 
   void lower(const dsl::ast::kernel_decl& d) {

@@ -92,8 +92,13 @@ std::string cpp_name(std::string_view name) {
 std::string quoted(std::string_view text) {
   std::string out = "\"";
   for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\') out += '\\';
     if (c == '\n') out += "\\n";
+    // A file's name may hold any byte: a raw carriage return ends a literal for some compilers,
+    // and bytes that are not UTF-8 are refused by others. Octal takes at most three digits, so
+    // unlike \x it never runs on into the character after it.
+    else if (byte < 0x20 || byte >= 0x7F) out += fmt::format("\\{:03o}", byte);
     else out += c;
   }
   return out + "\"";

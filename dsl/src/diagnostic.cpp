@@ -1,5 +1,6 @@
 #include <cgraph/dsl/diagnostic.hpp>
 
+#include "printable.hpp"
 #include "utf8.hpp"
 
 #include <algorithm>
@@ -9,6 +10,10 @@
 
 namespace cgraph {
 namespace {
+
+using dsl::detail::append_printable;
+using dsl::detail::shown_at;
+using dsl::detail::shown_char;
 
 // Whether byte c continues a UTF-8 character (cuts keep whole characters).
 bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
@@ -24,57 +29,6 @@ std::size_t cut_back(std::string_view text, std::size_t at) {
 std::size_t cut_forward(std::string_view text, std::size_t at) {
   for (int k = 0; k < 3 && at < text.size() && is_continuation(text[at]); ++k) ++at;
   return at;
-}
-
-// How a byte of a shown line or a message prints: a valid UTF-8 character as itself, in one
-// column (wide characters aside); a byte that is not valid UTF-8, or a control character other
-// than a tab, as <XX>, four columns, as clang prints them. Copied raw, an invalid byte reaches the
-// terminal or editor as some other character, or none, and a control byte (a carriage return,
-// an escape, a NUL of a binary file given by mistake) moves or rewrites what is shown; either
-// way every caret after it moves. The pre-scan reports every run of bytes that are not UTF-8,
-// so a file that has one always prints an excerpt of its line; a message may quote a string's
-// control bytes (an import path).
-struct shown_char {
-  std::uint32_t bytes;
-  std::uint32_t columns;  // 4: printed as <XX>
-};
-
-shown_char shown_at(std::string_view line, std::uint32_t i) {
-  const auto byte = static_cast<unsigned char>(line[i]);
-  if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return {1, 4};
-  const auto n = static_cast<std::uint32_t>(dsl::detail::utf8_length(line.data(), i, line.size()));
-  return n ? shown_char{n, 1} : shown_char{1, 4};
-}
-
-// The offset of the first byte from `from` on that does not print as itself (shown_at), or
-// text's size.
-std::uint32_t first_unprintable(std::string_view text, std::uint32_t from) {
-  while (from < text.size()) {
-    const shown_char c = shown_at(text, from);
-    if (c.columns == 4) return from;
-    from += c.bytes;
-  }
-  return static_cast<std::uint32_t>(text.size());
-}
-
-// `text` as it prints (shown_at): valid text copied in runs, each other byte as <XX>.
-void append_printable(std::string& out, std::string_view text) {
-  for (std::uint32_t run = 0;;) {
-    const std::uint32_t bad = first_unprintable(text, run);
-    out += text.substr(run, bad - run);
-    if (bad == text.size()) return;
-    out += fmt::format("<{:02X}>", static_cast<unsigned char>(text[bad]));
-    run = bad + 1;
-  }
-}
-
-// A message as it prints, in text and in JSON alike; most need nothing and are not copied.
-std::string printable(std::string message) {
-  const std::uint32_t first = first_unprintable(message, 0);
-  if (first == message.size()) return message;
-  std::string out = message.substr(0, first);
-  append_printable(out, std::string_view(message).substr(first));
-  return out;
 }
 
 // A message names what the file declares, and a name may be any length: a 10 000-byte kernel

@@ -45,7 +45,7 @@ std::optional<std::string> read_file(const std::string& path) {
 
 std::string cannot_read(const std::string& path) {
   const int error = errno;
-  return fmt::format("cannot read '{}': {}", path, error == EISDIR ? "it is a directory" : std::strerror(error));
+  return fmt::format("cannot read '{}': {}", printable(path), error == EISDIR ? "it is a directory" : std::strerror(error));
 }
 
 source_file::source_file(std::string name, std::string text) : text_(std::move(text)) {
@@ -110,7 +110,7 @@ std::string_view source_file::line_text(std::uint32_t offset) const {
 
 std::string source_file::position(std::uint32_t offset) const {
   auto lc = location(offset);
-  return fmt::format("{}:{}:{}", name_of(offset), lc.line, lc.column);
+  return format_position(name_of(offset), lc.line, lc.column);
 }
 
 }  // namespace cgraph

@@ -245,3 +245,13 @@ TEST_CASE("diagnostics.past_the_error_limit_one_error_counts_the_rest") {
   few.limit_errors(0);  // no limit
   CHECK(few.all().size() == 2);
 }
+
+TEST_CASE("diagnostics.positions_print_a_file_name_of_any_bytes") {
+  // A file's name may hold an escape byte: raw, it would rewrite the terminal before the message.
+  source_file f("a\x1B[2J\xFF.cgraph", "kernel k();\n");
+  CHECK(f.position(7) == "a<1B>[2J<FF>.cgraph:1:8");
+  diagnostic d{severity::error, {7, 8}, "m", {}};
+  CHECK(format_diagnostic(f, d).starts_with("a<1B>[2J<FF>.cgraph:1:8: error: m\n"));
+  CHECK(format_position("x\ty\r", 3, 4) == "x\ty<0D>:3:4");
+  CHECK(printable("caf\xC3\xA9\x07") == "caf\xC3\xA9<07>");
+}

@@ -199,3 +199,28 @@ TEST_CASE("emit.the_table_form_converts_constants_once_and_keeps_the_rest_as_slo
   CHECK(count(*unconverted.code, "  s[0] = cgraph::value::pointer(cg::address(p.p));") == 1);  // slot 1, after the constant
   CHECK(count(*unconverted.code, "inline constexpr std::uint32_t slot_lists[] = {1,1,1,3,1,1,5,2,4,2,0};") == 1);
 }
+
+TEST_CASE("emit.a_file_name_of_any_bytes_is_a_valid_literal_and_comment") {
+  // The file's name is a C++ string literal (`file`) and part of every step's comment: a raw
+  // carriage return ends a literal for some compilers, a line break would end the comment.
+  source_file src("a\r\"b\\\n\xFF.cgraph", "kernel k(n: i32);\ngraph g(n: i32) { k<<<1, 1>>>(n); }\n");
+  auto result = compile(src);
+  REQUIRE(result.program);
+  for (auto mode : {emit_mode::explicit_nodes, emit_mode::stream_capture}) {
+    auto out = emit_cpp(*result.program, src, mode);
+    REQUIRE(out.code);
+    CHECK(out.code->find(R"(inline constexpr const char* file = "a\015\"b\\\n\377.cgraph";)") != std::string::npos);
+    CHECK(out.code->find("a<0D>\"b\\<0A><FF>.cgraph:2:1") != std::string::npos);  // a comment's position
+    CHECK(out.code->find('\r') == std::string::npos);
+    CHECK(out.code->find('\xFF') == std::string::npos);
+  }
+}
+
+TEST_CASE("emit.include_paths_are_written_as_named") {
+  // C++ takes no escapes in a header name: a backslash is a Windows path's and stays single.
+  const std::string code = emitted("include \"dir\\\\k.cuh\";\ninclude \"a\\tb.cuh\";\nkernel k(n: i32);\n"
+                                   "graph g(n: i32) { k<<<1, 1>>>(n); }\n",
+                                   emit_mode::explicit_nodes);
+  CHECK(code.find("#include \"dir\\k.cuh\"\n") != std::string::npos);
+  CHECK(code.find("#include \"a\tb.cuh\"\n") != std::string::npos);
+}

@@ -139,6 +139,10 @@ TEST_CASE("read_file: a file's bytes at its size, a pipe's in full, nothing for 
   const std::string folder_path = f.root.string();
   CHECK_FALSE(read_file(folder_path));
   CHECK(cannot_read(folder_path) == "cannot read '" + folder_path + "': it is a directory");
+  // A name may hold an escape byte: the message prints it as <XX>, never raw.
+  const std::string odd = (f.root / "a\x1B[2Jb").string();
+  CHECK_FALSE(read_file(odd));
+  CHECK(cannot_read(odd) == "cannot read '" + f.root.string() + "/a<1B>[2Jb': No such file or directory");
 
   // A file with no size of its own: read to its end.
   std::FILE* pipe = ::popen("printf 'graph g() {}'", "r");

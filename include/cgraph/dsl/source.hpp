@@ -26,9 +26,18 @@ std::optional<std::string> read_file(const std::string& path);
 
 // Why read_file(path) just returned nullopt, as one message: "cannot read 'path': " and
 // errno's reason, or "it is a directory" for a folder (it opens; reading it fails with
-// EISDIR). Call it before anything else can set errno. cgraphc, program::load and an import
-// all say it so.
+// EISDIR), the path printable. Call it before anything else can set errno. cgraphc,
+// program::load and an import all say it so.
 std::string cannot_read(const std::string& path);
+
+// `text` as a diagnostic prints it: each control byte other than a tab, and each byte that is
+// not UTF-8, as <XX> (as clang prints them). A message, a file's name and an excerpt of a line
+// may hold any byte; copied raw to a terminal, an escape byte rewrites what it shows.
+std::string printable(std::string text);
+
+// "file:line:column" as diagnostics and errors print a position, the name printable: every
+// position cgraph shows, at compile time and at run time, is made here.
+std::string format_position(std::string_view file, std::uint32_t line, std::uint32_t column);
 
 // 1-based line and byte column, as compilers print them.
 struct line_column {
@@ -65,7 +74,7 @@ public:
   line_column location(std::uint32_t offset) const;
   // The text of the line holding `offset`, without its line break.
   std::string_view line_text(std::uint32_t offset) const;
-  // "file:line:col" of an offset, naming the file that holds it.
+  // "file:line:col" of an offset, naming the file that holds it (format_position).
   std::string position(std::uint32_t offset) const;
 
 private:

@@ -5,8 +5,6 @@
 #include <cgraph/runtime/backend/handle.hpp>
 #include <cgraph/runtime/backend/site.hpp>
 
-#include <fmt/format.h>
-
 namespace cgraph::backend {
 
 void graph_kind::destroy(cudaGraph_t g) noexcept { cudaGraphDestroy(g); }
@@ -23,7 +21,7 @@ void library_kind::destroy(cudaLibrary_t l) noexcept {
 
 std::string site::str() const {
   if (source) return source->position(offset);
-  return line ? fmt::format("{}:{}:{}", file, line, column) : std::string();
+  return line ? format_position(file, line, column) : std::string();
 }
 
 }  // namespace cgraph::backend
