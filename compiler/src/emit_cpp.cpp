@@ -1238,7 +1238,7 @@ emit_result emit_cpp(const ir::program& prog, const source_file& src, emit_mode 
   line("#include <tuple>");
   line("#include <utility>");
   if (!prog.includes.empty()) line("");
-  // As written: a header name takes no escapes (a '\\' is a Windows path's), and check refused
+  // As written: a header name takes no escapes (a backslash is a Windows path's), and check refused
   // the bytes it cannot hold.
   for (const auto& inc : prog.includes) line(fmt::format("#include \"{}\"", inc));
   line("");
