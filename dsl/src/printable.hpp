@@ -15,7 +15,7 @@ namespace cgraph::dsl::detail {
 // an escape, a NUL of a binary file given by mistake) moves or rewrites what is shown; either
 // way every caret after it moves. The pre-scan reports every run of bytes that are not UTF-8,
 // so a file that has one always prints an excerpt of its line; a message may quote a string's
-// control bytes (an import path), and a file's name may hold any byte but '/' and NUL.
+// control bytes (an import path), and a file's path may hold any byte but NUL.
 struct shown_char {
   std::uint32_t bytes;
   std::uint32_t columns;  // 4: printed as <XX>
