@@ -7,6 +7,7 @@
 #include <cgraph/compiler/printers.hpp>
 #include <cgraph/dsl/parse.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -118,10 +119,20 @@ std::string joined(const std::vector<std::string>& texts) {
   return out;
 }
 
+// The input as a file named by its first line (at most 64 bytes, none after a NUL): positions
+// print the file's name (format_position) and generated C++ writes it into comments and
+// literals, and a name may hold any byte but NUL, so the properties above must hold for every
+// name as for every text. The text is the whole input, the first line included.
+source_file source_of(const std::uint8_t* data, std::size_t size) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  const std::size_t name_end = std::min({text.find('\n'), text.find('\0'), std::size_t{64}, text.size()});
+  return source_file(text.substr(0, name_end), std::move(text));
+}
+
 }  // namespace
 
 void compile_one(const std::uint8_t* data, std::size_t size) {
-  source_file source("fuzz.cgraph", std::string(reinterpret_cast<const char*>(data), size));
+  const source_file source = source_of(data, size);
   auto result = compile(source);
   format_checked(source, result.diags);
   if (result.program) exercise_backends(*result.program, source);
@@ -144,7 +155,7 @@ void compile_one(const std::uint8_t* data, std::size_t size) {
 }
 
 void check_one(const std::uint8_t* data, std::size_t size) {
-  source_file source("fuzz.cgraph", std::string(reinterpret_cast<const char*>(data), size));
+  const source_file source = source_of(data, size);
   auto result = compile(source);
   format_checked(source, result.diags);
 }

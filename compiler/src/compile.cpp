@@ -7,6 +7,7 @@
 #include "lowering.hpp"
 
 #include <cgraph/dsl/parse.hpp>
+#include <cgraph/dsl/source.hpp>
 #include <cgraph/dsl/suggest.hpp>
 
 #include <algorithm>
@@ -158,9 +159,8 @@ private:
     if (path.empty()) diags_.error(range_of(d.path), "include path is empty");
     // Generated C++ names the header as written, between quotes, where C++ takes no escapes: a
     // quote or a line break would end the #include early, and a control byte is no file name.
-    const auto bad = std::find_if(path.begin(), path.end(), [](char c) {
-      return c == '"' || (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7F;
-    });
+    const auto bad = std::find_if(path.begin(), path.end(),
+                                  [](char c) { return c == '"' || is_control_byte(static_cast<unsigned char>(c)); });
     if (bad != path.end())
       diags_.error(range_of(d.path), fmt::format("include path holds {}, which a C++ #include cannot name",
                                                  *bad == '"'    ? std::string("'\"'")

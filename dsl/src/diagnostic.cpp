@@ -1,4 +1,5 @@
 #include <cgraph/dsl/diagnostic.hpp>
+#include <cgraph/dsl/source.hpp>
 
 #include "printable.hpp"
 #include "utf8.hpp"
@@ -172,7 +173,7 @@ std::string json_string(std::string_view text) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (is_control_byte(static_cast<unsigned char>(c))) {  // DEL too: JSON allows it raw, a terminal not
           out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
         } else if (static_cast<unsigned char>(c) < 0x80) {
           out += c;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 namespace cgraph::dsl {
 
 scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& sink, const parse_limits& limits) {
@@ -17,6 +19,16 @@ scan_result scan(const source_file& source, std::uint32_t segment, diagnostics& 
   if (text.size() > limits.max_file_bytes) {
     sink.error({range.begin, range.begin}, fmt::format("file is {} bytes, more than the limit of {} bytes",
                                                        text.size(), limits.max_file_bytes));
+    result.fatal = true;
+    return result;
+  }
+  // Text has no NUL byte: a file with one is binary, or text in UTF-16 or UTF-32, given by
+  // mistake. One error says so, where a syntax error for each run of its bytes said nothing
+  // about the file (a binary of 100 KB: the limit of 100 errors and a count of the rest).
+  if (const void* nul = std::memchr(text.data(), '\0', text.size())) {
+    const auto at = range.begin + static_cast<std::uint32_t>(static_cast<const char*>(nul) - text.data());
+    sink.error({at, at + 1}, "not a text file: it holds a NUL byte (0x00) here; a .cgraph file is UTF-8 text "
+                             "(is this a binary file, or text saved as UTF-16?)");
     result.fatal = true;
     return result;
   }

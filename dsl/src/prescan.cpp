@@ -3,6 +3,8 @@
 #include "lexical.hpp"
 #include "utf8.hpp"
 
+#include <cgraph/dsl/source.hpp>
+
 #include <fmt/format.h>
 
 #include <array>
@@ -71,33 +73,34 @@ public:
     }
   }
 
-  // What is wrong with the byte p outside strings and comments, which starts no token.
-  std::string stray_message(const char* p) const {
+  // What is wrong with the byte p outside strings and comments, which starts no token: n is
+  // the length of the UTF-8 character there (0: none), code that character.
+  std::string stray_message(const char* p, std::size_t n, char32_t code) const {
     const auto byte = static_cast<unsigned char>(*p);
-    char32_t code = 0;
-    const std::size_t n = character_length(p, code);
     if (n == 0) return fmt::format("invalid UTF-8 byte 0x{:02X}", byte);
     if (n > 1)
       return fmt::format("unexpected character '{}' (U+{:04X}); non-ASCII text is allowed only in strings and comments",
                          std::string_view(p, n), static_cast<std::uint32_t>(code));
     if (*p == '#' && std::string_view(p + 1, static_cast<std::size_t>(end_ - p - 1)).starts_with("include"))
       return "unexpected character '#'; a header is named with 'include \"FILE\";' (no '#', ending in ';')";
-    if (byte >= 0x20 && byte < 0x7F) return fmt::format("unexpected character '{}'", *p);
+    if (!is_control_byte(byte)) return fmt::format("unexpected character '{}'", *p);
     return fmt::format("unexpected byte 0x{:02X}", byte);
   }
 
   // A run of bytes outside strings and comments that start no token (a character at a time:
   // a valid one is never split); returns its end.
   const char* report_stray(const char* p) {
+    char32_t code = 0;
+    const std::size_t n = character_length(p, code);
     const auto next = [this](const char* at) {
-      char32_t code;
-      const std::size_t n = character_length(at, code);
-      return at + (n ? n : 1);
+      char32_t ignored;
+      const std::size_t length = character_length(at, ignored);
+      return at + (length ? length : 1);
     };
-    const char* first_end = next(p);
+    const char* first_end = p + (n ? n : 1);
     const char* run_end = first_end;
     while (run_end < end_ && byte_classes[static_cast<unsigned char>(*run_end)] == stray) run_end = next(run_end);
-    report_run(p, first_end, run_end, stray_message(p), "start no token");
+    report_run(p, first_end, run_end, stray_message(p, n, code), "start no token");
     return run_end;
   }
 

@@ -12,8 +12,7 @@ namespace cgraph {
 namespace dsl::detail {
 
 shown_char shown_at(std::string_view line, std::uint32_t i) {
-  const auto byte = static_cast<unsigned char>(line[i]);
-  if ((byte < 0x20 && byte != '\t') || byte == 0x7F) return {1, 4};
+  if (is_control_byte(static_cast<unsigned char>(line[i]))) return {1, 4};
   const auto n = static_cast<std::uint32_t>(utf8_length(line.data(), i, line.size()));
   return n ? shown_char{n, 1} : shown_char{1, 4};
 }

@@ -212,6 +212,15 @@ TEST_CASE("diagnostics.messages_print_control_and_invalid_bytes_as_hex") {
   CHECK(list.error({0, 1}, plain).message == plain);
 }
 
+TEST_CASE("diagnostics.json_escapes_every_control_byte_of_a_file_name") {
+  // The text form prints each as <XX> (is_control_byte); JSON writes \u00XX, DEL included,
+  // which JSON would allow raw (found by fuzzing with file names of any bytes).
+  source_file f("a\x7F\x1B\x01.cgraph", "kernel k();\n");
+  diagnostics list;
+  list.error({7, 8}, "m");
+  CHECK(format_diagnostic_json(f, list.all()[0]).starts_with(R"({"file": "a\u007f\u001b\u0001.cgraph", )"));
+}
+
 TEST_CASE("diagnostics.json_objects_escape_their_strings") {
   source_file f("a \"b\"\n.cgraph", "kernel k();\n");
   diagnostics list;

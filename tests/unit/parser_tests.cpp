@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <string>
 
 using namespace cgraph;
 namespace ast = cgraph::dsl::ast;
@@ -206,6 +207,22 @@ TEST_CASE("parser.a_run_of_adjacent_stray_bytes_is_one_error_underlining_it") {
   CHECK(p->diags.all()[2].message == "unexpected character '@'");
   CHECK(p->diags.all()[3].message ==
         "invalid UTF-8 byte 0xFF in a comment (the first of 2 bytes in a row that are not UTF-8)");
+}
+
+TEST_CASE("parser.a_nul_byte_makes_one_error_not_a_text_file") {
+  // A binary file, or one saved as UTF-16, given by mistake: one error at its first NUL, even
+  // inside a comment or a string, and none for the stray bytes before or after it.
+  using namespace std::string_literals;  // "…"s keeps the NULs
+  for (const std::string& text : {"graph g() { let a = 1 @; }\n\x01\x02\0\0junk $"s, "graph g() { /* \0 */ }"s, "\0"s}) {
+    CAPTURE(text);
+    auto p = parse_text(text);
+    REQUIRE(p->diags.all().size() == 1);
+    const auto& d = p->diags.all()[0];
+    CHECK(d.message.starts_with("not a text file: it holds a NUL byte (0x00) here"));
+    CHECK(d.range.begin == text.find('\0'));
+    CHECK(d.range.end == d.range.begin + 1);
+    CHECK_FALSE(p->result.ok);
+  }
 }
 
 TEST_CASE("parser.comments_are_collected_for_the_formatter") {

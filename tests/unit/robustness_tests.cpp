@@ -51,8 +51,10 @@ void exercise(const std::string& text) {
 TEST_CASE("robustness.random_bytes") {
   std::mt19937 rng(12345);
   for (int i = 0; i < 300; ++i) {
+    // Bytes 1-255: a NUL ends the compile at once ("not a text file"), and most of these
+    // texts would hold one, so they would reach neither the pre-scan nor the parser.
     std::string text(static_cast<std::size_t>(rng() % 200), '\0');
-    for (auto& ch : text) ch = static_cast<char>(rng() % 256);
+    for (auto& ch : text) ch = static_cast<char>(1 + rng() % 255);
     exercise(text);
   }
 }

@@ -30,7 +30,12 @@ std::optional<std::string> read_file(const std::string& path);
 // program::load and an import all say it so.
 std::string cannot_read(const std::string& path);
 
-// `text` as a diagnostic prints it: each control byte other than a tab, and each byte that is
+// A control byte other than a tab (C0 or DEL): copied raw to a terminal it moves the cursor or
+// rewrites what is shown, and no file name or `include` path means one. One definition for
+// every place that refuses or escapes such bytes (printable, the pre-scan, `include` paths).
+constexpr bool is_control_byte(unsigned char byte) { return (byte < 0x20 && byte != '\t') || byte == 0x7F; }
+
+// `text` as a diagnostic prints it: each control byte (is_control_byte), and each byte that is
 // not UTF-8, as <XX> (as clang prints them). A message, a file's name and an excerpt of a line
 // may hold any byte; copied raw to a terminal, an escape byte rewrites what it shows.
 std::string printable(std::string text);
