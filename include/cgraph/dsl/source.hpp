@@ -31,8 +31,9 @@ std::optional<std::string> read_file(const std::string& path);
 std::string cannot_read(const std::string& path);
 
 // A control byte other than a tab (C0 or DEL): copied raw to a terminal it moves the cursor or
-// rewrites what is shown, and no file name or `include` path means one. One definition for
-// every place that refuses or escapes such bytes (printable, the pre-scan, `include` paths).
+// rewrites what is shown. One definition for every place that escapes or refuses such bytes:
+// printable (<XX>), JSON diagnostics (\u00XX), the pre-scan's message for a stray one, and an
+// `include` path (which C++ cannot name with one).
 constexpr bool is_control_byte(unsigned char byte) { return (byte < 0x20 && byte != '\t') || byte == 0x7F; }
 
 // `text` as a diagnostic prints it: each control byte (is_control_byte), and each byte that is
