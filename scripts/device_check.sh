@@ -26,6 +26,15 @@ ctest --test-dir "$build" -L gpu --output-on-failure -V > "$out/ctest-gpu.log" 2
 grep -E "device:|test cases|assertions|Status|tests passed|Failed|ERROR" "$out/ctest-gpu.log" | tail -12
 echo "== example programs"
 for p in "$build"/examples/example_*; do "$p" 2>&1; done | tee "$out/examples.log"
+# The examples use registered kernels only, which cgraph checks without a failing CUDA call, so
+# compute-sanitizer's API-error report (on by default, unlike scripts/sanitize.sh's runs) finds
+# nothing of cgraph's: what a user running their own program under it sees (docs/runtime.md).
+# data_parallel's NCCL makes failing calls of its own in ncclCommInitAll (run 86).
+echo "== example programs under compute-sanitizer, API errors reported"
+for p in "$build"/examples/example_*; do
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$p" > "$out/api-errors-${p##*/}.log" 2>&1
+  echo "${p##*/}: exit $?, $(grep -E "ERROR SUMMARY" "$out/api-errors-${p##*/}.log")"
+done
 if [ "${CGRAPH_SANITIZE:-1}" = 1 ]; then
   cases=()
   [ -n "${CGRAPH_SANITIZE_CASES:-}" ] && cases=(-tc="$CGRAPH_SANITIZE_CASES")

@@ -6,8 +6,11 @@
 #   sanitize.sh --skip TOOL                     prints the doctest argument that leaves out the
 #                                               cases TOOL cannot run (nothing when none)
 # --report-api-errors no: cgraph probes cudaFuncGetParamInfo one index past the last parameter
-# (CUDA has no count), which the API-error report would list; every memory, race and sync check
-# stays on, and cgraph checks every CUDA result itself. --error-exitcode 9: a finding fails.
+# of a module's or NVRTC source's kernel (CUDA has no count), which the API-error report would
+# list (the tests' isomorphism check probes the same way); every memory, race and sync check
+# stays on, and cgraph checks every CUDA result itself. (scripts/device_check.sh runs the
+# examples, whose kernels are registered, with the report on.) --error-exitcode 9: a finding
+# fails.
 # racecheck (CUDA 13.0) loses the launches of the `attributes` graph's cluster kernel inside the
 # test binary ("Internal Sanitizer Error: Detected a failure to track a kernel launch") and its
 # results come out wrong, though the same graph is right natively and under memcheck and

@@ -124,7 +124,8 @@ const void* resolve_kernel_function(const program_state& p, const resolved_symbo
                                     const where& at);
 
 // The function of kernel `kernel` for a kernel node, resolved and checked once: declared
-// parameter count and sizes against the real kernel's (cudaFuncGetParamInfo, driver 12.4+).
+// parameter count and sizes against the registered function's C++ signature, or a library
+// kernel's real ones (cudaFuncGetParamInfo, driver 12.4+).
 // Inline: every kernel node of a build asks, and all but the first find it at once.
 inline const void* kernel_function(const program_state& p, const resolved_symbols& s, std::uint32_t kernel,
                                    const where& at) {

@@ -6,9 +6,9 @@
 
 #include <cgraph/runtime/error.hpp>
 
-#include <map>
 #include <mutex>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -16,23 +16,10 @@ namespace cgraph::detail {
 
 namespace {
 
-// The byte size of each parameter of the real kernel, or nullopt where the driver cannot say.
-// CUDA has no parameter count: the index past the last parameter answers cudaErrorInvalidValue
-// (so compute-sanitizer's API-error report lists one such call per kernel function). Answers
-// for registered functions are cached for the process; a library's kernel handle is not a
-// stable key (after its library is unloaded the same value can name another kernel).
-std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function);
-
-std::optional<std::vector<std::size_t>> real_param_sizes(const void* function, bool stable) {
-  if (!stable) return probe_param_sizes(function);
-  static std::mutex lock;
-  static std::map<const void*, std::optional<std::vector<std::size_t>>> cache;
-  std::lock_guard<std::mutex> guard(lock);
-  auto [it, inserted] = cache.try_emplace(function);
-  if (inserted) it->second = probe_param_sizes(function);
-  return it->second;
-}
-
+// The byte size of each parameter of a library's kernel, or nullopt where the driver cannot
+// say. CUDA has no parameter count: the index past the last parameter answers
+// cudaErrorInvalidValue, so compute-sanitizer's API-error report lists one such call per
+// library kernel. A registered function is never probed: its C++ type is its signature.
 std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function) {
   if (driver_version() < parameter_info_version) return std::nullopt;
   std::vector<std::size_t> sizes;
@@ -49,8 +36,8 @@ std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function) 
   return sizes;
 }
 
-void check_signature(const ir::kernel& k, const std::vector<std::size_t>& sizes,
-                     const std::string& source, const where& at) {
+void check_signature(const ir::kernel& k, const std::vector<std::size_t>& sizes, std::string_view source,
+                     const where& at) {
   if (sizes.size() != k.params.size())
     throw build_error(at.str(), fmt::format("kernel '{}' is declared with {} parameters but {} takes {}", k.name,
                                             k.params.size(), source, sizes.size()));
@@ -69,27 +56,25 @@ const void* resolve_kernel_function(const program_state& p, const resolved_symbo
   if (const void* f = s.functions[kernel].load(std::memory_order_relaxed)) return f;
   const ir::kernel& k = p.program.kernels[kernel];
   const void* function = nullptr;
-  std::string source;
-  std::vector<std::size_t> declared_by_cpp;
   if (k.library == ir::none) {
     const auto& entry = s.registered[kernel];
     if (!entry.function)
       throw build_error(at.str(), fmt::format("kernel '{}' is not in the registry (register it with "
                                               "registry.kernel(\"{}\", {}))", k.name, k.name, k.symbol));
     function = entry.function;
-    declared_by_cpp = entry.param_sizes;
-    source = "the registered function";
+    // Its C++ type is the kernel's signature (registry::kernel took the sizes from it): the
+    // driver is not asked, so a program of registered kernels makes no failing CUDA call.
+    check_signature(k, entry.param_sizes, "the registered function", at);
+    p.checked_registered[kernel].store(function, std::memory_order_release);
   } else {
     const ir::library& lib = p.program.libraries[k.library];
     function = library_kernel(p, kernel, s.module_directory.empty() ? p.directory : s.module_directory,
                               s.allow_module_paths_outside_directory);
-    source = fmt::format("{} '{}'", lib.k == ir::library::kind::module ? "module" : "source", lib.name);
+    // The real kernel's parameters where the driver can tell.
+    if (auto real = probe_param_sizes(function))
+      check_signature(k, *real, fmt::format("{} '{}'", lib.k == ir::library::kind::module ? "module" : "source", lib.name),
+                      at);
   }
-  // The real kernel's parameters where the driver can tell; else the registered C++ signature.
-  auto real = real_param_sizes(function, k.library == ir::none);
-  if (real) check_signature(k, *real, source, at);
-  else if (!declared_by_cpp.empty() || k.library == ir::none) check_signature(k, declared_by_cpp, source, at);
-  if (k.library == ir::none) p.checked_registered[kernel].store(function, std::memory_order_release);
   s.functions[kernel].store(function, std::memory_order_release);
   return function;
 }
