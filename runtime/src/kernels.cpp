@@ -2,12 +2,11 @@
 // against the .cgraph declaration.
 
 #include "built_graph.hpp"
-#include "compat.hpp"
+#include "libraries.hpp"
 
 #include <cgraph/runtime/error.hpp>
 
 #include <mutex>
-#include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -15,26 +14,6 @@
 namespace cgraph::detail {
 
 namespace {
-
-// The byte size of each parameter of a library's kernel, or nullopt where the driver cannot
-// say. CUDA has no parameter count: the index past the last parameter answers
-// cudaErrorInvalidValue, so compute-sanitizer's API-error report lists one such call per
-// library kernel. A registered function is never probed: its C++ type is its signature.
-std::optional<std::vector<std::size_t>> probe_param_sizes(const void* function) {
-  if (driver_version() < parameter_info_version) return std::nullopt;
-  std::vector<std::size_t> sizes;
-  for (std::size_t i = 0; i < 1024; ++i) {
-    std::size_t offset = 0, size = 0;
-    cudaError_t status = cudaFuncGetParamInfo(function, i, &offset, &size);
-    if (status != cudaSuccess) {
-      (void)cudaGetLastError();
-      if (status == cudaErrorInvalidValue) break;  // past the last parameter
-      return std::nullopt;
-    }
-    sizes.push_back(size);
-  }
-  return sizes;
-}
 
 void check_signature(const ir::kernel& k, const std::vector<std::size_t>& sizes, std::string_view source,
                      const where& at) {
@@ -68,12 +47,13 @@ const void* resolve_kernel_function(const program_state& p, const resolved_symbo
     p.checked_registered[kernel].store(function, std::memory_order_release);
   } else {
     const ir::library& lib = p.program.libraries[k.library];
-    function = library_kernel(p, kernel, s.module_directory.empty() ? p.directory : s.module_directory,
-                              s.allow_module_paths_outside_directory);
+    auto found = library_kernel(p, kernel, s.module_directory.empty() ? p.directory : s.module_directory,
+                                s.allow_module_paths_outside_directory);
+    function = found.function;
     // The real kernel's parameters where the driver can tell.
-    if (auto real = probe_param_sizes(function))
-      check_signature(k, *real, fmt::format("{} '{}'", lib.k == ir::library::kind::module ? "module" : "source", lib.name),
-                      at);
+    if (*found.params)
+      check_signature(k, **found.params,
+                      fmt::format("{} '{}'", lib.k == ir::library::kind::module ? "module" : "source", lib.name), at);
   }
   s.functions[kernel].store(function, std::memory_order_release);
   return function;

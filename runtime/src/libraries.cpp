@@ -16,6 +16,30 @@
 
 namespace cgraph::detail {
 
+namespace {
+
+// CUDA has no parameter count: the index past the last parameter answers
+// cudaErrorInvalidValue, so compute-sanitizer's API-error report lists this one call (and the
+// cudaGetLastError that clears it) per library kernel. Registered functions are never probed:
+// their C++ type is their signature.
+param_sizes probe_param_sizes(const void* function) {
+  if (driver_version() < parameter_info_version) return std::nullopt;
+  std::vector<std::size_t> sizes;
+  for (std::size_t i = 0; i < 1024; ++i) {
+    std::size_t offset = 0, size = 0;
+    cudaError_t status = cudaFuncGetParamInfo(function, i, &offset, &size);
+    if (status != cudaSuccess) {
+      (void)cudaGetLastError();
+      if (status == cudaErrorInvalidValue) break;  // past the last parameter
+      return std::nullopt;
+    }
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+}  // namespace
+
 int max_ptx_isa(int driver) {
   // CUDA version → the PTX ISA its driver loads (PTX ISA release notes).
   static constexpr std::array<std::pair<int, int>, 10> table{{{12000, 80}, {12010, 81}, {12020, 82}, {12030, 83},
@@ -100,8 +124,8 @@ bool inside(const std::filesystem::path& path, const std::filesystem::path& dire
 
 }  // namespace
 
-const void* library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory,
-                           bool allow_outside) {
+library_kernel_info library_kernel(const program_state& p, std::uint32_t kernel, const std::string& directory,
+                                   bool allow_outside) {
   const ir::kernel& k = p.program.kernels[kernel];
   const ir::library& lib = p.program.libraries[k.library];
   bool is_module = lib.k == ir::library::kind::module;
@@ -114,14 +138,10 @@ const void* library_kernel(const program_state& p, std::uint32_t kernel, const s
                                   "build_options::allow_module_paths_outside_directory to load it)",
                                   lib.name, lib.text, base.string()));
 
-  std::shared_ptr<loaded_library> loaded;
-  {
-    std::lock_guard<std::mutex> guard(p.libraries->lock);
-    std::string key = fmt::format("{}\n{}", k.library, path.string());
-    auto& slot = p.libraries->loaded[key];
-    if (!slot) slot = is_module ? load_module(p, lib, path) : load_source(p, k.library, lib);
-    loaded = slot;
-  }
+  std::lock_guard<std::mutex> guard(p.libraries->lock);
+  std::string key = fmt::format("{}\n{}", k.library, path.string());
+  auto& loaded = p.libraries->loaded[key];
+  if (!loaded) loaded = is_module ? load_module(p, lib, path) : load_source(p, k.library, lib);
   std::string symbol = is_module ? k.symbol : loaded->lowered_names.at(k.symbol);
   cudaKernel_t function = nullptr;
   cudaError_t status = cudaLibraryGetKernel(&function, loaded->handle, symbol.c_str());
@@ -132,7 +152,10 @@ const void* library_kernel(const program_state& p, std::uint32_t kernel, const s
                                   is_module ? "module" : "source", lib.name,
                                   is_module ? " (" + path.string() + ")" : std::string(), cudaGetErrorName(status)));
   }
-  return reinterpret_cast<const void*>(function);
+  auto [params, inserted] = loaded->params.try_emplace(std::move(symbol));
+  if (inserted) params->second = probe_param_sizes(reinterpret_cast<const void*>(function));
+  // A map's nodes stay put, and nothing unloads a library while its program lives.
+  return {reinterpret_cast<const void*>(function), &params->second};
 }
 
 }  // namespace cgraph::detail
