@@ -32,7 +32,7 @@ long handles_made = 0;  // streams and events created (fake_cuda::streams_and_ev
 std::vector<fake_cuda::kernel_record>& records() { static std::vector<fake_cuda::kernel_record> r; return r; }
 void record_kernel(const void* function, dim3 grid, dim3 block, size_t shared, void** args) {
   unsigned long long a = 0, first = 0;
-  std::memcpy(&a, args[1], 4);  // the fake's kernels take (8 bytes, 4 bytes): cudaFuncGetParamInfo
+  std::memcpy(&a, args[1], 4);  // the kernels registered with the fake take (8 bytes, 4 bytes)
   std::memcpy(&first, args[0], 8);
   records().push_back({grid, block, static_cast<unsigned>(shared), a, first, function, nullptr});
 }
