@@ -29,6 +29,7 @@ cudaGraphNode_t made_in(cudaGraph_t g) { auto n = fresh<cudaGraphNode_t>(); grap
 // checks a build's values with it; host_work_bench leaves it off, so it costs a branch).
 bool recording = false;
 long handles_made = 0;  // streams and events created (fake_cuda::streams_and_events_made)
+long param_info_asked = 0;  // cudaFuncGetParamInfo calls (fake_cuda::param_info_calls)
 std::vector<fake_cuda::kernel_record>& records() { static std::vector<fake_cuda::kernel_record> r; return r; }
 void record_kernel(const void* function, dim3 grid, dim3 block, size_t shared, void** args) {
   unsigned long long a = 0, first = 0;
@@ -91,6 +92,7 @@ cudaError_t cudaMalloc(void** p, size_t) {
 }
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) { *a = {}; a->maxThreadsPerBlock = 1024; OK; }
 cudaError_t cudaFuncGetParamInfo(const void*, size_t i, size_t* off, size_t* size) {
+  ++param_info_asked;
   if (i > 1) return cudaErrorInvalidValue;
   *off = i * 8; *size = i == 0 ? 8 : 4; OK;
 }
@@ -260,4 +262,5 @@ std::vector<std::pair<unsigned long long, unsigned long long>> kernel_edges() {
 const std::vector<kernel_record>& kernels_recorded() { return records(); }
 const std::vector<std::string>& graph_calls() { return calls(); }
 long streams_and_events_made() { return handles_made; }
+long param_info_calls() { return param_info_asked; }
 }  // namespace fake_cuda

@@ -1,7 +1,7 @@
 #pragma once
 // What the fake CUDA runtime (fake_cuda.cpp) lets a test read back: the launch configuration and
-// the arguments (the fake's kernels all take 8 bytes, a pointer or a cond's handle, and one
-// 4-byte value, as its cudaFuncGetParamInfo says) of every kernel node made, by cudaGraphAddKernelNode or by a
+// the arguments (the kernels registered with the fake all take 8 bytes, a pointer or a cond's
+// handle, and one 4-byte value) of every kernel node made, by cudaGraphAddKernelNode or by a
 // launch during capture, and of every kernel node set on an exec
 // (cudaGraphExecKernelNodeSetParams), in the order made or set, while recording is on; and what
 // a build or update set beside the nodes' values (graph_calls).
@@ -34,6 +34,7 @@ const std::vector<std::string>& graph_calls();
 // kernels, however it was built (added with dependencies, or captured after a stream's).
 std::vector<std::pair<unsigned long long, unsigned long long>> kernel_edges();
 long streams_and_events_made();  // cudaStreamCreateWithFlags and cudaEventCreateWithFlags calls so far
+long param_info_calls();         // cudaFuncGetParamInfo calls so far
 
 // Grid x and the second argument of each kernel node made or set, in order.
 using kernel_sets = std::vector<std::pair<unsigned, unsigned long long>>;

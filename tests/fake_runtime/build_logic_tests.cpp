@@ -117,6 +117,31 @@ graph h(p: f32*) {
   }
 }
 
+TEST_CASE("fake_runtime.registered_kernels_are_checked_by_their_cpp_type_without_asking_the_driver") {
+  // cudaFuncGetParamInfo has no count: asked one index past the last parameter it fails, and
+  // compute-sanitizer's API-error report listed that failure in every user's program. A
+  // registered function's C++ type is its signature, so the check reads that (the fake's
+  // driver is new enough to be asked, and answers the same sizes).
+  const long asked = fake_cuda::param_info_calls();
+  auto prog = cgraph::program::compile(prelude + "graph g(p: f32*) {\n  add<<<1, 32>>>(p, 1);\n  call child(p, 2);\n}\n",
+                                       "test.cgraph");
+  for (auto how : both) {
+    const std::string strategy = name_of(how);
+    CAPTURE(strategy);
+    CHECK_NOTHROW((void)cgraph::graph::build(prog, "g", {{"p", buffer}}, kernels(), with(how)).instantiate());
+  }
+  CHECK(fake_cuda::param_info_calls() == asked);
+  // A declaration the C++ type contradicts is still refused, at the kernel's first node.
+  auto wrong = cgraph::program::compile("kernel add(p: f32*, i: f64);\ngraph g(p: f32*) {\n  add<<<1, 32>>>(p, 1.0);\n}\n",
+                                        "test.cgraph");
+  for (auto how : both)
+    CHECK_THROWS_WITH_AS(cgraph::graph::build(wrong, "g", {{"p", buffer}}, kernels(), with(how)),
+                         "test.cgraph:3:3: kernel 'add': parameter 2 ('i') is 8 bytes as declared ('f64') but 4 bytes in "
+                         "the registered function",
+                         cgraph::build_error);
+  CHECK(fake_cuda::param_info_calls() == asked);
+}
+
 TEST_CASE("fake_runtime.nodes_without_a_stream_call_inside_captured_bodies") {
   // In a capture, a conditional and a memset are added to the capturing graph after the
   // stream's dependencies, read in CUDA's own array (capture_session::dependencies), and a
