@@ -200,9 +200,11 @@ cudaError_t cudaLaunchKernel(const void* function, dim3 grid, dim3 block, void**
   return captured(s, true);
 }
 cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t s) { return captured(s); }
-cudaError_t cudaLibraryGetKernel(cudaKernel_t*, cudaLibrary_t, const char*) { return cudaErrorNotSupported; }
+// A module file of any bytes loads, and every symbol names a kernel (whose parameters the fake's
+// cudaFuncGetParamInfo tells): tests/fake_runtime counts how often a module kernel is probed.
+cudaError_t cudaLibraryGetKernel(cudaKernel_t* k, cudaLibrary_t, const char*) { *k = fresh<cudaKernel_t>(); OK; }
 cudaError_t cudaLibraryLoadData(cudaLibrary_t*, const void*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { return cudaErrorNotSupported; }
-cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t*, const char*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { return cudaErrorNotSupported; }
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t* l, const char*, cudaJitOption*, void**, unsigned, cudaLibraryOption*, void**, unsigned) { *l = fresh<cudaLibrary_t>(); OK; }
 cudaError_t cudaLibraryUnload(cudaLibrary_t) { OK; }
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode) { auto& c = streams()[s]; c = {true, fresh<cudaGraph_t>(), {}, next_handle++}; OK; }
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t* d, const cudaGraphEdgeData* e, size_t n, cudaStreamCaptureMode) {

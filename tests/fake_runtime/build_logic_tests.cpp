@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -140,6 +142,44 @@ TEST_CASE("fake_runtime.registered_kernels_are_checked_by_their_cpp_type_without
                          "the registered function",
                          cgraph::build_error);
   CHECK(fake_cuda::param_info_calls() == asked);
+}
+
+TEST_CASE("fake_runtime.a_module_kernel_is_probed_once_per_program") {
+  // A module's kernel has no C++ type, so the driver is asked (the fake answers 8 and 4 bytes,
+  // then cudaErrorInvalidValue at index 2): once while the program keeps the library loaded,
+  // not again for a build with other options, which resolves its kernels anew.
+  const auto folder = std::filesystem::temp_directory_path();
+  std::ofstream(folder / "cgraph_fake_module.cubin") << "any bytes: the fake loads every file";
+  auto prog = cgraph::program::compile(R"(module lib = "cgraph_fake_module.cubin";
+kernel add(p: f32*, i: i32) from lib;
+kernel wrong(p: f32*, i: f64) from lib;
+graph g(p: f32*) {
+  add<<<1, 32>>>(p, 1);
+  add<<<1, 32>>>(p, 2);
+}
+graph bad(p: f32*) {
+  wrong<<<1, 32>>>(p, 1.0);
+}
+)",
+                                       "test.cgraph");
+  const auto options = [&](cgraph::strategy how) {
+    cgraph::build_options o = with(how);
+    o.module_directory = folder.string();
+    return o;
+  };
+  const long asked = fake_cuda::param_info_calls();
+  for (auto how : both) {  // the second strategy's build asks nothing
+    CHECK_NOTHROW((void)cgraph::graph::build(prog, "g", {{"p", buffer}}, {}, options(how)).instantiate());
+    CHECK(fake_cuda::param_info_calls() == asked + 3);
+  }
+  for (auto how : both) {  // a mismatch is reported by every build, from the one answer
+    CHECK_THROWS_WITH_AS(cgraph::graph::build(prog, "bad", {{"p", buffer}}, {}, options(how)),
+                         "test.cgraph:9:3: kernel 'wrong': parameter 2 ('i') is 8 bytes as declared ('f64') but 4 bytes "
+                         "in module 'lib'",
+                         cgraph::build_error);
+    CHECK(fake_cuda::param_info_calls() == asked + 6);
+  }
+  std::filesystem::remove(folder / "cgraph_fake_module.cubin");
 }
 
 TEST_CASE("fake_runtime.nodes_without_a_stream_call_inside_captured_bodies") {
