@@ -140,7 +140,10 @@ protected:
       case ir::node_kind::host: place.template make<backend::host_node>(i, host_params(i, v, place.root()), at); break;
       case ir::node_kind::event_record: place.template make<backend::event_record_node>(i, event_params(v), at); break;
       case ir::node_kind::event_wait: place.template make<backend::event_wait_node>(i, event_params(v), at); break;
-      case ir::node_kind::mem_alloc: place.template make<backend::alloc_node>(i, n.callee, v.args[0].as_u64(), at); break;
+      case ir::node_kind::mem_alloc:
+        place.template make<backend::alloc_node>(i, n.callee, v.args[0].as_u64(), at);
+        resolve_allocations(g_);  // its address exists now: the nodes after it read it
+        break;
       case ir::node_kind::mem_free: place.template make<backend::free_node>(i, n.callee, at); break;
       case ir::node_kind::child_graph:
         // Made here in the explicit walk; a capture made it before it began, but for a call that

@@ -33,6 +33,15 @@ struct graph_dependencies {
   // Whether a cond's launch value reads it: bytes, not std::vector<bool>, whose bit proxy cost a
   // parameter handle's update ten instructions.
   std::vector<std::uint8_t> cond_defaults_by_param;
+  // The expressions that read an `alloc`'s address, which exists only once its node is added,
+  // after the build has evaluated its pool (resolve_allocations puts it in): the alloc
+  // references themselves, and the expressions that read one through an operand (a struct
+  // field, `? :`, a `let`), both increasing. Each has a slot of its own in a build's pool, as an
+  // expression that reads a parameter has. Empty, as reads_allocation is, unless the graph
+  // allocates.
+  std::vector<std::uint32_t> allocation_refs, allocation_readers;
+  std::vector<std::uint8_t> reads_allocation;  // by expression
+  bool reads_allocation_at(std::uint32_t e) const { return e < reads_allocation.size() && reads_allocation[e]; }
 };
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 
@@ -428,6 +437,12 @@ void bind_param(const program_state& p, std::uint32_t index, std::uint32_t param
 // constants, with only the expressions that read a parameter evaluated again. A failure is a
 // build_error at the offending expression.
 ir::layered_pool evaluate_pool(const built_graph& g);
+
+// Puts the addresses of `g`'s allocations made so far into its pool, and evaluates again the
+// expressions that read one (graph_dependencies::allocation_readers): called once an alloc
+// node is made, before any node after it takes its values. An allocation not made yet reads
+// as null until its own node calls this.
+void resolve_allocations(built_graph& g);
 
 // The values of plan step `step` of `g` into `out` (whose memory it reuses), from an evaluated
 // pool and `g`'s cond handles and allocations (node_values.cpp). `kernel_values`: also fill

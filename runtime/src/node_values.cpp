@@ -55,13 +55,13 @@ void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
 }
 
 // Whether a part (its argument `a`) is the same on every build: its expression reads no
-// parameter and no handle made while the graph is built, and it evaluated (in `pool`, the
-// constants) without failing.
+// parameter and no handle or address made while the graph is built (a cond, an allocation's,
+// through any operand), and it evaluated (in `pool`, the constants) without failing.
 bool constant_part(const ir::graph& g, const ir::layered_pool& pool, const graph_dependencies& deps,
                    const ir::argument& a) {
-  if (a.expr >= g.exprs.size() || !deps.exprs.expr_params[a.expr].empty()) return false;
-  const ir::op op = g.exprs[a.expr].op;
-  return op != ir::op::cond_ref && op != ir::op::alloc_ref && !ir::is_failure(pool[a.expr]);
+  if (a.expr >= g.exprs.size() || !deps.exprs.expr_params[a.expr].empty() || deps.reads_allocation_at(a.expr))
+    return false;
+  return g.exprs[a.expr].op != ir::op::cond_ref && !ir::is_failure(pool[a.expr]);
 }
 
 // The bytes of a node's struct arguments, which node_values keeps in struct_bytes.
@@ -215,9 +215,9 @@ private:
 
   ir::value value_of(const ir::argument& a) const {
     const ir::expr& e = g_.exprs[a.expr];
-    // Handles and addresses made while the graph is built: read where they are kept.
+    // A handle made while the graph is built: read where it is kept. An allocation's address is
+    // in the pool (resolve_allocations), with what reads it.
     if (e.op == ir::op::cond_ref) return ir::value::cond(state_->conds[e.index]);
-    if (e.op == ir::op::alloc_ref) return ir::value::pointer(reinterpret_cast<std::uint64_t>(state_->allocations[e.index]));
     if (ir::is_failure(pool_[a.expr])) fail_at(p_, ir::failure_of(g_, pool_, pool_[a.expr]));
     return pool_[a.expr];
   }
@@ -405,11 +405,12 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
   auto t = std::make_unique<graph_templates>();
   const ir::graph& g = program.graphs[index];
   const graph_dependencies& deps = dependencies[index];
-  // Evaluated as ir::evaluate does, leaving out every expression that reads a parameter.
+  // Evaluated as ir::evaluate does, leaving out every expression that reads a parameter or an
+  // allocation's address (each build's own, in its pool's slots).
   t->constants.resize(g.exprs.size());
   t->slot.assign(g.exprs.size(), ir::none);
   for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
-    if (deps.exprs.expr_params[i].empty()) {
+    if (deps.exprs.expr_params[i].empty() && !deps.reads_allocation_at(i)) {
       // A literal is its own value (most of a graph's expressions: a launch's dimensions and
       // constant arguments); evaluating it through the evaluator's call cost about 100
       // instructions each.
@@ -467,6 +468,14 @@ ir::layered_pool evaluate_pool(const built_graph& g) {
         pool[i].k == ir::value::kind::integer)
       pool.own(i) = ir::value::floating(static_cast<double>(pool[i].i));
   return pool;
+}
+
+void resolve_allocations(built_graph& g) {
+  const graph_dependencies& deps = g.program->dependencies[g.graph_index];
+  const ir::graph& ir = g.ir();
+  for (std::uint32_t i : deps.allocation_refs)
+    g.values.own(i) = ir::value::pointer(reinterpret_cast<std::uint64_t>(g.allocations[ir.exprs[i].index]));
+  if (auto error = ir::reevaluate(ir, g.params.view(), deps.allocation_readers, g.values)) fail_at(*g.program, *error);
 }
 
 void convert_part(const built_graph& g, std::uint32_t step, const ir::layered_pool& pool, node_values& out,
