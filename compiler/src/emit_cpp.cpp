@@ -222,12 +222,15 @@ private:
     line("");
   }
 
-  // The lets whose values depend on parameters (the others were folded into constants).
+  // The lets whose values depend on parameters (the others were folded into constants), but for
+  // those that read an allocation's address: `values` is evaluated before the graph is built,
+  // so each use of such a let is its expression, evaluated with its node (value_printer).
   void lets() {
     std::vector<std::uint32_t> refs;
     std::set<std::uint32_t> seen;
     for (std::uint32_t i = 0; i < g_.exprs.size(); ++i)
-      if (g_.exprs[i].op == ir::op::let_ref && seen.insert(g_.exprs[i].index).second) refs.push_back(i);
+      if (g_.exprs[i].op == ir::op::let_ref && !ir::reads_allocation(g_, i) && seen.insert(g_.exprs[i].index).second)
+        refs.push_back(i);
     line("struct values {{");
     for (auto r : refs) line("  {} {}{{}};", values_.domain_type(r), cpp_name(g_.lets[g_.exprs[r].index].name));
     line("}};");
@@ -571,10 +574,10 @@ private:
     {
       collect into(*this, prologue);
       // A capturing thread may not allocate or build other graphs: child graphs first, except
-      // those given a cond of this graph, built once the capture has made its handle.
+      // those given a cond or an allocation of this graph, built once the capture has made it.
       for (std::uint32_t i = 0; i < plan_.steps.size(); ++i) {
         const ir::node& n = *plan_.steps[i].node;
-        if (n.kind == ir::node_kind::child_graph && !plan::passes_own_cond(g_, n))
+        if (n.kind == ir::node_kind::child_graph && !plan::built_during_capture(g_, n))
           line("  g.set_child({}, {});", i, build_child(i));
         // NCCL's warm-up runs work and waits: never inside the capture.
         if (n.kind == ir::node_kind::collective) line("  g.set_child({}, {});", i, capture_collectives(i));
@@ -614,7 +617,7 @@ private:
           line("{}c.leave_body({});", indent, joins(body));
         }
       } else {
-        if (plan::passes_own_cond(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.set_child({}, {}); }}", indent, i, build_child(i));
+        if (plan::built_during_capture(g_, n)) line("{}{{ cg::relaxed_capture_mode aside; g.set_child({}, {}); }}", indent, i, build_child(i));
         line("{}c.{}({}, {}, {}, {}{});", indent, repeats_launch(n) ? row.capture_again : row.capture, k, i,
              operands(i, strategy::capture), at, device_suffix(n));
       }
@@ -647,8 +650,11 @@ private:
       bool plain = true;
       ir::for_each_argument(g_, n, [&](const ir::argument& a) {
         const bool names_cond = a.expr < g_.exprs.size() && g_.exprs[a.expr].op == ir::op::cond_ref;
+        // An allocation named as it is: a slot the walker fills once its row is made. Read by
+        // an expression (`tmp + n`, `? :`), it would be computed before the rows: not here.
+        const bool computes_address = ir::reads_allocation(g_, a.expr) && g_.exprs[a.expr].op != ir::op::alloc_ref;
         plain = plain && !a.target.is_struct() && (a.target.k != ir::type::kind::cond || names_cond) &&
-                !a.target.is_handle();
+                !a.target.is_handle() && !computes_address;
       });
       if (!plain) return false;
     }

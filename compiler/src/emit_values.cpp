@@ -155,7 +155,9 @@ std::string value_printer::expr(std::uint32_t index) const {
                            argument(g_.struct_fields[e.a + f], fmt::format("field '{}' of struct '{}'", st.fields[f].name, st.name), e.range));
       return out + fmt::format(" return {}; }}()", var);
     }
-    case ir::op::let_ref: return "v." + cpp_name(g_.lets[e.index].name);
+    case ir::op::let_ref:
+      // One that reads an allocation's address is not in `values` (emit_cpp.cpp, lets).
+      return ir::reads_allocation(g_, index) ? "(" + expr(e.a) + ")" : "v." + cpp_name(g_.lets[e.index].name);
     case ir::op::cond_ref: return fmt::format("g.conds[{}]", e.index);
     case ir::op::alloc_ref: return fmt::format("cg::address(g.allocations[{}])", e.index);
     case ir::op::to_float: return "static_cast<double>(" + expr(e.a) + ")";

@@ -149,18 +149,6 @@ std::uint32_t expr_lowering::add(ir::expr e) {
   // An operand that failed (a conversion of `1.5 + 18446744073709551615`, reported) fails the
   // whole expression. No op stores bad_expr in `a` or `b` for anything but an operand.
   if (e.a == bad_expr || e.b == bad_expr) return bad_expr;
-  // An allocation's address exists only once its node is added, after the pool is evaluated:
-  // it is passed as it is, like a cond.
-  bool reads_allocation = false;
-  if (!graph_.allocations.empty())  // most graphs allocate nothing: no walk on the front end's hot path
-    ir::for_each_operand(graph_, e, [&](std::uint32_t o) {
-      reads_allocation |= o < graph_.exprs.size() && graph_.exprs[o].op == op::alloc_ref;
-    });
-  if (reads_allocation) {
-    diags_.error(e.range, "an 'alloc' name is passed to a node as it is; arithmetic on it ('buf + n') is not supported "
-                          "(allocate separate buffers, or pass an offset to the kernel)");
-    return bad_expr;
-  }
   bool foldable = e.op != op::param && e.op != op::let_ref && e.op != op::cond_ref && e.op != op::alloc_ref &&
                   e.op != op::constant &&
                   graph_.exprs[e.a].is_constant() && (e.b == ir::none || graph_.exprs[e.b].is_constant());
@@ -365,11 +353,31 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
   return boost::apply_visitor(visitor{*this}, o);
 }
 
+std::uint32_t expr_lowering::freed_allocation_read(std::uint32_t e) const {
+  if (graph_.allocations.empty() || e >= graph_.exprs.size()) return ir::none;  // most graphs allocate nothing
+  const ir::expr& x = graph_.exprs[e];
+  if (x.op == op::alloc_ref) {
+    const ir::allocation& a = graph_.allocations[x.index];
+    return a.freed_at.end > a.freed_at.begin ? x.index : ir::none;
+  }
+  std::uint32_t found = ir::none;
+  ir::for_each_operand(graph_, x, [&](std::uint32_t o) {
+    if (found == ir::none) found = freed_allocation_read(o);
+  });
+  return found;
+}
+
 std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {
   if (const symbol* s = scope_.find(id.name)) {
     switch (s->k) {
-      case symbol::kind::param:
+      case symbol::kind::param: return s->expr;
       case symbol::kind::let:
+        if (const std::uint32_t freed = freed_allocation_read(s->expr); freed != ir::none) {
+          const ir::allocation& a = graph_.allocations[freed];
+          auto& d = diags_.error(range_of(id), fmt::format("use of '{}' after '{}', which it reads, is freed", id.name, a.name));
+          d.note(a.freed_at, "freed here");
+          return bad_expr;
+        }
         return s->expr;
       case symbol::kind::cond: {
         ir::expr e;

@@ -589,7 +589,7 @@ private:
               d.note(range_of(*first_buffer), "the first buffer is here");
               break;
             }
-            if (reads_allocation(e)) {
+            if (ir::reads_allocation(graph_, e)) {
               diags_.error(range_of(x), fmt::format("{} cannot be memory made by 'alloc': NCCL's work is captured "
                                                     "before the graph's allocation exists; allocate it outside the graph",
                                                     what()));
@@ -624,16 +624,6 @@ private:
     }
     for (const ir::argument& a : slots) add_arg(n, a);
     graph_.collectives.push_back(call);
-  }
-
-  // Whether expression e reads the address of an `alloc` (known only once its node is made).
-  bool reads_allocation(std::uint32_t e) const {
-    if (e >= graph_.exprs.size()) return false;
-    const ir::expr& x = graph_.exprs[e];
-    if (x.op == ir::op::alloc_ref) return true;
-    bool found = false;
-    ir::for_each_operand(graph_, x, [&](std::uint32_t operand) { found = found || reads_allocation(operand); });
-    return found;
   }
 
   // The reduction argument: one of the words of dsl::reductions, written bare.
@@ -1238,11 +1228,6 @@ private:
       diags_.error(range_of(s.value), "a cond cannot be bound with 'let'; use the cond's own name");
       e = bad_expr;
     }
-    if (e != bad_expr && exprs_.at(e).op == ir::op::alloc_ref) {
-      diags_.error(range_of(s.value), "an 'alloc' name cannot be bound with 'let' (its address exists only once the "
-                                      "graph is built); use its own name");
-      e = bad_expr;
-    }
     symbol sym{symbol::kind::let, e, ir::none, range_of(s.name)};
     if (e != bad_expr && !exprs_.at(e).is_constant()) {
       // Named so the IR and generated code show `blocks`, not its expression, at every use.
@@ -1489,6 +1474,12 @@ private:
     bool any_moved = false;
     scope_.push();
     for (const auto& branch : s.branches.statements) {
+      // Its memory is visible to the branches after it, which start with it, not after it: any
+      // use of it there would run unordered with the allocation.
+      if (const auto* a = boost::get<ast::x3::forward_ast<ast::alloc_stmt>>(&branch))
+        diags_.error(range_of(a->get()), "an 'alloc' is not a branch of 'parallel' by itself: the other branches "
+                                         "start with it, not after it, so none of them may use its memory; allocate "
+                                         "before the 'parallel', or in a '{ … }' branch with the statements that use it");
       frontier out = lower_statement(branch, in);
       if (out == in) continue;
       any_moved = true;

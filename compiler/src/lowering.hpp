@@ -136,6 +136,9 @@ public:
   std::optional<std::int64_t> constant_integer(std::uint32_t e) const;
   const ir::expr& at(std::uint32_t e) const { return graph_.exprs[e]; }
   std::uint32_t lower_identifier(const ast::identifier& id);
+  // An allocation that expression e reads (through any operand) and that is freed by now, or
+  // ir::none: a `let` that reads one is used after it is freed.
+  std::uint32_t freed_allocation_read(std::uint32_t e) const;
 
 private:
   std::uint32_t lower_unary(const ast::unary& u);

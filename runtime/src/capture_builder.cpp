@@ -11,6 +11,10 @@
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 
+#include <cgraph/runtime/error.hpp>
+
+#include <fmt/format.h>
+
 #include <map>
 
 namespace cgraph::detail {
@@ -54,6 +58,7 @@ private:
       case ir::node_kind::kernel:
         if (const captured_routine* routine = routine_of(n)) {
           // Cond handles do not exist yet: a routine gets 0 for a cond argument.
+          refuse_allocation_reader(n, at);
           routines_[i] = capture_routine(*routine, compute(i, true), g_.symbols->capture_mode, at);
         } else {
           kernel_function(*g_.program, *g_.symbols, n.callee, at);
@@ -63,11 +68,27 @@ private:
         routines_[i] = capture_collectives(g_, n, compute(i, false), at);
         break;
       case ir::node_kind::child_graph:
-        if (plan::passes_own_cond(ir_, n)) break;  // built in issue(), once its handle exists
+        if (plan::built_during_capture(ir_, n)) break;  // in the walk (make_other), once what it is given exists
         g_.set_child(i, build_child(g_, n, compute(i, false)));
         break;
       default: break;
     }
+  }
+
+  // A captured routine is captured before the capture begins (see materialize), when no
+  // allocation has an address: one given an allocation is refused, not given null. (The
+  // compiler refuses a collective's; a child graph given one is built in the walk.)
+  void refuse_allocation_reader(const ir::node& n, const where& at) const {
+    const graph_dependencies& deps = g_.program->dependencies[g_.graph_index];
+    if (deps.allocation_refs.empty()) return;  // most graphs allocate nothing
+    bool reads = false;
+    ir::for_each_argument(ir_, n, [&](const ir::argument& a) { reads = reads || deps.reads_allocation_at(a.expr); });
+    if (reads)
+      throw build_error(at.str(), fmt::format("kernel '{}' is a captured routine, which the stream-capture strategy "
+                                              "captures before the graph's own capture begins, when an 'alloc' has "
+                                              "no address yet; build with the explicit strategy, or give it memory "
+                                              "that is not an 'alloc'",
+                                              g_.program->program.kernels[n.callee].name));
   }
 
   // The rows in order (plan_rows.hpp), by the walk the table form makes; each node by the

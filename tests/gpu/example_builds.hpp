@@ -77,6 +77,9 @@ void run_structs_capture(const structs_inputs& in, structs_seen& seen, cudaStrea
 // Its graph `particles` likewise on (ps, n, dt, out): launched once, synchronised.
 void run_particles_explicit(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
 void run_particles_capture(Particle* ps, int n, float dt, float* out, cudaStream_t stream);
+// Its graph `spans` likewise on (out, n, base): launched once, synchronised.
+void run_spans_explicit(int* out, int n, int base, cudaStream_t stream);
+void run_spans_capture(int* out, int n, int base, cudaStream_t stream);
 // tests/gpu/table_structs.cgraph's `table_particles` in the table form, launched once and
 // synchronised; true when the table form built it.
 bool run_table_particles_explicit(Particle* ps, int n, float dt, float* out, cudaStream_t stream);

@@ -10,6 +10,7 @@
 #define RUN_BIG_SHARED run_big_shared_capture
 #define RUN_STRUCTS run_structs_capture
 #define RUN_PARTICLES run_particles_capture
+#define RUN_SPANS run_spans_capture
 #define RUN_TABLE_PARTICLES run_table_particles_capture
 #define RUN_V2_CHAIN run_v2_chain_capture
 #define RUN_V2_COND_DEFAULT run_v2_cond_default_capture

@@ -6,6 +6,7 @@
 #define RUN_BIG_SHARED run_big_shared_explicit
 #define RUN_STRUCTS run_structs_explicit
 #define RUN_PARTICLES run_particles_explicit
+#define RUN_SPANS run_spans_explicit
 #define RUN_TABLE_PARTICLES run_table_particles_explicit
 #define RUN_V2_CHAIN run_v2_chain_explicit
 #define RUN_V2_COND_DEFAULT run_v2_cond_default_explicit

@@ -21,3 +21,13 @@ __global__ void gather_next(const Particle* ps, int n, float* out) {
   int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < n) out[i] = ps[i].pos + (ps[i].next ? ps[i].next->pos : -1.0f);
 }
+
+__global__ void span_fill(Span s, int value) {
+  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < s.n) s.data[i] = value + i;
+}
+
+__global__ void span_add(Span s, const int* from) {
+  int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < s.n) s.data[i] += from[i];
+}

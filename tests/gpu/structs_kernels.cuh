@@ -41,3 +41,13 @@ __global__ void fill_window(WindowC w, int* out, int value);
 __global__ void drift(Particle* ps, int n, float dt);
 // out[i] = ps[i].pos + ps[i].next->pos (or - 1 where next is null) for i < n.
 __global__ void gather_next(const Particle* ps, int n, float* out);
+
+// The C++ twin of the .cgraph struct Span (graph `spans`).
+struct Span {
+  int* data;
+  int n;
+};
+// s.data[i] = value + i for i < s.n.
+__global__ void span_fill(Span s, int value);
+// s.data[i] += from[i] for i < s.n.
+__global__ void span_add(Span s, const int* from);

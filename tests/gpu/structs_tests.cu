@@ -5,6 +5,7 @@
 
 #include "example_builds.hpp"
 #include "gpu_support.hpp"
+#include "isomorphism.hpp"
 #include "structs_kernels.cuh"
 
 #include <cgraph/runtime/registry.hpp>
@@ -85,6 +86,7 @@ void check_seen(const seen& s, float dt) {
 cgraph::registry structs_registry(seen& host) {
   cgraph::registry reg;
   reg.kernel("advance", advance).kernel("fill_window", fill_window).kernel("drift", drift).kernel("gather_next", gather_next);
+  reg.kernel("span_fill", span_fill).kernel("span_add", span_add);
   reg.host("record", [&host](SimParams p, WindowC w) {
     ++host.calls;
     host.dt = p.dt;
@@ -288,5 +290,51 @@ TEST_CASE("structs.pointers_to_structs_in_the_table_form_in_both_modes") {
     particle_run run;
     CHECK(run_generated(run.ps.get(), particle_run::count, 0.5f, run.out.get(), nullptr));
     run.check(0.5f, true);
+  }
+}
+
+namespace {
+
+constexpr int span_count = 1000;
+
+// Graph `spans`: out[i] = 4·base + 3·i.
+void check_spans(const std::vector<int>& out, int base) {
+  int wrong = 0;
+  for (int i = 0; i < span_count; ++i)
+    if (out[i] != 4 * base + 3 * i) ++wrong;
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("structs.an_allocation_read_by_fields_lets_offsets_and_a_child_in_both_strategies") {
+  auto prog = structs_program();
+  std::string shapes[2];
+  for (auto s : both) {
+    CAPTURE(name_of(s));
+    seen ignored;
+    cgraph::registry reg = structs_registry(ignored);
+    buffer<int> out{span_count};
+    auto g = cgraph::graph::build(prog, "spans", {{"out", out.get()}, {"n", span_count}}, reg, with(s));
+    shapes[s == cgraph::strategy::stream_capture] = canonical(g);
+    auto exec = g.instantiate();
+    gpu_test::run(exec);
+    check_spans(out.read(), 10);
+
+    // The fills read `base`: set on their nodes, each still given the allocation's address.
+    auto r = exec.update({{"base", 20}});
+    CHECK(r.path == cgraph::update_path::node_params);
+    CHECK(r.nodes_changed == 2);
+    gpu_test::run(exec);
+    check_spans(out.read(), 20);
+  }
+  CHECK(shapes[0] == shapes[1]);  // the capture's child graph, built during it, is the explicit build's
+}
+
+TEST_CASE("structs.an_allocation_read_by_fields_lets_offsets_and_a_child_as_generated_cpp_in_both_modes") {
+  for (auto* run_generated : {run_spans_explicit, run_spans_capture}) {
+    buffer<int> out{span_count};
+    run_generated(out.get(), span_count, 10, nullptr);
+    check_spans(out.read(), 10);
   }
 }

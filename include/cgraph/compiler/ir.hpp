@@ -318,6 +318,19 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
   if (e.op == op::select) f(e.index);
 }
 
+// Whether expression e of g reads the address of an `alloc`, through any operand: an address
+// that exists only once its node is added, so whatever reads it is evaluated then (the runtime
+// keeps its answers by expression: graph_dependencies::reads_allocation).
+template <typename Graph>
+bool reads_allocation(const Graph& g, std::uint32_t e) {
+  if (g.allocations.empty() || e >= g.exprs.size()) return false;  // most graphs allocate nothing
+  const expr& x = g.exprs[e];
+  if (x.op == op::alloc_ref) return true;
+  bool found = false;
+  for_each_operand(g, x, [&](std::uint32_t operand) { found = found || reads_allocation(g, operand); });
+  return found;
+}
+
 // ---- nodes ----------------------------------------------------------------------------------
 
 // repeat_init and repeat_counter are the built-in kernels of a lowered `repeat`: the first,

@@ -122,13 +122,15 @@ private:
   key last_{ir::none};  // the launch asked last, in seen_ already
 };
 
-// Whether `call` node n passes a cond of its own graph (LANGUAGE.md §11): its child graph needs
-// the handle, so the capture strategy builds it once the capture has made the handle, not
-// before the capture begins as other child graphs.
-inline bool passes_own_cond(const ir::graph& g, const ir::node& n) {
+// Whether `call` node n's child graph is built during the capture, once the capture has made
+// what it is given, not before the capture begins as other child graphs: a cond of its own
+// graph (LANGUAGE.md §11) needs the handle, and an `alloc`'s address (passed as it is, or read
+// by any argument) exists only once the alloc node is made.
+inline bool built_during_capture(const ir::graph& g, const ir::node& n) {
   if (n.kind != ir::node_kind::child_graph) return false;
   for (const auto& a : g.args(n))
-    if (a.expr < g.exprs.size() && g.exprs[a.expr].op == ir::op::cond_ref) return true;
+    if (a.expr < g.exprs.size() && (g.exprs[a.expr].op == ir::op::cond_ref || ir::reads_allocation(g, a.expr)))
+      return true;
   return false;
 }
 
