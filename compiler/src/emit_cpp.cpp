@@ -224,13 +224,15 @@ private:
 
   // The lets whose values depend on parameters (the others were folded into constants), but for
   // those that read an allocation's address: `values` is evaluated before the graph is built,
-  // so each use of such a let is its expression, evaluated with its node (value_printer).
+  // so each of those is a function of its own, called where it is used, with the node's values
+  // (value_printer; a function, not its expression at each use, which a chain of lets that each
+  // read the one before twice made exponentially long).
   void lets() {
-    std::vector<std::uint32_t> refs;
+    std::vector<std::uint32_t> refs, late;
     std::set<std::uint32_t> seen;
     for (std::uint32_t i = 0; i < g_.exprs.size(); ++i)
-      if (g_.exprs[i].op == ir::op::let_ref && !ir::reads_allocation(g_, i) && seen.insert(g_.exprs[i].index).second)
-        refs.push_back(i);
+      if (g_.exprs[i].op == ir::op::let_ref && seen.insert(g_.exprs[i].index).second)
+        (g_.reads_allocation(i) ? late : refs).push_back(i);
     line("struct values {{");
     for (auto r : refs) line("  {} {}{{}};", values_.domain_type(r), cpp_name(g_.lets[g_.exprs[r].index].name));
     line("}};");
@@ -242,6 +244,16 @@ private:
     line("  return v;");
     line("}}");
     line("");
+    for (auto r : late) {
+      const ir::let_value& l = g_.lets[g_.exprs[r].index];
+      line("// let {}, {}: reads an allocation's address, made with the graph", l.name, src_.position(l.range.begin));
+      line("inline {} {}([[maybe_unused]] const parameters& p, [[maybe_unused]] const values& v,", values_.domain_type(r),
+           values_.late_let(g_.exprs[r].index));
+      line("    [[maybe_unused]] const cg::graph_state& g) {{");
+      line("  return {};", values_.expr(g_.exprs[r].a));
+      line("}}");
+      line("");
+    }
   }
 
   // ---- node values ----------------------------------------------------------------------------
@@ -652,7 +664,7 @@ private:
         const bool names_cond = a.expr < g_.exprs.size() && g_.exprs[a.expr].op == ir::op::cond_ref;
         // An allocation named as it is: a slot the walker fills once its row is made. Read by
         // an expression (`tmp + n`, `? :`), it would be computed before the rows: not here.
-        const bool computes_address = ir::reads_allocation(g_, a.expr) && g_.exprs[a.expr].op != ir::op::alloc_ref;
+        const bool computes_address = g_.reads_allocation(a.expr) && g_.exprs[a.expr].op != ir::op::alloc_ref;
         plain = plain && !a.target.is_struct() && (a.target.k != ir::type::kind::cond || names_cond) &&
                 !a.target.is_handle() && !computes_address;
       });

@@ -156,8 +156,8 @@ std::string value_printer::expr(std::uint32_t index) const {
       return out + fmt::format(" return {}; }}()", var);
     }
     case ir::op::let_ref:
-      // One that reads an allocation's address is not in `values` (emit_cpp.cpp, lets).
-      return ir::reads_allocation(g_, index) ? "(" + expr(e.a) + ")" : "v." + cpp_name(g_.lets[e.index].name);
+      // One that reads an allocation's address is not in `values` but a function (emit_cpp.cpp, lets).
+      return g_.reads_allocation(index) ? late_let(e.index) + "(p, v, g)" : "v." + cpp_name(g_.lets[e.index].name);
     case ir::op::cond_ref: return fmt::format("g.conds[{}]", e.index);
     case ir::op::alloc_ref: return fmt::format("cg::address(g.allocations[{}])", e.index);
     case ir::op::to_float: return "static_cast<double>(" + expr(e.a) + ")";

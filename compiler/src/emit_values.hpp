@@ -42,6 +42,9 @@ public:
   // A parameter's default, as the parameters struct's member initializer: it may read the
   // members before it, as a default may read earlier parameters.
   std::string default_value(const ir::parameter& p);
+  // The function that computes let `index` (of graph::lets) when it reads an allocation's
+  // address, which `values`, computed before the graph, cannot hold (emit_cpp.cpp, lets).
+  static std::string late_let(std::uint32_t index) { return "cg_let_" + std::to_string(index); }
 
 private:
   std::string literal(const ir::value& v, ir::type target) const;

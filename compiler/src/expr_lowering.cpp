@@ -353,18 +353,36 @@ std::uint32_t expr_lowering::lower_operand(const ast::operand& o) {
   return boost::apply_visitor(visitor{*this}, o);
 }
 
-std::uint32_t expr_lowering::freed_allocation_read(std::uint32_t e) const {
+std::uint32_t expr_lowering::freed_allocation_read(std::uint32_t e) {
   if (graph_.allocations.empty() || e >= graph_.exprs.size()) return ir::none;  // most graphs allocate nothing
-  const ir::expr& x = graph_.exprs[e];
-  if (x.op == op::alloc_ref) {
-    const ir::allocation& a = graph_.allocations[x.index];
-    return a.freed_at.end > a.freed_at.begin ? x.index : ir::none;
+  ir::index_allocation_reads(graph_, graph_.allocation_reads);
+  const std::uint64_t reads = graph_.allocation_reads[e];
+  const std::size_t count = graph_.allocations.size();
+  for (std::uint32_t bit = 0; bit < 64 && bit < count; ++bit) {
+    if (!(reads >> bit & 1)) continue;
+    for (std::size_t k = bit; k < count; k += 64) {  // the allocations the bit stands for: one, up to 64
+      const ir::allocation& a = graph_.allocations[k];
+      if (a.freed_at.end > a.freed_at.begin && (count <= 64 || reads_allocation_exactly(e, static_cast<std::uint32_t>(k))))
+        return static_cast<std::uint32_t>(k);
+    }
   }
-  std::uint32_t found = ir::none;
-  ir::for_each_operand(graph_, x, [&](std::uint32_t o) {
-    if (found == ir::none) found = freed_allocation_read(o);
-  });
-  return found;
+  return ir::none;
+}
+
+bool expr_lowering::reads_allocation_exactly(std::uint32_t e, std::uint32_t allocation) const {
+  // Each expression once (a let may read the one before twice), only on a use after a free.
+  std::vector<std::uint32_t> pending{e};
+  std::vector<bool> seen(graph_.exprs.size(), false);
+  while (!pending.empty()) {
+    const std::uint32_t i = pending.back();
+    pending.pop_back();
+    if (i >= graph_.exprs.size() || seen[i]) continue;
+    seen[i] = true;
+    const ir::expr& x = graph_.exprs[i];
+    if (x.op == op::alloc_ref && x.index == allocation) return true;
+    ir::for_each_operand(graph_, x, [&](std::uint32_t o) { pending.push_back(o); });
+  }
+  return false;
 }
 
 std::uint32_t expr_lowering::lower_identifier(const ast::identifier& id) {

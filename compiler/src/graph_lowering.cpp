@@ -69,6 +69,9 @@ public:
     lower_parameters();
     graph_.root = ctx_.bodies ? lower_deferred_body() : lower_body(decl_.body, false);
     pop_scope();
+    // Whole: the lowering's queries indexed only the expressions made before each.
+    graph_.allocation_reads.clear();
+    ir::index_allocation_reads(graph_, graph_.allocation_reads);
     report_unresolved_afters();
     for (std::size_t i = 0; i < conds_.size(); ++i)
       if (conds_[i].uses == 0 && !graph_.conds[i].synthetic)
@@ -589,7 +592,8 @@ private:
               d.note(range_of(*first_buffer), "the first buffer is here");
               break;
             }
-            if (ir::reads_allocation(graph_, e)) {
+            ir::index_allocation_reads(graph_, graph_.allocation_reads);  // up to the buffer's expression
+            if (graph_.reads_allocation(e)) {
               diags_.error(range_of(x), fmt::format("{} cannot be memory made by 'alloc': NCCL's work is captured "
                                                     "before the graph's allocation exists; allocate it outside the graph",
                                                     what()));

@@ -138,7 +138,10 @@ public:
   std::uint32_t lower_identifier(const ast::identifier& id);
   // An allocation that expression e reads (through any operand) and that is freed by now, or
   // ir::none: a `let` that reads one is used after it is freed.
-  std::uint32_t freed_allocation_read(std::uint32_t e) const;
+  std::uint32_t freed_allocation_read(std::uint32_t e);
+  // Whether e reads allocation `allocation` (graph::allocation_reads' bits stand for several
+  // allocations past 64).
+  bool reads_allocation_exactly(std::uint32_t e, std::uint32_t allocation) const;
 
 private:
   std::uint32_t lower_unary(const ast::unary& u);

@@ -33,15 +33,12 @@ struct graph_dependencies {
   // Whether a cond's launch value reads it: bytes, not std::vector<bool>, whose bit proxy cost a
   // parameter handle's update ten instructions.
   std::vector<std::uint8_t> cond_defaults_by_param;
-  // The expressions that read an `alloc`'s address, which exists only once its node is added,
-  // after the build has evaluated its pool (resolve_allocations puts it in): the alloc
-  // references themselves, and the expressions that read one through an operand (a struct
-  // field, `? :`, a `let`), both increasing. Each has a slot of its own in a build's pool, as an
-  // expression that reads a parameter has. Empty, as reads_allocation is, unless the graph
-  // allocates.
+  // The expressions that read an `alloc`'s address (ir::graph::reads_allocation), which exists
+  // only once its node is added, after the build has evaluated its pool (resolve_allocations
+  // puts it in): the alloc references themselves, and the expressions that read one through an
+  // operand (a struct field, `? :`, a `let`), both increasing. Each has a slot of its own in a
+  // build's pool, as an expression that reads a parameter has. Empty unless the graph allocates.
   std::vector<std::uint32_t> allocation_refs, allocation_readers;
-  std::vector<std::uint8_t> reads_allocation;  // by expression
-  bool reads_allocation_at(std::uint32_t e) const { return e < reads_allocation.size() && reads_allocation[e]; }
 };
 graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& plan);
 

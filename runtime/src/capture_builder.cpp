@@ -79,10 +79,9 @@ private:
   // allocation has an address: one given an allocation is refused, not given null. (The
   // compiler refuses a collective's; a child graph given one is built in the walk.)
   void refuse_allocation_reader(const ir::node& n, const where& at) const {
-    const graph_dependencies& deps = g_.program->dependencies[g_.graph_index];
-    if (deps.allocation_refs.empty()) return;  // most graphs allocate nothing
+    if (ir_.allocations.empty()) return;  // most graphs allocate nothing
     bool reads = false;
-    ir::for_each_argument(ir_, n, [&](const ir::argument& a) { reads = reads || deps.reads_allocation_at(a.expr); });
+    ir::for_each_argument(ir_, n, [&](const ir::argument& a) { reads = reads || ir_.reads_allocation(a.expr); });
     if (reads)
       throw build_error(at.str(), fmt::format("kernel '{}' is a captured routine, which the stream-capture strategy "
                                               "captures before the graph's own capture begins, when an 'alloc' has "

@@ -59,7 +59,7 @@ void for_each_part(const ir::graph& g, const ir::node& n, F&& f) {
 // through any operand), and it evaluated (in `pool`, the constants) without failing.
 bool constant_part(const ir::graph& g, const ir::layered_pool& pool, const graph_dependencies& deps,
                    const ir::argument& a) {
-  if (a.expr >= g.exprs.size() || !deps.exprs.expr_params[a.expr].empty() || deps.reads_allocation_at(a.expr))
+  if (a.expr >= g.exprs.size() || !deps.exprs.expr_params[a.expr].empty() || g.reads_allocation(a.expr))
     return false;
   return g.exprs[a.expr].op != ir::op::cond_ref && !ir::is_failure(pool[a.expr]);
 }
@@ -410,7 +410,7 @@ std::unique_ptr<graph_templates> program_state::make_templates(std::uint32_t ind
   t->constants.resize(g.exprs.size());
   t->slot.assign(g.exprs.size(), ir::none);
   for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
-    if (deps.exprs.expr_params[i].empty() && !deps.reads_allocation_at(i)) {
+    if (deps.exprs.expr_params[i].empty() && !g.reads_allocation(i)) {
       // A literal is its own value (most of a graph's expressions: a launch's dimensions and
       // constant arguments); evaluating it through the evaluator's call cost about 100
       // instructions each.

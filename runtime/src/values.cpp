@@ -51,22 +51,6 @@ std::optional<std::string> fit(ir::value& v, ir::type t) {
 
 }  // namespace
 
-namespace {
-// graph_dependencies' allocation lists: in index order, as ir::index_dependencies walks, since
-// an expression's operands come before it in the pool.
-void index_allocation_readers(const ir::graph& g, graph_dependencies& out) {
-  out.reads_allocation.assign(g.exprs.size(), 0);
-  for (std::uint32_t i = 0; i < g.exprs.size(); ++i) {
-    const ir::expr& e = g.exprs[i];
-    bool reads = e.op == ir::op::alloc_ref;
-    ir::for_each_operand(g, e, [&](std::uint32_t x) { reads = reads || (x < i && out.reads_allocation[x]); });
-    if (!reads) continue;
-    out.reads_allocation[i] = 1;
-    (e.op == ir::op::alloc_ref ? out.allocation_refs : out.allocation_readers).push_back(i);
-  }
-}
-}  // namespace
-
 void fail_at(const program_state& p, const ir::eval_error& e) {
   throw build_error(p.source.position(e.range.begin), e.message);
 }
@@ -94,7 +78,8 @@ graph_dependencies index_graph(const ir::graph& g, const plan::explicit_plan& pl
   for (const auto& c : g.conds)
     if (c.default_expr != ir::none)
       for (auto p : out.exprs.expr_params[c.default_expr]) out.cond_defaults_by_param[p] = 1;
-  if (!g.allocations.empty()) index_allocation_readers(g, out);
+  for (std::uint32_t i = 0; i < g.allocation_reads.size(); ++i)
+    if (g.reads_allocation(i)) (g.exprs[i].op == ir::op::alloc_ref ? out.allocation_refs : out.allocation_readers).push_back(i);
   return out;
 }
 

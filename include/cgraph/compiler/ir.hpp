@@ -318,17 +318,25 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
   if (e.op == op::select) f(e.index);
 }
 
-// Whether expression e of g reads the address of an `alloc`, through any operand: an address
-// that exists only once its node is added, so whatever reads it is evaluated then (the runtime
-// keeps its answers by expression: graph_dependencies::reads_allocation).
+// Which `alloc` addresses each expression of g reads, through any operand (an address exists
+// only once its node is added, so whatever reads one is evaluated then, never before): bit
+// k % 64 for allocation k, by expression, in `reads` (graph::allocation_reads), extended over
+// the expressions added since it was last extended, in one pass, since an expression's operands
+// come before it. A walk of each expression's operands instead took time exponential in a
+// chain of lets that each read the one before twice. Stays empty while g allocates nothing.
+// Exact for up to 64 allocations; beyond, a bit may stand for several.
 template <typename Graph>
-bool reads_allocation(const Graph& g, std::uint32_t e) {
-  if (g.allocations.empty() || e >= g.exprs.size()) return false;  // most graphs allocate nothing
-  const expr& x = g.exprs[e];
-  if (x.op == op::alloc_ref) return true;
-  bool found = false;
-  for_each_operand(g, x, [&](std::uint32_t operand) { found = found || reads_allocation(g, operand); });
-  return found;
+void index_allocation_reads(const Graph& g, std::vector<std::uint64_t>& reads) {
+  if (g.allocations.empty()) return;  // most graphs allocate nothing
+  reads.reserve(g.exprs.size());
+  for (std::size_t i = reads.size(); i < g.exprs.size(); ++i) {
+    const expr& e = g.exprs[i];
+    std::uint64_t r = e.op == op::alloc_ref ? std::uint64_t{1} << (e.index % 64) : 0;
+    for_each_operand(g, e, [&](std::uint32_t x) {
+      if (x < i) r |= reads[x];
+    });
+    reads.push_back(r);
+  }
 }
 
 // ---- nodes ----------------------------------------------------------------------------------
@@ -510,6 +518,9 @@ struct graph {
   std::vector<let_value> lets;
   std::vector<cond_handle> conds;
   std::vector<allocation> allocations;  // `alloc NAME: T[COUNT];`
+  // By expression, the allocations it reads (index_allocation_reads), complete once the graph
+  // is lowered; empty unless the graph allocates.
+  std::vector<std::uint64_t> allocation_reads;
   std::vector<node_attributes> attributes;  // by node::attributes
   std::vector<std::vector<port_edge>> port_edges;  // by node::ports
   std::vector<collective_call> collectives;        // by collective nodes' callee
@@ -527,6 +538,8 @@ struct graph {
   std::uint8_t root_only = 0;
   std::size_t node_count = 0;  // all bodies, child graphs not counted
 
+  // Whether expression e reads an allocation's address, through any operand.
+  bool reads_allocation(std::uint32_t e) const { return e < allocation_reads.size() && allocation_reads[e] != 0; }
   // The indices of the nodes (of its own body) that `n`, a node of this graph, waits for.
   std::span<const std::uint32_t> deps(const node& n) const { return {dep_pool.data() + n.deps_first, n.deps_count}; }
   // The arguments of `n`, a node of this graph.

@@ -129,7 +129,7 @@ private:
 inline bool built_during_capture(const ir::graph& g, const ir::node& n) {
   if (n.kind != ir::node_kind::child_graph) return false;
   for (const auto& a : g.args(n))
-    if (a.expr < g.exprs.size() && (g.exprs[a.expr].op == ir::op::cond_ref || ir::reads_allocation(g, a.expr)))
+    if (a.expr < g.exprs.size() && (g.exprs[a.expr].op == ir::op::cond_ref || g.reads_allocation(a.expr)))
       return true;
   return false;
 }
