@@ -146,8 +146,8 @@ protected:
         break;
       case ir::node_kind::mem_free: place.template make<backend::free_node>(i, n.callee, at); break;
       case ir::node_kind::child_graph:
-        // Made here in the explicit walk; a capture made it before it began, but for a call that
-        // passes its own graph's cond, which needs the handle the capture made.
+        // Made here in the explicit walk; a capture made it before it began, but for a call given
+        // its own graph's cond or an allocation, which the capture makes (plan::built_during_capture).
         if (!g_.child_at(i)) {
           if constexpr (Place::capturing) {
             backend::relaxed_capture_mode aside;
