@@ -11,10 +11,6 @@
 #include <cgraph/runtime/backend/capture_session.hpp>
 #include <cgraph/runtime/backend/node_ops.hpp>
 
-#include <cgraph/runtime/error.hpp>
-
-#include <fmt/format.h>
-
 #include <map>
 
 namespace cgraph::detail {
@@ -57,8 +53,9 @@ private:
       case ir::node_kind::repeat_init: backend::repeat_count(g_, n.cond, at); break;
       case ir::node_kind::kernel:
         if (const captured_routine* routine = routine_of(n)) {
-          // Cond handles do not exist yet: a routine gets 0 for a cond argument.
-          refuse_allocation_reader(n, at);
+          // Cond handles do not exist yet: a routine gets 0 for a cond argument. One given an
+          // allocation is captured in the walk, once the allocation exists (captured_routine_of).
+          if (reads_allocation(n)) break;
           routines_[i] = capture_routine(*routine, compute(i, true), g_.symbols->capture_mode, at);
         } else {
           kernel_function(*g_.program, *g_.symbols, n.callee, at);
@@ -75,19 +72,26 @@ private:
     }
   }
 
-  // A captured routine is captured before the capture begins (see materialize), when no
-  // allocation has an address: one given an allocation is refused, not given null. (The
-  // compiler refuses a collective's; a child graph given one is built in the walk.)
-  void refuse_allocation_reader(const ir::node& n, const where& at) const {
-    if (ir_.allocations.empty()) return;  // most graphs allocate nothing
+  // Whether node n's values read an allocation's address, which exists only once the capture
+  // has made its alloc node.
+  bool reads_allocation(const ir::node& n) const {
+    if (ir_.allocations.empty()) return false;  // most graphs allocate nothing
     bool reads = false;
     ir::for_each_argument(ir_, n, [&](const ir::argument& a) { reads = reads || ir_.reads_allocation(a.expr); });
-    if (reads)
-      throw build_error(at.str(), fmt::format("kernel '{}' is a captured routine, which the stream-capture strategy "
-                                              "captures before the graph's own capture begins, when an 'alloc' has "
-                                              "no address yet; build with the explicit strategy, or give it memory "
-                                              "that is not an 'alloc'",
-                                              g_.program->program.kernels[n.callee].name));
+    return reads;
+  }
+
+  // The graph that routine or collective step `step` embeds: made before the capture began, or,
+  // for a routine given an allocation, captured now, beside the open capture in relaxed mode (a
+  // routine may allocate, as cuBLAS does its workspace), as a child graph given one is built.
+  cudaGraph_t captured_routine_of(std::uint32_t step, const node_values& v, const captured_routine* routine,
+                                  const where& at) {
+    auto made = routines_.find(step);
+    if (made == routines_.end()) {
+      backend::relaxed_capture_mode aside;
+      made = routines_.emplace(step, capture_routine(*routine, v, g_.symbols->capture_mode, at)).first;
+    }
+    return made->second.get();
   }
 
   // The rows in order (plan_rows.hpp), by the walk the table form makes; each node by the
@@ -97,7 +101,8 @@ private:
         session_, capture_.rows, capture_.waits.data(),
         [this](std::uint32_t i, unsigned k) {
           make_node(i, g_.templates->rows[i], backend::issue_on_stream{session_, k},
-                    [this](std::uint32_t step, auto&&...) { return routines_.at(step).get(); },
+                    [this](std::uint32_t step, const ir::node&, const node_values& v, const captured_routine* routine,
+                           const where& at) { return captured_routine_of(step, v, routine, at); },
                     [] {});  // its bodies are the rows that follow
         },
         [this](std::uint32_t body) { create_conds(body + 1, g_.bodies[body]); });
