@@ -328,7 +328,8 @@ void for_each_operand(const Graph& g, const expr& e, F&& f) {
 template <typename Graph>
 void index_allocation_reads(const Graph& g, std::vector<std::uint64_t>& reads) {
   if (g.allocations.empty()) return;  // most graphs allocate nothing
-  reads.reserve(g.exprs.size());
+  // No reserve: the lowering extends it as it goes, and a reserve of the exact size each time
+  // moved the whole vector for every expression added (quadratic: fuzzing found it).
   for (std::size_t i = reads.size(); i < g.exprs.size(); ++i) {
     const expr& e = g.exprs[i];
     std::uint64_t r = e.op == op::alloc_ref ? std::uint64_t{1} << (e.index % 64) : 0;
