@@ -1,8 +1,8 @@
 // An `alloc`'s address reaches every node that reads it, however the program reads it: passed as
-// it is, in a struct field, chosen by `? :`, through a `let`, or passed to a child graph. The
+// it is, in a struct field, chosen by `? :`, through a `let`, passed to a child graph, offset. The
 // address exists only once the alloc node is added, after the run-time path has evaluated the
-// graph's expressions; before this test, every form but the first was given address 0 by the
-// run-time path (and the child graph in the capture strategy too), though generated C++, which
+// graph's expressions; before this test, the offset was refused and every other form but the
+// first was given address 0 by the run-time path (and the child graph in the capture strategy too), though generated C++, which
 // evaluates each node's values when it makes the node, gave the address. Against the CUDA
 // runtime that does nothing (bench/host_work/fake_cuda.cpp), which hands each allocation a fresh
 // address and records each kernel's first 8 bytes; tests/gpu proves the same program's results.
@@ -43,6 +43,7 @@ graph scratch(out: i32*, flag: bool = true, n: i32 = 16) {
   put<<<1, 1>>>(chosen, 4);
   call child(tmp, 5);
   put_box<<<1, 1>>>(box { data: flag ? out : tmp }, 6);
+  put<<<1, 1>>>(tmp + 2, 7);
 }
 )";
 
@@ -72,11 +73,11 @@ TEST_CASE("fake_runtime.every_reader_of_an_allocation_gets_its_address_in_both_s
     const auto built = pointers_of([&] {
       exec = cgraph::graph::build(prog, "scratch", {{"out", out_buffer}}, reg, cgraph_tests::with(how)).instantiate();
     });
-    REQUIRE(built.size() == 6);
+    REQUIRE(built.size() == 7);
     std::vector<unsigned long long> statements;
     for (const auto& [statement, pointer] : built) statements.push_back(statement);
-    std::sort(statements.begin(), statements.end());  // a capture makes the child's node first
-    CHECK(statements == std::vector<unsigned long long>{1, 2, 3, 4, 5, 6});
+    std::sort(statements.begin(), statements.end());  // the child's node is made with its graph
+    CHECK(statements == std::vector<unsigned long long>{1, 2, 3, 4, 5, 6, 7});
     unsigned long long tmp = 0;
     for (const auto& [statement, pointer] : built)
       if (statement == 1) tmp = pointer;
@@ -84,7 +85,7 @@ TEST_CASE("fake_runtime.every_reader_of_an_allocation_gets_its_address_in_both_s
     CHECK(tmp != out);
     for (const auto& [statement, pointer] : built) {
       CAPTURE(statement);
-      CHECK(pointer == (statement == 6 ? out : tmp));
+      CHECK(pointer == (statement == 6 ? out : statement == 7 ? tmp + 2 * sizeof(int) : tmp));
     }
 
     // An update of `flag` sets the nodes that choose by it, each given what it now chooses: the
