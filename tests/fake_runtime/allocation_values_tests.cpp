@@ -2,8 +2,9 @@
 // it is, in a struct field, chosen by `? :`, through a `let`, passed to a child graph, offset. The
 // address exists only once the alloc node is added, after the run-time path has evaluated the
 // graph's expressions; before this test, the offset was refused and every other form but the
-// first was given address 0 by the run-time path (and the child graph in the capture strategy too), though generated C++, which
-// evaluates each node's values when it makes the node, gave the address. Against the CUDA
+// first was given address 0 by the run-time path (the child graph in the capture strategy
+// only), though generated C++, which evaluates each node's values when it makes the node, gave
+// the address (but to a capture's child graph). Against the CUDA
 // runtime that does nothing (bench/host_work/fake_cuda.cpp), which hands each allocation a fresh
 // address and records each kernel's first 8 bytes; tests/gpu proves the same program's results.
 
