@@ -8,6 +8,11 @@
 #   FUZZ_ARCHIVE   required: where the two archives go
 #   FUZZ_SECONDS   how long each target fuzzes (default 540)
 #   FUZZ_JOBS      jobs in all (default: the machine's cores), split evenly between the targets
+#   FUZZ_CHECK_JOBS how many of them fuzz the front end (default half): it runs about twice as many
+#                  executions a job as the whole compiler, so a call that counts toward a total
+#                  of executions gives it more (run 274)
+#   FUZZ_CORPUS_DIR a folder holding check.tar.gz and/or all.tar.gz, corpus.tar.gz files an earlier
+#                  archive wrote: each target goes on from its own kept inputs (FUZZ_CORPUS_IN)
 #   FUZZ_TIMEOUT   as fuzz.sh (default here 30)
 # Every 30 s FUZZ_ARCHIVE/progress.txt gets each target's executions so far (the sum of its jobs'
 # last status lines): a call cut off by its limit, before fuzz.sh writes the summaries, still
@@ -23,9 +28,11 @@ FUZZ_ARCHIVE=$(mkdir -p "$FUZZ_ARCHIVE" && cd "$FUZZ_ARCHIVE" && pwd)
 cd "$(dirname "$0")/.."
 mkdir -p build
 jobs=${FUZZ_JOBS:-$(nproc)}
-half=$(( jobs / 2 > 0 ? jobs / 2 : 1 ))
+half=${FUZZ_CHECK_JOBS:-$(( jobs / 2 > 0 ? jobs / 2 : 1 ))}
 run() {  # target, build folder, jobs
-  FUZZ_TARGET=$1 FUZZ_BUILD=$2 FUZZ_JOBS=$3 FUZZ_MERGE=0 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30} \
+  local corpus=${FUZZ_CORPUS_DIR:+$(cd "$FUZZ_CORPUS_DIR" && pwd)/$1.tar.gz}
+  [ -n "$corpus" ] && [ -e "$corpus" ] || corpus=
+  FUZZ_CORPUS_IN=$corpus FUZZ_TARGET=$1 FUZZ_BUILD=$2 FUZZ_JOBS=$3 FUZZ_MERGE=0 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30} \
     FUZZ_SECONDS=${FUZZ_SECONDS:-540} FUZZ_ARCHIVE=$FUZZ_ARCHIVE/$1 bash scripts/fuzz.sh > "$2.out" 2>&1
 }
 progress() {  # one line a target: executions so far, from each job's last "#N" status line
