@@ -25,13 +25,16 @@ set -euo pipefail
 : "${FUZZ_PREBUILT:?fuzz_both.sh: set FUZZ_PREBUILT}" "${FUZZ_ARCHIVE:?fuzz_both.sh: set FUZZ_ARCHIVE}"
 # Absolute, from the caller's folder: fuzz.sh writes it from its build folder.
 FUZZ_ARCHIVE=$(mkdir -p "$FUZZ_ARCHIVE" && cd "$FUZZ_ARCHIVE" && pwd)
+if [ -n "${FUZZ_CORPUS_DIR:-}" ]; then  # likewise from the caller's folder; a wrong one is an error, not a fresh start
+  FUZZ_CORPUS_DIR=$(cd "$FUZZ_CORPUS_DIR" && pwd) || { echo "fuzz_both.sh: FUZZ_CORPUS_DIR is not a folder"; exit 2; }
+fi
 cd "$(dirname "$0")/.."
 mkdir -p build
 jobs=${FUZZ_JOBS:-$(nproc)}
-half=${FUZZ_CHECK_JOBS:-$(( jobs / 2 > 0 ? jobs / 2 : 1 ))}
+check_jobs=${FUZZ_CHECK_JOBS:-$(( jobs / 2 > 0 ? jobs / 2 : 1 ))}
 run() {  # target, build folder, jobs
-  local corpus=${FUZZ_CORPUS_DIR:+$(cd "$FUZZ_CORPUS_DIR" && pwd)/$1.tar.gz}
-  [ -n "$corpus" ] && [ -e "$corpus" ] || corpus=
+  local corpus=${FUZZ_CORPUS_DIR:+$FUZZ_CORPUS_DIR/$1.tar.gz}
+  [ -n "$corpus" ] && [ -e "$corpus" ] || corpus=  # a target with no archive there starts from the seeds
   FUZZ_CORPUS_IN=$corpus FUZZ_TARGET=$1 FUZZ_BUILD=$2 FUZZ_JOBS=$3 FUZZ_MERGE=0 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-30} \
     FUZZ_SECONDS=${FUZZ_SECONDS:-540} FUZZ_ARCHIVE=$FUZZ_ARCHIVE/$1 bash scripts/fuzz.sh > "$2.out" 2>&1
 }
@@ -44,8 +47,8 @@ progress() {  # one line a target: executions so far, from each job's last "#N" 
   done
   date -u +"at %H:%M:%S UTC"
 }
-run check build/fuzz-both-check "$half" & front=$!
-run all build/fuzz-both-all "$(( jobs - half > 0 ? jobs - half : 1 ))" & whole=$!
+run check build/fuzz-both-check "$check_jobs" & front=$!
+run all build/fuzz-both-all "$(( jobs - check_jobs > 0 ? jobs - check_jobs : 1 ))" & whole=$!
 (while sleep 30; do progress > "$FUZZ_ARCHIVE/progress.tmp" && mv "$FUZZ_ARCHIVE/progress.tmp" "$FUZZ_ARCHIVE/progress.txt"; done) & watcher=$!
 status=0
 wait "$front" || status=1
