@@ -148,6 +148,34 @@ private:
     return nl != std::string::npos && out_.find_first_not_of(' ', nl + 1) == std::string::npos;
   }
 
+  static constexpr std::size_t max_width = 100;
+
+  // What a layout attempt changes, so that it can be undone and another tried.
+  struct snapshot {
+    std::size_t size, next, continuation;
+    std::uint32_t last_end;
+  };
+  snapshot save() const { return {out_.size(), next_, continuation_, last_end_}; }
+  void restore(const snapshot& s) {
+    out_.resize(s.size);
+    next_ = s.next;
+    continuation_ = s.continuation;
+    last_end_ = s.last_end;
+  }
+  // How far past the limit the widest line written since `from` reaches (its whole line counted),
+  // with `reserve` more columns after the last: 0 when everything fits.
+  std::size_t overflow_since(std::size_t from, std::size_t reserve) const {
+    std::size_t start = out_.rfind('\n', from ? from - 1 : 0);
+    start = start == std::string::npos || start >= from ? 0 : start + 1;
+    std::size_t widest = 0;
+    for (std::size_t i = start; i <= out_.size(); ++i)
+      if (i == out_.size() || out_[i] == '\n') {
+        widest = std::max(widest, i - start + (i == out_.size() ? reserve : 0));
+        start = i + 1;
+      }
+    return widest > max_width ? widest - max_width : 0;
+  }
+
   // Comments before `offset` that sit inside a declaration or statement stay where they are,
   // between the same tokens: a block comment inline, a line comment at the end of its line
   // (the text goes on below, at the continuation column).
@@ -239,7 +267,6 @@ private:
   // fit, aligned after the '('; when a comment sits inside the list, one item per line, unless
   // the list and its comments were written on one line and are all block comments.
   // `item(i)` writes item i; `bounds(i)` gives its source range.
-  static constexpr std::size_t max_width = 100;
   template <typename Item, typename Bounds>
   void comma_list(std::size_t count, Item item, Bounds bounds, std::size_t reserve_after = 1,
                   std::string_view opener = "(", std::string_view closer = ")") {
@@ -250,42 +277,51 @@ private:
     }
     out_ += opener;
     const std::uint32_t close = closing_paren(bounds(count - 1).second, closer.back());
-    const std::size_t saved_size = out_.size(), saved_next = next_;
-    const std::uint32_t saved_end = last_end_;
-    if (!comment_before(close) || block_comments_on_one_line(bounds(0).first, close)) {
-      for (std::size_t i = 0; i < count; ++i) {
-        if (i) {
-          token(bounds(i - 1).second, ',', ",");  // a comment before the ',' stays before it
-          out_ += ' ';
-        }
-        inline_comments(bounds(i).first);
-        item(i);
-      }
-      token_at(close, closer);
-      if (column() + reserve_after <= max_width && out_.find('\n', saved_size) == std::string::npos) return;
-      out_.resize(saved_size);
-      next_ = saved_next;
-      last_end_ = saved_end;
-    }
-    const std::size_t saved_continuation = continuation_;
-    const std::size_t opening_indent = out_.find_first_not_of(' ', out_.rfind('\n') + 1) - (out_.rfind('\n') + 1);
-    continuation_ = column();
-    const bool has_comment = comment_before(close);
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!has_comment) {  // too long only: items fill each line up to the limit
-        if (i) out_ += ' ';
-        const std::size_t before = out_.size();
-        item(i);
-        const std::size_t reserve = i + 1 == count ? reserve_after + 1 : 1;  // ')' and what follows, or ','
-        // Too long, or broken inside: laid out again on the next line (nested lists align there).
-        if (i && (column() + reserve > max_width || out_.find('\n', before) != std::string::npos)) {
-          out_.resize(before);
-          break_line();
+    const snapshot start = save();
+    if (flat_ || !comment_before(close) || block_comments_on_one_line(bounds(0).first, close)) {
+      {
+        const flat_scope flat(*this);
+        for (std::size_t i = 0; i < count; ++i) {
+          if (i) {
+            token(bounds(i - 1).second, ',', ",");  // a comment before the ',' stays before it
+            out_ += ' ';
+          }
+          inline_comments(bounds(i).first);
           item(i);
         }
-        if (i + 1 < count) out_ += ',';
-        continue;
+        token_at(close, closer);
       }
+      if (flat_ || (column() + reserve_after <= max_width && out_.find('\n', start.size) == std::string::npos)) return;
+      restore(start);
+    }
+    const std::size_t saved_continuation = continuation_;
+    const std::size_t opening_indent = line_indent();
+    if (!comment_before(close)) {
+      // Too long only: as many items a line as fit, aligned after the opener. Where the opener
+      // stands past the middle of the line (a label and a long launch head before it) and an
+      // item does not fit after it on one line, the items start on the next line instead, where
+      // the statement or the enclosing list goes on (4 further in when the opening line
+      // already starts there: a list inside a list broken so); nearer the left, an item too
+      // long wraps inside, aligned, as before. The choice is made from the items' one-line
+      // widths, so that no item is laid out twice at every level of nesting (which took time
+      // exponential in the depth).
+      const std::size_t aligned = column();
+      std::size_t widest = 0;
+      for (std::size_t i = 0; i < count; ++i)
+        widest = std::max(widest, flat_width(item, i) + (i + 1 == count ? reserve_after + closer.size() : 1));
+      const std::size_t broken = opening_indent == saved_continuation ? saved_continuation + 4 : saved_continuation;
+      continuation_ = aligned;
+      if (aligned + widest > max_width && aligned > max_width / 2 && broken < aligned) {
+        continuation_ = broken;
+        break_line();
+      }
+      fill_items(count, item, reserve_after);
+      out_ += closer;
+      continuation_ = saved_continuation;
+      return;
+    }
+    continuation_ = column();
+    for (std::size_t i = 0; i < count; ++i) {
       inline_comments(bounds(i).first);
       item(i);
       if (i + 1 == count) break;
@@ -300,6 +336,51 @@ private:
     out_ += at_fresh_line() ? closer.substr(closer.size() - 1) : closer;
     continuation_ = saved_continuation;
   }
+  // A list without comments, its items filling each line up to the limit and going on at the
+  // continuation column. An item goes on the current line when it fits there on one line
+  // (measured so, once); otherwise it is laid out on the next (nested lists align there).
+  template <typename Item>
+  void fill_items(std::size_t count, Item item, std::size_t reserve_after) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t reserve = i + 1 == count ? reserve_after + 1 : 1;  // ')' and what follows, or ','
+      if (i == 0) {
+        item(i);
+      } else {
+        out_ += ' ';
+        const snapshot before = save();
+        {
+          const flat_scope flat(*this);
+          item(i);
+        }
+        if (column() + reserve > max_width || out_.find('\n', before.size) != std::string::npos) {
+          restore(before);
+          break_line();
+          item(i);
+        }
+      }
+      if (i + 1 < count) out_ += ',';
+    }
+  }
+  // How wide item i is on one line (a line comment inside it: wider than any line).
+  template <typename Item>
+  std::size_t flat_width(Item& item, std::size_t i) {
+    const snapshot before = save();
+    {
+      const flat_scope flat(*this);
+      item(i);
+    }
+    const std::size_t width = out_.find('\n', before.size) == std::string::npos ? out_.size() - before.size : max_width + 1;
+    restore(before);
+    return width;
+  }
+  // While one lives, lists and expressions are laid out on one line, whatever their length:
+  // how a layout attempt measures what it would write.
+  struct flat_scope {
+    formatter& owner;
+    bool was;
+    explicit flat_scope(formatter& f) : owner(f), was(f.flat_) { f.flat_ = true; }
+    ~flat_scope() { owner.flat_ = was; }
+  };
 
   // ---- expressions ---------------------------------------------------------------------------
 
@@ -307,13 +388,30 @@ private:
   void expression(const ast::expression& e) {
     inline_comments(e.begin);
     unary(e.first);
-    for (const auto& o : e.rest()) {
-      inline_comments(o.begin);
-      if (out_.back() != ' ') out_ += ' ';
-      out_ += dsl::info(o.op).spelling;
-      out_ += ' ';
-      inline_comments(o.rhs.begin);
-      unary(o.rhs);
+    const auto& rest = e.rest();
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      const ast::operation& o = rest[i];
+      if (flat_) {
+        binary_operation(o, false);
+        continue;
+      }
+      // Past the limit (and no comment inside), the line breaks after the operator, as
+      // clang-format breaks C++, and the operand goes on at the continuation column. The next
+      // operator, which would end this line, counts (or 1 column for what follows). Measured on
+      // one line first, so that an operand is laid out once more at most, not once more at every
+      // level of parentheses.
+      const snapshot before = save();
+      const std::size_t operator_column = column();
+      {
+        const flat_scope flat(*this);
+        binary_operation(o, false);
+      }
+      const std::size_t reserve = i + 1 < rest.size() ? dsl::info(rest[i + 1].op).spelling.size() + 1 : 1;
+      const bool commented = next_ != before.next;
+      if (!commented && !overflow_since(before.size, reserve) && out_.find('\n', before.size) == std::string::npos)
+        continue;  // fits: the one-line layout is the layout
+      restore(before);
+      binary_operation(o, !commented && operator_column > continuation_);
     }
     if (const ast::choice* ternary = e.ternary()) {
       const ast::choice& c = *ternary;
@@ -322,6 +420,16 @@ private:
       token_at(end_of_token_before(c.otherwise.begin) - 1, " : ");
       expression(c.otherwise);
     }
+  }
+
+  void binary_operation(const ast::operation& o, bool break_after_operator) {
+    inline_comments(o.begin);
+    if (out_.back() != ' ') out_ += ' ';
+    out_ += dsl::info(o.op).spelling;
+    if (break_after_operator) break_line();
+    else out_ += ' ';
+    inline_comments(o.rhs.begin);
+    unary(o.rhs);
   }
 
   void unary(const ast::unary& u) {
@@ -452,8 +560,44 @@ private:
       inline_comments(head);
     }
   }
-  // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;".
-  void after(const ast::node_prefix& p, const ast::after_list& suffix) {
+  // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;". A clause without
+  // comments that would take the line past the limit (`reserve`: what follows it, ";" or " {")
+  // goes on a line of its own, 4 columns in, its names filling lines aligned after `after`.
+  void after(const ast::node_prefix& p, const ast::after_list& suffix, std::size_t reserve = 1) {
+    if (p.after().empty() && suffix.empty()) return;
+    const snapshot start = save();
+    after_in_place(p, suffix);
+    if (!overflow_since(start.size, reserve) || next_ != start.next) return;
+    restore(start);
+    continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;  // the statement's indentation + 4
+    break_line();
+    out_ += "after ";
+    continuation_ = column();
+    bool first = true;
+    for (const auto* l : {&p.after(), &suffix})
+      for (const auto& name : *l) {
+        const std::string edge = name.port == ast::edge_port::full ? std::string(name.name)
+                                                                    : cat(port_name(name.port), '(', name.name, ')');
+        const bool last = &name == &l->back() && (l == &suffix || suffix.empty());
+        if (!first) {
+          out_ += ',';
+          if (column() + 1 + edge.size() + (last ? reserve : 1) > max_width) break_line();
+          else out_ += ' ';
+        }
+        out_ += edge;
+        first = false;
+      }
+    continuation_ = start.continuation;
+  }
+  static std::string_view port_name(ast::edge_port port) {
+    return port == ast::edge_port::programmatic ? "programmatic" : "launched";
+  }
+  // The indentation of the line being written.
+  std::size_t line_indent() const {
+    const std::size_t line = out_.rfind('\n') + 1;  // npos + 1 is 0: the first line
+    return std::min(out_.find_first_not_of(' ', line), out_.size()) - line;
+  }
+  void after_in_place(const ast::node_prefix& p, const ast::after_list& suffix) {
     bool first = true;
     for (const auto* l : {&p.after(), &suffix})
       for (const auto& name : *l) {
@@ -466,7 +610,7 @@ private:
         if (name.port == ast::edge_port::full) {
           out_ += name.name;
         } else {  // `programmatic(L)`, `launched(L)`: the range is the whole port, and L is found in it
-          const std::string_view port = name.port == ast::edge_port::programmatic ? "programmatic" : "launched";
+          const std::string_view port = port_name(name.port);
           out_ += port;
           const std::uint32_t open = next_token(name.begin + static_cast<std::uint32_t>(port.size()));
           token_at(open, "(");
@@ -521,18 +665,28 @@ private:
   void stmt(const ast::launch_stmt& s) {
     prefix(s.prefix);
     name(s.kernel);
-    token(s.kernel.end, '<', "<<<");
-    dims(s.grid);
-    token(dims_end(s.grid), ',', ", ");
-    dims(s.block);
-    std::uint32_t last = dims_end(s.block);
-    if (s.shared_bytes) {
-      token(last, ',', ", ");
-      expression(s.shared_bytes->get());
-      last = s.shared_bytes->get().end;
+    std::uint32_t last = s.shared_bytes ? s.shared_bytes->get().end : dims_end(s.block);
+    const std::uint32_t open = closing_paren(closing_paren(last, '>') + 3, '(');
+    if (!comment_before(open)) {
+      // A head without comments wraps as a list does (`<<<` its opener), so that a long one
+      // breaks there rather than run past the limit.
+      const ast::list<ast::expression>* dimensions[] = {&s.grid, &s.block};
+      comma_list(
+          s.shared_bytes ? 3 : 2,
+          [&](std::size_t i) { i < 2 ? dims(*dimensions[i]) : expression(s.shared_bytes->get()); },
+          [&](std::size_t) { return std::pair{last, last}; }, 1, "<<<", ">>>");
+    } else {
+      token(s.kernel.end, '<', "<<<");
+      dims(s.grid);
+      token(dims_end(s.grid), ',', ", ");
+      dims(s.block);
+      if (s.shared_bytes) {
+        token(dims_end(s.block), ',', ", ");
+        expression(s.shared_bytes->get());
+      }
+      token(last, '>', ">>>");
+      inline_comments(open);  // between ">>>" and '('
     }
-    token(last, '>', ">>>");
-    inline_comments(closing_paren(closing_paren(last, '>') + 3, '('));  // between ">>>" and '('
     list(s.args);
     after(s.prefix, s.after);
     semicolon(s);
@@ -595,7 +749,7 @@ private:
     prefix(s.prefix);
     out_ += "if ";
     name(s.condition);
-    after(s.prefix, s.after);
+    after(s.prefix, s.after, 2);
     out_ += ' ';
     block(s.then_body);
     if (s.else_body) {
@@ -614,7 +768,7 @@ private:
     prefix(s.prefix);
     out_ += "while ";
     name(s.condition);
-    after(s.prefix, s.after);
+    after(s.prefix, s.after, 2);
     out_ += ' ';
     block(s.body);
   }
@@ -622,7 +776,7 @@ private:
     prefix(s.prefix);
     out_ += "switch ";
     name(s.condition);
-    after(s.prefix, s.after);
+    after(s.prefix, s.after, 2);
     block_comments_before(end_of_token_before(s.cases.empty() ? s.end - 1 : s.cases.front().begin) - 1);
     out_ += out_.back() == ' ' ? "{" : " {";
     trailing(s.condition.end, s.cases.empty() ? ~0u : s.cases.front().begin);
@@ -645,7 +799,7 @@ private:
     prefix(s.prefix);
     out_ += "repeat ";
     expression(s.count);
-    after(s.prefix, s.after);
+    after(s.prefix, s.after, 2);
     out_ += ' ';
     block(s.body);
   }
@@ -672,7 +826,7 @@ private:
   void stmt(const ast::group_stmt& s) {
     prefix(s.prefix);
     out_ += "group";
-    after(s.prefix, s.after);
+    after(s.prefix, s.after, 2);
     out_ += ' ';
     block(s.body);
   }
@@ -801,6 +955,7 @@ private:
   std::uint32_t last_end_ = 0;
   int depth_ = 0;
   std::size_t continuation_ = 4;  // where a line broken by a comment goes on
+  bool flat_ = false;             // inside a flat_scope
   std::string out_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 using namespace cgraph;
@@ -49,5 +50,42 @@ TEST_CASE("format.carriage_returns_before_a_line_end_in_a_block_comment_all_go")
   // dropped: a second format changed the file (found by fuzzing, run 140).
   const std::string out = formatted("/* a\r\r\n   b\r\r\r\n   c\r*/\ngraph g() {}\n");
   CHECK(out.find("/* a\n   b\n   c\r*/") != std::string::npos);
+  CHECK(formatted(out) == out);
+}
+
+TEST_CASE("format.deeply_nested_long_lists_and_expressions_take_linear_time") {
+  // Each nested list or expression too long for its line was laid out again at every level
+  // (once to try one line, then wrapped), so 30 levels of `min(min(…), long + 1)` took minutes
+  // and 120 never ended. Now each is measured on one line and laid out once: 200 levels of
+  // each shape format in milliseconds, and a second format changes nothing.
+  std::string calls = "n", sums = "n", literals = "n";
+  for (int i = 0; i < 200; ++i) {
+    calls = "min(" + calls + ", a_long_parameter_name + " + std::to_string(i) + ")";
+    if (i < 80) sums = "(a_long_parameter_name * 7 + min(a_long_parameter_name, (" + sums + ")) * 3)";
+    if (i < 120) literals = "S { a: " + literals + ", b: a_long_parameter_name + a_long_parameter_name }";
+  }
+  for (const std::string& argument : {calls, sums, literals}) {
+    const std::string text = "struct S { a: i64; b: i64; }\nkernel k(a: i64, s: S);\n"
+                             "graph g(n: i64, a_long_parameter_name: i64) {\n  k<<<1, 1>>>(" +
+                             (argument == literals ? "1, " + argument : argument + ", S { a: 1, b: 2 }") + ");\n}\n";
+    const std::string once = formatted(text);
+    CHECK(formatted(once) == once);
+  }
+}
+
+TEST_CASE("format.a_labelled_launch_far_to_the_right_keeps_its_lines_within_100_columns") {
+  // Aligned after a '(' at column 102, every argument went on a line of its own past column
+  // 100. Now they start on the next line, 4 columns in, and the `after` clause takes its own.
+  const std::string out = formatted(
+      "kernel attention(q: f32*, k: f32*, v: f32*, o: f32*, b: i32, h: i32, s: i32, d: i32, "
+      "scale: f32);\ngraph g(q: f32*, k: f32*, v: f32*, o: f32*, b: i32, h: i32, s: i32, d: i32) {\n"
+      "  parallel {\n    first: attention<<<1, 1>>>(q, k, v, o, b, h, s, d, 1.0);\n"
+      "    a_rather_long_label_name_for_the_attention_node: attention<<<(ceil_div(s, 128), h, b), "
+      "(128, 1, 1), 4096>>>(q, k, v, o, b, h, s, d, 0.125) after first;\n  }\n}\n");
+  std::size_t start = 0, widest = 0;
+  for (std::size_t end; (end = out.find('\n', start)) != std::string::npos; start = end + 1)
+    widest = std::max(widest, end - start);
+  CHECK(widest <= 100);
+  CHECK(out.find("\n        after first;\n") != std::string::npos);
   CHECK(formatted(out) == out);
 }
