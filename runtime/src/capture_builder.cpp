@@ -55,7 +55,7 @@ private:
         if (const captured_routine* routine = routine_of(n)) {
           // Cond handles do not exist yet: a routine gets 0 for a cond argument. One given an
           // allocation is captured in the walk, once the allocation exists (captured_routine_of).
-          if (reads_allocation(n)) break;
+          if (ir::node_reads_allocation(ir_, n)) break;
           routines_[i] = capture_routine(*routine, compute(i, true), g_.symbols->capture_mode, at);
         } else {
           kernel_function(*g_.program, *g_.symbols, n.callee, at);
@@ -70,15 +70,6 @@ private:
         break;
       default: break;
     }
-  }
-
-  // Whether node n's values read an allocation's address, which exists only once the capture
-  // has made its alloc node.
-  bool reads_allocation(const ir::node& n) const {
-    if (ir_.allocations.empty()) return false;  // most graphs allocate nothing
-    bool reads = false;
-    ir::for_each_argument(ir_, n, [&](const ir::argument& a) { reads = reads || ir_.reads_allocation(a.expr); });
-    return reads;
   }
 
   // The graph that routine or collective step `step` embeds: made before the capture began, or,

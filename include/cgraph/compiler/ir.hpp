@@ -604,6 +604,16 @@ void for_each_argument(const Graph& g, const Node& n, F&& f) {
   }
 }
 
+// Whether any value node `n` of `g` reads (for_each_argument) reads an allocation's address,
+// which exists only once the alloc node is made: the capture strategy makes such a node during
+// the capture, after the alloc, where it makes others before (plan::built_during_capture).
+inline bool node_reads_allocation(const graph& g, const node& n) {
+  if (g.allocations.empty()) return false;  // most graphs allocate nothing
+  bool reads = false;
+  for_each_argument(g, n, [&](const argument& a) { reads = reads || g.reads_allocation(a.expr); });
+  return reads;
+}
+
 struct kernel {
   std::string name;
   std::string symbol;             // `as "…"`, else the name

@@ -125,13 +125,12 @@ private:
 // Whether `call` node n's child graph is built during the capture, once the capture has made
 // what it is given, not before the capture begins as other child graphs: a cond of its own
 // graph (LANGUAGE.md §11) needs the handle, and an `alloc`'s address (passed as it is, or read
-// by any argument) exists only once the alloc node is made.
+// by any value of the node) exists only once the alloc node is made.
 inline bool built_during_capture(const ir::graph& g, const ir::node& n) {
   if (n.kind != ir::node_kind::child_graph) return false;
   for (const auto& a : g.args(n))
-    if (a.expr < g.exprs.size() && (g.exprs[a.expr].op == ir::op::cond_ref || g.reads_allocation(a.expr)))
-      return true;
-  return false;
+    if (a.expr < g.exprs.size() && g.exprs[a.expr].op == ir::op::cond_ref) return true;
+  return ir::node_reads_allocation(g, n);
 }
 
 // ---- the capture strategy -------------------------------------------------------------------
