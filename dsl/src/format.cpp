@@ -162,18 +162,10 @@ private:
     continuation_ = s.continuation;
     last_end_ = s.last_end;
   }
-  // How far past the limit the widest line written since `from` reaches (its whole line counted),
-  // with `reserve` more columns after the last: 0 when everything fits.
-  std::size_t overflow_since(std::size_t from, std::size_t reserve) const {
-    std::size_t start = out_.rfind('\n', from ? from - 1 : 0);
-    start = start == std::string::npos || start >= from ? 0 : start + 1;
-    std::size_t widest = 0;
-    for (std::size_t i = start; i <= out_.size(); ++i)
-      if (i == out_.size() || out_[i] == '\n') {
-        widest = std::max(widest, i - start + (i == out_.size() ? reserve : 0));
-        start = i + 1;
-      }
-    return widest > max_width ? widest - max_width : 0;
+  // Whether what was written since `from` stands on one line that, with `reserve` more columns
+  // after it, stays within the limit.
+  bool fits_since(std::size_t from, std::size_t reserve) const {
+    return out_.find('\n', from) == std::string::npos && column() + reserve <= max_width;
   }
 
   // Comments before `offset` that sit inside a declaration or statement stay where they are,
@@ -291,7 +283,7 @@ private:
         }
         token_at(close, closer);
       }
-      if (flat_ || (column() + reserve_after <= max_width && out_.find('\n', start.size) == std::string::npos)) return;
+      if (flat_ || fits_since(start.size, reserve_after)) return;
       restore(start);
     }
     const std::size_t saved_continuation = continuation_;
@@ -352,7 +344,7 @@ private:
           const flat_scope flat(*this);
           item(i);
         }
-        if (column() + reserve > max_width || out_.find('\n', before.size) != std::string::npos) {
+        if (!fits_since(before.size, reserve)) {
           restore(before);
           break_line();
           item(i);
@@ -408,7 +400,7 @@ private:
       }
       const std::size_t reserve = i + 1 < rest.size() ? dsl::info(rest[i + 1].op).spelling.size() + 1 : 1;
       const bool commented = next_ != before.next;
-      if (!commented && !overflow_since(before.size, reserve) && out_.find('\n', before.size) == std::string::npos)
+      if (!commented && fits_since(before.size, reserve))
         continue;  // fits: the one-line layout is the layout
       restore(before);
       binary_operation(o, !commented && operator_column > continuation_);
@@ -567,7 +559,7 @@ private:
     if (p.after().empty() && suffix.empty()) return;
     const snapshot start = save();
     after_in_place(p, suffix);
-    if (!overflow_since(start.size, reserve) || next_ != start.next) return;
+    if (next_ != start.next || fits_since(start.size, reserve)) return;
     restore(start);
     continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;  // the statement's indentation + 4
     break_line();
