@@ -54,7 +54,7 @@ seeds=$build/seeds work=$build/corpus
 rm -rf "$seeds" && mkdir -p "$seeds" "$work"
 [ -n "${FUZZ_CORPUS_IN:-}" ] && tar xzf "$FUZZ_CORPUS_IN" -C "$build"  # its corpus/ joins $work
 find examples tests/golden -name '*.cgraph' -exec cp {} "$seeds/" \;
-cp fuzz/corpus/* "$seeds/" 2>/dev/null || true
+cp fuzz/corpus/* fuzz/findings/* "$seeds/" 2>/dev/null || true
 
 jobs=${FUZZ_JOBS:-$(nproc)}
 rm -f "$build"/fuzz-*.log
@@ -89,6 +89,7 @@ fi
 [ "${FUZZ_MERGE:-1}" = 0 ] && exit 0
 
 # Minimise into the regression corpus: the smallest set of inputs that covers what all did.
+# fuzz/findings, the inputs of past findings, stays out of it: coverage alone would drop some.
 # The front-end target sees less code, so it only adds what is new to it and drops nothing.
 if [ "$fuzzer" = cgraph_fuzz ]; then
   rm -rf "$build/minimised" && mkdir -p "$build/minimised"
@@ -97,4 +98,4 @@ if [ "$fuzzer" = cgraph_fuzz ]; then
 else
   "$build/fuzz/$fuzzer" -merge=1 fuzz/corpus "$work"
 fi
-"$build/fuzz/cgraph_fuzz_replay" fuzz/corpus
+"$build/fuzz/cgraph_fuzz_replay" fuzz/corpus fuzz/findings
