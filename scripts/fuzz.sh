@@ -54,13 +54,13 @@ seeds=$build/seeds work=$build/corpus
 rm -rf "$seeds" && mkdir -p "$seeds" "$work"
 [ -n "${FUZZ_CORPUS_IN:-}" ] && tar xzf "$FUZZ_CORPUS_IN" -C "$build"  # its corpus/ joins $work
 find examples tests/golden -name '*.cgraph' -exec cp {} "$seeds/" \;
-cp fuzz/corpus/* fuzz/findings/* "$seeds/" 2>/dev/null || true
+cp fuzz/corpus/* "$seeds/" 2>/dev/null || true
 
 jobs=${FUZZ_JOBS:-$(nproc)}
 rm -f "$build"/fuzz-*.log
 (cd "$build" && ./fuzz/$fuzzer -dict="$root/fuzz/cgraph.dict" -max_total_time="${FUZZ_SECONDS:-1800}" \
   -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
-  corpus seeds) || status=$?
+  corpus seeds "$root/fuzz/findings") || status=$?  # fuzz/findings is read, never copied into seeds
 tail -n 20 "$build"/fuzz-*.log
 findings=$(cd "$build" && ls -d crash-* leak-* timeout-* oom-* 2>/dev/null || true)
 if [ -n "${FUZZ_ARCHIVE:-}" ]; then
