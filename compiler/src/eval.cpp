@@ -49,7 +49,26 @@ op_result unsigned_operand(const value& v) {
   return fail(fmt::format("value {} does not fit 64-bit signed arithmetic", static_cast<std::uint64_t>(v.i)));
 }
 
+// The error of an integer division or shift whose right operand is `y`, whatever its left
+// operand: a constant zero divisor fails every evaluation, so the compiler reports it (see
+// always_fails) rather than leave it to the build.
+std::string right_operand_error(op o, i64 y) {
+  switch (o) {
+    case op::div:
+    case op::mod:
+    case op::ceil_div:
+      if (y == 0) return fmt::format("division by zero in {}", dsl::info(*operator_of(o)).spelling);
+      return {};
+    case op::shl:
+    case op::shr:
+      if (y < 0 || y > 63) return fmt::format("shift count {} is outside 0..63", y);
+      return {};
+    default: return {};
+  }
+}
+
 op_result integer_op(op o, i64 x, i64 y) {
+  if (std::string error = right_operand_error(o, y); !error.empty()) return fail(std::move(error));
   i64 r = 0;
   switch (o) {
     case op::add:
@@ -65,7 +84,6 @@ op_result integer_op(op o, i64 x, i64 y) {
     case op::mod:
     case op::ceil_div: {
       const std::string_view name = dsl::info(*operator_of(o)).spelling;
-      if (y == 0) return fail(fmt::format("division by zero in {}", name));
       if (x == std::numeric_limits<i64>::min() && y == -1)
         return fail(fmt::format("integer overflow in {} {} {}", x, name, y));
       if (o == op::div) return ok(value::integer(x / y));
@@ -77,7 +95,6 @@ op_result integer_op(op o, i64 x, i64 y) {
     case op::shl:
     case op::shr: {
       const std::string_view name = dsl::info(*operator_of(o)).spelling;
-      if (y < 0 || y > 63) return fail(fmt::format("shift count {} is outside 0..63", y));
       if (o == op::shr) return ok(value::integer(x >> y));
       if (x < 0 || (y > 0 && (x >> (63 - y)) != 0))
         return fail(fmt::format("integer overflow in {} {} {}", x, name, y));
@@ -92,6 +109,8 @@ op_result integer_op(op o, i64 x, i64 y) {
   }
 }
 
+constexpr std::string_view float_division_by_zero = "division by zero";
+
 op_result float_op(op o, double x, double y) {
   double r = 0;
   switch (o) {
@@ -99,7 +118,7 @@ op_result float_op(op o, double x, double y) {
     case op::sub: r = x - y; break;
     case op::mul: r = x * y; break;
     case op::div:
-      if (y == 0) return fail("division by zero");
+      if (y == 0) return fail(std::string(float_division_by_zero));
       r = x / y;
       break;
     case op::min: r = std::fmin(x, y); break;
@@ -170,6 +189,13 @@ op_result apply(const expr& e, const value& a, const value& b) {
       }
       return integer_op(e.op, a.i, b.i);
   }
+}
+
+std::string always_fails(const expr& e, const value& b) {
+  if (b.big_unsigned()) return {};  // the lowering reports such a constant where it stands
+  if (e.result.is_float()) return e.op == op::div && as_double(b) == 0 ? std::string(float_division_by_zero) : std::string();
+  if (!e.result.is_integer()) return {};
+  return right_operand_error(e.op, b.i);
 }
 
 double small_float_value(std::uint16_t bits, scalar s) {

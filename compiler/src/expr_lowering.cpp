@@ -160,6 +160,13 @@ std::uint32_t expr_lowering::add(ir::expr e) {
       return bad_expr;
     }
     // An operand that may never be evaluated (`n > 0 && 1 / n > 4`): it fails when it is.
+  } else if (deferring_ == 0 && e.b != ir::none && graph_.exprs[e.b].is_constant()) {
+    // `n / 0`, `n << 64`: the right operand alone makes every evaluation fail, so the error is
+    // the compiler's rather than every build's.
+    if (std::string error = ir::always_fails(e, graph_.exprs[e.b].constant()); !error.empty()) {
+      diags_.error(e.range, error);
+      return bad_expr;
+    }
   }
   return intern(e);
 }

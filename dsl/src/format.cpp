@@ -4,6 +4,7 @@
 #include <cgraph/dsl/parse.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace cgraph::dsl {
 
@@ -535,13 +536,18 @@ private:
       }
       token(attributes.back().end, ']', "]] ");
     }
+    const bool label_alone = std::exchange(label_alone_, false);  // this statement's, not a nested one's
+    const std::uint32_t head = p.parts ? next_token(p.end) : 0;
     if (const ast::identifier* label = p.label()) {
       name(*label);
       token(label->end, ':', ": ");
+      if (label_alone) {  // the comments after the ':' stay on the label's line
+        inline_comments(head);
+        if (!at_fresh_line()) break_line();
+      }
     }
     if (!p.parts) return;
     // The comments before what follows the prefix stay before it.
-    const std::uint32_t head = next_token(p.end);
     if (at_fresh_line() && comment_before(head)) {
       // Only an `after` list stood before the head, and it moves to the end: the comments go
       // on lines of their own before the statement, where formatting again leaves them.
@@ -650,8 +656,59 @@ private:
     leading(t.begin, false);
     indent();
     continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
+    const snapshot start = save();
+    const ast::node_prefix* labeled = labeled_prefix(s);
+    // Not when a comment stands after the prefix: where one goes in a list depends on the lines
+    // it stood between, so the two layouts' widths, and the choice, could differ when the
+    // output is formatted again (fmt must be idempotent). The prefix's own comments are written
+    // inline either way.
+    const bool may_move_label = labeled && !comment_within(next_token(labeled->end), t.end);
     boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
+    // A statement with a label that passes the limit is laid out again with the label on a line
+    // of its own and the statement 4 columns in below it (`NAME:` then a newline is the same
+    // syntax), and keeps that layout when fewer columns pass the limit: a long label before a
+    // long launch head no longer pushes it past 100. Rare, so laying out twice costs nothing.
+    const std::size_t overflow = may_move_label ? overflow_since(start.size) : 0;
+    if (overflow > 0) {
+      const std::string first = out_.substr(start.size);
+      const snapshot end = save();
+      restore(start);
+      label_alone_ = true;
+      boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
+      if (overflow_since(start.size) >= overflow) {
+        out_.resize(start.size);
+        out_ += first;
+        restore(end);
+      }
+    }
     trailing(t.end, closing);
+  }
+  // How many columns the lines of `out_` from the line holding `from` on pass the limit, summed.
+  std::size_t overflow_since(std::size_t from) const {
+    std::size_t total = 0;
+    std::size_t begin = from == 0 ? 0 : out_.rfind('\n', from - 1) + 1;  // npos + 1 is 0
+    while (begin < out_.size()) {
+      const std::size_t end = std::min(out_.find('\n', begin), out_.size());
+      if (end - begin > max_width) total += end - begin - max_width;
+      begin = end + 1;
+    }
+    return total;
+  }
+  // Whether a comment not yet written starts in [from, to).
+  bool comment_within(std::uint32_t from, std::uint32_t to) const {
+    for (std::size_t i = next_; i < comments_.size() && comments_[i].begin < to; ++i)
+      if (comments_[i].begin >= from) return true;
+    return false;
+  }
+  // The statement's prefix when it has a label, else null.
+  static const ast::node_prefix* labeled_prefix(const ast::statement& s) {
+    return boost::apply_visitor(
+        [](const auto& x) -> const ast::node_prefix* {
+          if constexpr (requires { ast::unwrap(x).prefix.label(); })
+            return ast::unwrap(x).prefix.label() ? &ast::unwrap(x).prefix : nullptr;
+          else return nullptr;
+        },
+        s);
   }
 
   void stmt(const ast::launch_stmt& s) {
@@ -948,6 +1005,7 @@ private:
   int depth_ = 0;
   std::size_t continuation_ = 4;  // where a line broken by a comment goes on
   bool flat_ = false;             // inside a flat_scope
+  bool label_alone_ = false;      // the next prefix puts its label on a line of its own
   std::string out_;
 };
 

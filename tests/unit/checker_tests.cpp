@@ -214,7 +214,12 @@ TEST_CASE("checker.operators_need_fitting_operands") {
   CHECK(err("v + 1") == "invalid operands to '+' ('void*' and integer): 'void*' has no element size to offset by");
   CHECK(err("f % 2") == "invalid operands to '%' (float and integer): '%' needs integer operands");
   CHECK(err("1 << 63") == "integer overflow in 1 << 63");
-  CHECK(err("n / 0") == "");  // not constant: checked when the graph is built
+  CHECK(err("n / 1") == "");  // not constant: checked when the graph is built
+  CHECK(err("n / 0") == "division by zero in /");  // fails whatever n is: the compiler says so
+  CHECK(err("f / (1 - 1)") == "division by zero");
+  CHECK(err("n << 64") == "shift count 64 is outside 0..63");
+  CHECK(err("n > 0 ? n % 0 : 1") == "");  // may never be evaluated: checked when it is
+  CHECK(err("n > 0 || ceil_div(n, 0) > 1") == "");
   CHECK(err("4 / (2 - 2)") == "division by zero in /");
   CHECK(err("foo(1, 2)") == "unknown function 'foo'; the functions are min, max and ceil_div");
   CHECK(err("min(1)") == "'min' takes 2 arguments, got 1");

@@ -44,6 +44,29 @@ TEST_CASE("eval.shifts_are_checked") {
   CHECK(run(op::shr, value::integer(-8), value::integer(1)).v.i == -4);
 }
 
+TEST_CASE("eval.a_right_operand_that_fails_every_evaluation_is_known_alone") {
+  // What the compiler reports for `n / 0` while `n` is a parameter: the same words apply()
+  // gives when the graph is built, and nothing for a right operand that some `n` takes.
+  auto fails = [](op o, value b) {
+    expr e;
+    e.op = o;
+    e.result = b.k == value::kind::floating ? type::of(scalar::f64) : type::of(scalar::i64);
+    std::string alone = always_fails(e, b);
+    if (!alone.empty()) CHECK(apply(e, value::integer(12), b).error == alone);
+    return alone;
+  };
+  CHECK(fails(op::div, value::integer(0)) == "division by zero in /");
+  CHECK(fails(op::mod, value::integer(0)) == "division by zero in %");
+  CHECK(fails(op::ceil_div, value::integer(0)) == "division by zero in ceil_div");
+  CHECK(fails(op::div, value::floating(0.0)) == "division by zero");
+  CHECK(fails(op::shl, value::integer(64)) == "shift count 64 is outside 0..63");
+  CHECK(fails(op::shr, value::integer(-1)) == "shift count -1 is outside 0..63");
+  CHECK(fails(op::div, value::integer(-1)).empty());  // fails for INT64_MIN only
+  CHECK(fails(op::shl, value::integer(63)).empty());  // 0 << 63 is 0
+  CHECK(fails(op::mul, value::integer(0)).empty());
+  CHECK(fails(op::div, value::floating(0.5)).empty());
+}
+
 TEST_CASE("eval.ceil_div_rounds_toward_positive_infinity") {
   CHECK(run(op::ceil_div, value::integer(1 << 20), value::integer(256)).v.i == 4096);
   CHECK(run(op::ceil_div, value::integer(1000), value::integer(256)).v.i == 4);

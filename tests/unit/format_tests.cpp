@@ -89,3 +89,17 @@ TEST_CASE("format.a_labelled_launch_far_to_the_right_keeps_its_lines_within_100_
   CHECK(out.find("\n        after first;\n") != std::string::npos);
   CHECK(formatted(out) == out);
 }
+
+TEST_CASE("format.a_label_that_pushes_its_statement_past_100_columns_goes_on_a_line_of_its_own") {
+  // `NAME:` then a newline is the same syntax, so the statement starts below it, 4 columns in,
+  // where it fits; a statement whose own head fits beside its label stays on one line.
+  const std::string label(60, 'l');
+  const std::string head = "a_kernel_with_a_long_name_for_the_test<<<ceil_div(n, 256), 256>>>(x, n);";
+  const std::string out = formatted("kernel a_kernel_with_a_long_name_for_the_test(p: f32*, n: i32);\n"
+                                    "graph g(x: f32*, n: i32) {\n  " + label + ": " + head + "\n  short: " + head +
+                                    "\n  while_label_" + label + ": /* kept */ " + head + "\n}\n");
+  CHECK(out.find("\n  " + label + ":\n      " + head + "\n") != std::string::npos);
+  CHECK(out.find("\n  short: " + head + "\n") != std::string::npos);
+  CHECK(out.find("\n  while_label_" + label + ": /* kept */\n      " + head + "\n") != std::string::npos);
+  CHECK(formatted(out) == out);
+}

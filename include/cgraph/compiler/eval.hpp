@@ -22,6 +22,10 @@ struct op_result {
   std::string error;
 };
 op_result apply(const expr& e, const value& a, const value& b);
+// The error that `apply(e, a, b)` gives for every left operand `a` (`n / 0`, `n << 64`), so
+// that the compiler reports it where the right operand alone is constant; empty when some `a`
+// succeeds.
+std::string always_fails(const expr& e, const value& b);
 
 // A bool, or an integer as C reads one in a condition (`&&`, `||`, `!`, `? :`).
 inline bool truth(const value& v) { return v.k == value::kind::boolean ? v.bits != 0 : v.i != 0; }
