@@ -49,26 +49,27 @@ op_result unsigned_operand(const value& v) {
   return fail(fmt::format("value {} does not fit 64-bit signed arithmetic", static_cast<std::uint64_t>(v.i)));
 }
 
-// The error of an integer division or shift whose right operand is `y`, whatever its left
-// operand: a constant zero divisor fails every evaluation, so the compiler reports it (see
-// always_fails) rather than leave it to the build.
-std::string right_operand_error(op o, i64 y) {
+// Whether an integer division or shift with right operand `y` fails whatever its left operand
+// is, and with what words: a constant zero divisor fails every evaluation, so the compiler
+// reports it (always_fails) rather than leave it to every build. A bool test first, since
+// builds and updates run integer_op for every operation.
+bool right_operand_fails(op o, i64 y) {
   switch (o) {
     case op::div:
     case op::mod:
-    case op::ceil_div:
-      if (y == 0) return fmt::format("division by zero in {}", dsl::info(*operator_of(o)).spelling);
-      return {};
+    case op::ceil_div: return y == 0;
     case op::shl:
-    case op::shr:
-      if (y < 0 || y > 63) return fmt::format("shift count {} is outside 0..63", y);
-      return {};
-    default: return {};
+    case op::shr: return y < 0 || y > 63;
+    default: return false;
   }
+}
+std::string right_operand_error(op o, i64 y) {
+  if (o == op::shl || o == op::shr) return fmt::format("shift count {} is outside 0..63", y);
+  return fmt::format("division by zero in {}", dsl::info(*operator_of(o)).spelling);
 }
 
 op_result integer_op(op o, i64 x, i64 y) {
-  if (std::string error = right_operand_error(o, y); !error.empty()) return fail(std::move(error));
+  if (right_operand_fails(o, y)) return fail(right_operand_error(o, y));
   i64 r = 0;
   switch (o) {
     case op::add:
@@ -194,7 +195,7 @@ op_result apply(const expr& e, const value& a, const value& b) {
 std::string always_fails(const expr& e, const value& b) {
   if (b.big_unsigned()) return {};  // the lowering reports such a constant where it stands
   if (e.result.is_float()) return e.op == op::div && as_double(b) == 0 ? std::string(float_division_by_zero) : std::string();
-  if (!e.result.is_integer()) return {};
+  if (!e.result.is_integer() || !right_operand_fails(e.op, b.i)) return {};
   return right_operand_error(e.op, b.i);
 }
 
