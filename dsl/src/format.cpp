@@ -4,6 +4,7 @@
 #include <cgraph/dsl/parse.hpp>
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 namespace cgraph::dsl {
@@ -667,7 +668,8 @@ private:
     // A statement with a label that passes the limit is laid out again with the label on a line
     // of its own and the statement 4 columns in below it (`NAME:` then a newline is the same
     // syntax), and keeps that layout when fewer columns pass the limit: a long label before a
-    // long launch head no longer pushes it past 100. Rare, so laying out twice costs nothing.
+    // long launch head no longer pushes it past 100. Rare, and a statement without a body, so
+    // laying out twice costs little.
     const std::size_t overflow = may_move_label ? overflow_since(start.size) : 0;
     if (overflow > 0) {
       const std::string first = out_.substr(start.size);
@@ -700,11 +702,19 @@ private:
       if (comments_[i].begin >= from) return true;
     return false;
   }
-  // The statement's prefix when it has a label, else null.
+  // The prefix of a statement without a body (a launch, memcpy, memset, host, call, event,
+  // alloc, free or collective) when it has a label, else null. Not a conditional's or a group's:
+  // laying one out twice lays its body out twice, and each labelled one nested in it twice
+  // again, so 30 nested `L: while c { … }` around a line too long to break would take 2^30
+  // layouts. A body's lines do not depend on where its label stands anyway.
   static const ast::node_prefix* labeled_prefix(const ast::statement& s) {
     return boost::apply_visitor(
         [](const auto& x) -> const ast::node_prefix* {
-          if constexpr (requires { ast::unwrap(x).prefix.label(); })
+          using T = std::decay_t<decltype(ast::unwrap(x))>;
+          if constexpr (std::is_same_v<T, ast::launch_stmt> || std::is_same_v<T, ast::builtin_stmt> ||
+                        std::is_same_v<T, ast::host_stmt> || std::is_same_v<T, ast::call_stmt> ||
+                        std::is_same_v<T, ast::event_stmt> || std::is_same_v<T, ast::alloc_stmt> ||
+                        std::is_same_v<T, ast::free_stmt> || std::is_same_v<T, ast::collective_stmt>)
             return ast::unwrap(x).prefix.label() ? &ast::unwrap(x).prefix : nullptr;
           else return nullptr;
         },

@@ -103,3 +103,19 @@ TEST_CASE("format.a_label_that_pushes_its_statement_past_100_columns_goes_on_a_l
   CHECK(out.find("\n  while_label_" + label + ": /* kept */\n      " + head + "\n") != std::string::npos);
   CHECK(formatted(out) == out);
 }
+
+TEST_CASE("format.nested_labelled_conditionals_around_a_line_too_long_to_break_take_linear_time") {
+  // The label rule lays a statement out a second time; for a labelled `while` that lays its
+  // body out twice, and each labelled one nested in it twice again: 40 levels never ended. The
+  // rule is for statements without a body, so this formats at once, and nothing moves.
+  const std::string kernel(110, 'k');
+  std::string text = "kernel " + kernel + "(c: cond);\ngraph g() {\n", close;
+  for (int i = 0; i < 40; ++i) {
+    text += "cond c" + std::to_string(i) + " = 1; L" + std::to_string(i) + ": while c" + std::to_string(i) + " {\n";
+    close += "}\n";
+  }
+  text += "inner: " + kernel + "<<<1, 1>>>(c39);\n" + close + "}\n";
+  const std::string out = formatted(text);
+  CHECK(out.find("\n" + std::string(82, ' ') + "inner:\n") != std::string::npos);  // a body statement still moves its label
+  CHECK(formatted(out) == out);
+}
