@@ -106,8 +106,9 @@ TEST_CASE("format.a_label_that_pushes_its_statement_past_100_columns_goes_on_a_l
 
 TEST_CASE("format.nested_labelled_conditionals_around_a_line_too_long_to_break_take_linear_time") {
   // The label rule lays a statement out a second time; for a labelled `while` that lays its
-  // body out twice, and each labelled one nested in it twice again: 40 levels never ended. The
-  // rule is for statements without a body, so this formats at once, and nothing moves.
+  // body out twice, and each labelled one nested in it twice again: time doubling a level (16
+  // levels took 0.15 s, 18 took 0.35 s; 40 not timed). The rule is for statements without a
+  // body, so this formats at once, and nothing moves.
   const std::string kernel(110, 'k');
   std::string text = "kernel " + kernel + "(c: cond);\ngraph g() {\n", close;
   for (int i = 0; i < 40; ++i) {
