@@ -110,18 +110,19 @@ op_result integer_op(op o, i64 x, i64 y) {
   }
 }
 
+// The floating-point twin of right_operand_fails: only a division by zero fails whatever its
+// left operand is (every other failure is a non-finite result, which depends on both).
+bool float_right_operand_fails(op o, double y) { return o == op::div && y == 0; }
 constexpr std::string_view float_division_by_zero = "division by zero";
 
 op_result float_op(op o, double x, double y) {
+  if (float_right_operand_fails(o, y)) return fail(std::string(float_division_by_zero));
   double r = 0;
   switch (o) {
     case op::add: r = x + y; break;
     case op::sub: r = x - y; break;
     case op::mul: r = x * y; break;
-    case op::div:
-      if (y == 0) return fail(std::string(float_division_by_zero));
-      r = x / y;
-      break;
+    case op::div: r = x / y; break;
     case op::min: r = std::fmin(x, y); break;
     case op::max: r = std::fmax(x, y); break;
     default: return fail("invalid floating-point operation");
@@ -194,7 +195,7 @@ op_result apply(const expr& e, const value& a, const value& b) {
 
 std::string always_fails(const expr& e, const value& b) {
   if (b.big_unsigned()) return {};  // the lowering reports such a constant where it stands
-  if (e.result.is_float()) return e.op == op::div && as_double(b) == 0 ? std::string(float_division_by_zero) : std::string();
+  if (e.result.is_float()) return float_right_operand_fails(e.op, as_double(b)) ? std::string(float_division_by_zero) : std::string();
   if (!e.result.is_integer() || !right_operand_fails(e.op, b.i)) return {};
   return right_operand_error(e.op, b.i);
 }

@@ -520,6 +520,7 @@ private:
 
   void prefix(const ast::node_prefix& p) {
     const auto& attributes = p.attributes();
+    std::size_t attributes_end = 0;  // where the ' ' after `]]` stands in out_
     if (!attributes.empty()) {
       out_ += "[[";
       for (std::size_t i = 0; i < attributes.size(); ++i) {
@@ -536,6 +537,7 @@ private:
         }
       }
       token(attributes.back().end, ']', "]] ");
+      attributes_end = out_.size() - 1;
     }
     const bool label_alone = std::exchange(label_alone_, false);  // this statement's, not a nested one's
     const std::uint32_t head = p.parts ? next_token(p.end) : 0;
@@ -543,7 +545,9 @@ private:
       name(*label);
       token(label->end, ':', ": ");
       if (label_alone) {  // the comments after the ':' stay on the label's line
+        const std::size_t label_end = out_.size();
         inline_comments(head);
+        if (!attributes.empty()) break_after_attributes(attributes_end, label_end);
         if (!at_fresh_line()) break_line();
       }
     }
@@ -558,6 +562,19 @@ private:
     } else {
       inline_comments(head);
     }
+  }
+  // A label laid out alone (label_alone_) whose line, the attributes before it included, still
+  // passes the limit: the label and what follows it on that line (its comments) go on a line of
+  // their own at the statement's indentation, below the attributes. Not where a line comment
+  // stood between `]]` and the label: the label is on a line of its own after it already.
+  void break_after_attributes(std::size_t space, std::size_t label_end) {
+    if (out_.find('\n', space) < label_end) return;
+    const std::size_t line = out_.rfind('\n', space) + 1;  // npos + 1 is 0: the first line
+    std::size_t end = std::min(out_.find('\n', space), out_.size());
+    while (end > space && out_[end - 1] == ' ') --end;
+    if (end - line <= max_width) return;
+    out_.replace(space, 1, 1, '\n');
+    out_.insert(space + 1, static_cast<std::size_t>(depth_) * 2, ' ');
   }
   // The canonical place of `after` is at the end: "k<<<…>>>(…) after a, b;". A clause without
   // comments that would take the line past the limit (`reserve`: what follows it, ";" or " {")
@@ -702,20 +719,27 @@ private:
       if (comments_[i].begin >= from) return true;
     return false;
   }
-  // The prefix of a statement without a body (a launch, memcpy, memset, host, call, event,
-  // alloc, free or collective) when it has a label, else null. Not a conditional's or a group's:
-  // laying one out twice lays its body out twice, and each labelled one nested in it twice
-  // again, so 30 nested `L: while c { … }` around a line too long to break would take 2^30
-  // layouts. A body's lines do not depend on where its label stands anyway.
+  // A statement that holds statements: a body (`while`, `repeat`, a group), an `if`'s bodies
+  // or a `switch`'s cases. Derived from the members, so a new kind of statement is sorted by
+  // what it holds, not by a list that it could be left out of.
+  template <typename T>
+  static constexpr bool holds_statements = requires(const T& x) { x.body; } ||
+                                           requires(const T& x) { x.then_body; } ||
+                                           requires(const T& x) { x.cases; };
+  static_assert(holds_statements<ast::if_stmt> && holds_statements<ast::switch_stmt> &&
+                holds_statements<ast::group_stmt> && !holds_statements<ast::launch_stmt>);
+  // The prefix of a labelled statement without a body (a launch, memcpy, memset, host, call,
+  // event, alloc, free or collective), else null. Not a conditional's or a group's: laying one
+  // out twice lays its body out twice, and each labelled one nested in it twice again, so 30
+  // nested `L: while c { … }` around a line too long to break would take 2^30 layouts. A body's
+  // lines do not depend on where its label stands anyway.
   static const ast::node_prefix* labeled_prefix(const ast::statement& s) {
     return boost::apply_visitor(
         [](const auto& x) -> const ast::node_prefix* {
-          using T = std::decay_t<decltype(ast::unwrap(x))>;
-          if constexpr (std::is_same_v<T, ast::launch_stmt> || std::is_same_v<T, ast::builtin_stmt> ||
-                        std::is_same_v<T, ast::host_stmt> || std::is_same_v<T, ast::call_stmt> ||
-                        std::is_same_v<T, ast::event_stmt> || std::is_same_v<T, ast::alloc_stmt> ||
-                        std::is_same_v<T, ast::free_stmt> || std::is_same_v<T, ast::collective_stmt>)
-            return ast::unwrap(x).prefix.label() ? &ast::unwrap(x).prefix : nullptr;
+          const auto& statement = ast::unwrap(x);
+          using T = std::decay_t<decltype(statement)>;
+          if constexpr (requires { statement.prefix; } && !holds_statements<T>)
+            return statement.prefix.label() ? &statement.prefix : nullptr;
           else return nullptr;
         },
         s);
