@@ -539,7 +539,12 @@ private:
       token(attributes.back().end, ']', "]] ");
       attributes_end = out_.size() - 1;
     }
-    const bool label_alone = std::exchange(label_alone_, false);  // this statement's, not a nested one's
+    // This statement's, not a nested one's.
+    const bool label_alone = std::exchange(label_alone_, false);
+    if (std::exchange(attributes_alone_, false) && !attributes.empty()) {
+      out_[attributes_end] = '\n';  // what follows `]]` below it, at the statement's indentation
+      indent();
+    }
     const std::uint32_t head = p.parts ? next_token(p.end) : 0;
     if (const ast::identifier* label = p.label()) {
       name(*label);
@@ -568,9 +573,9 @@ private:
   // their own at the statement's indentation, below the attributes. Not where a line comment
   // stood between `]]` and the label: the label is on a line of its own after it already.
   void break_after_attributes(std::size_t space, std::size_t label_end) {
-    if (out_.find('\n', space) < label_end) return;
-    const std::size_t line = out_.rfind('\n', space) + 1;  // npos + 1 is 0: the first line
     std::size_t end = std::min(out_.find('\n', space), out_.size());
+    if (end < label_end) return;
+    const std::size_t line = out_.rfind('\n', space) + 1;  // npos + 1 is 0: the first line
     while (end > space && out_[end - 1] == ' ') --end;
     if (end - line <= max_width) return;
     out_.replace(space, 1, 1, '\n');
@@ -675,32 +680,47 @@ private:
     indent();
     continuation_ = static_cast<std::size_t>(depth_) * 2 + 4;
     const snapshot start = save();
-    const ast::node_prefix* labeled = labeled_prefix(s);
-    // Not when a comment stands after the prefix: where one goes in a list depends on the lines
-    // it stood between, so the two layouts' widths, and the choice, could differ when the
-    // output is formatted again (fmt must be idempotent). The prefix's own comments are written
-    // inline either way.
-    const bool may_move_label = labeled && !comment_within(next_token(labeled->end), t.end);
+    const ast::node_prefix* movable = movable_prefix(s);
+    // Not when a comment stands after the part that moves (the attributes, or the label): where
+    // one goes in a list depends on the lines it stood between, so the layouts' widths, and the
+    // choice, could differ when the output is formatted again (fmt must be idempotent). The
+    // prefix's own comments are written inline either way.
+    const bool may_move_label =
+        movable && movable->label() && !comment_within(next_token(movable->end), t.end);
+    const bool may_move_attributes = movable && !movable->label() &&
+                                     !comment_within(movable->attributes().back().end, t.end);
     boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
     // A statement with a label that passes the limit is laid out again with the label on a line
     // of its own and the statement 4 columns in below it (`NAME:` then a newline is the same
     // syntax), and keeps that layout when fewer columns pass the limit: a long label before a
-    // long launch head no longer pushes it past 100. Rare, and a statement without a body, so
-    // laying out twice costs little.
-    const std::size_t overflow = may_move_label ? overflow_since(start.size) : 0;
-    if (overflow > 0) {
-      const std::string first = out_.substr(start.size);
-      const snapshot end = save();
-      restore(start);
-      label_alone_ = true;
-      boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
-      if (overflow_since(start.size) >= overflow) {
-        out_.resize(start.size);
-        out_ += first;
-        restore(end);
-      }
-    }
+    // long launch head no longer pushes it past 100 (its attributes: break_after_attributes).
+    if (may_move_label && overflow_since(start.size) > 0) lay_out_again(s, start, &label_alone_, false);
+    // A statement with attributes and no label that does not fit on one line is laid out again
+    // with its attributes on a line of their own and the statement below them at its
+    // indentation, as C++ writes `[[nodiscard]]` above a declaration that does not fit: it then
+    // breaks where it would without attributes, not inside them or after `<<<`. It keeps that
+    // layout unless more columns pass the limit. (With a label, the statement below the label
+    // reads better, so labelled statements keep the rule above.)
+    if (may_move_attributes && !fits_since(start.size, 0)) lay_out_again(s, start, &attributes_alone_, true);
+    // Rare, and statements without a body, so laying out twice costs little.
     trailing(t.end, closing);
+  }
+  // Lays `s` out again from `start` with `alone` set (label_alone_ or attributes_alone_, which
+  // the statement's prefix() reads and clears), and keeps the new layout when fewer columns pass
+  // the limit than in the one written since `start` (or as few, with `ties`); otherwise puts
+  // that one back.
+  void lay_out_again(const ast::statement& s, const snapshot& start, bool* alone, bool ties) {
+    const std::size_t overflow = overflow_since(start.size);
+    const std::string first = out_.substr(start.size);
+    const snapshot end = save();
+    restore(start);
+    *alone = true;
+    boost::apply_visitor([&](const auto& x) { stmt(ast::unwrap(x)); }, s);
+    const std::size_t again = overflow_since(start.size);
+    if (again < overflow || (ties && again == overflow)) return;
+    out_.resize(start.size);
+    out_ += first;
+    restore(end);
   }
   // How many columns the lines of `out_` from the line holding `from` on pass the limit, summed.
   std::size_t overflow_since(std::size_t from) const {
@@ -728,18 +748,20 @@ private:
                                            requires(const T& x) { x.cases; };
   static_assert(holds_statements<ast::if_stmt> && holds_statements<ast::switch_stmt> &&
                 holds_statements<ast::group_stmt> && !holds_statements<ast::launch_stmt>);
-  // The prefix of a labelled statement without a body (a launch, memcpy, memset, host, call,
-  // event, alloc, free or collective), else null. Not a conditional's or a group's: laying one
+  // The prefix of a statement without a body (a launch, memcpy, memset, host, call, event,
+  // alloc, free or collective) with a label or attributes, which statement() may lay out again
+  // with either on a line of its own; else null. Not a conditional's or a group's: laying one
   // out twice lays its body out twice, and each labelled one nested in it twice again, so 30
   // nested `L: while c { … }` around a line too long to break would take 2^30 layouts. A body's
   // lines do not depend on where its label stands anyway.
-  static const ast::node_prefix* labeled_prefix(const ast::statement& s) {
+  static const ast::node_prefix* movable_prefix(const ast::statement& s) {
     return boost::apply_visitor(
         [](const auto& x) -> const ast::node_prefix* {
           const auto& statement = ast::unwrap(x);
           using T = std::decay_t<decltype(statement)>;
           if constexpr (requires { statement.prefix; } && !holds_statements<T>)
-            return statement.prefix.label() ? &statement.prefix : nullptr;
+            return statement.prefix.label() || !statement.prefix.attributes().empty() ? &statement.prefix
+                                                                                      : nullptr;
           else return nullptr;
         },
         s);
@@ -1040,6 +1062,7 @@ private:
   std::size_t continuation_ = 4;  // where a line broken by a comment goes on
   bool flat_ = false;             // inside a flat_scope
   bool label_alone_ = false;      // the next prefix puts its label on a line of its own
+  bool attributes_alone_ = false; // the next prefix ends its line after `]]`
   std::string out_;
 };
 
