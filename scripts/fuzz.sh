@@ -24,6 +24,12 @@
 #                 on inputs that take 1.3 s alone (runs 132, 133, 137); give such a run 30
 #   FUZZ_BUILD    the build folder (default build/fuzz); with FUZZ_PREBUILT, a second folder
 #                 lets two runs (the two targets) go side by side (scripts/fuzz_both.sh)
+#   FUZZ_RESTART  seconds after which the jobs stop and fresh ones start from the seeds, until
+#                 FUZZ_SECONDS have passed (default: never). The whole compiler's jobs slowed to a
+#                 quarter of their rate after 60-80 minutes on the development machine (runs 297,
+#                 302); fresh jobs ran at the first rate again (run 303). Each round keeps its
+#                 inputs apart (corpus, corpus-r2, ...), its logs are named fuzz-rN-*.log, and the
+#                 summary counts every round; a finding or an interruption ends the rounds
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,18 +62,36 @@ rm -rf "$seeds" && mkdir -p "$seeds" "$work"
 find examples tests/golden -name '*.cgraph' -exec cp {} "$seeds/" \;
 cp fuzz/corpus/* "$seeds/" 2>/dev/null || true
 
-jobs=${FUZZ_JOBS:-$(nproc)}
-rm -f "$build"/fuzz-*.log
-(cd "$build" && ./fuzz/$fuzzer -dict="$root/fuzz/cgraph.dict" -max_total_time="${FUZZ_SECONDS:-1800}" \
-  -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
-  corpus seeds "$root/fuzz/findings") || status=$?  # fuzz/findings is read, never copied into seeds
+jobs=${FUZZ_JOBS:-$(nproc)} seconds=${FUZZ_SECONDS:-1800}
+restart=${FUZZ_RESTART:-$seconds}
+[[ "$restart" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: FUZZ_RESTART is a number of seconds above 0"; exit 2; }
+rounds=$(( (seconds + restart - 1) / restart ))
+rm -rf "$build"/fuzz-*.log "$build"/corpus-r*
+for ((round = 1; round <= rounds; round++)); do
+  # The last round takes what is left; every round after the first keeps its inputs apart.
+  span=$(( round < rounds ? restart : seconds - (rounds - 1) * restart )) kept=corpus ran=$round
+  ((round > 1)) && kept=corpus-r$round && mkdir -p "$build/$kept"
+  (cd "$build" && ./fuzz/$fuzzer -dict="$root/fuzz/cgraph.dict" -max_total_time="$span" \
+    -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -jobs="$jobs" -workers="$jobs" \
+    "$kept" seeds "$root/fuzz/findings") || status=$?  # fuzz/findings is read, never copied into seeds
+  if ((rounds > 1)); then  # libFuzzer names its logs fuzz-JOB.log: keep each round's
+    for log in "$build"/fuzz-[0-9]*.log; do
+      if [ -e "$log" ]; then mv "$log" "$build/fuzz-r$round-${log##*/fuzz-}"; fi
+    done
+  fi
+  findings=$(cd "$build" && ls -d crash-* leak-* timeout-* oom-* 2>/dev/null || true)
+  if [ "${status:-0}" != 0 ] || [ -n "$findings" ]; then break; fi
+done
+# Every round's kept inputs in one folder (they are named by their hash), for the archive and merge.
+find "$build" -path "$build/corpus-r*" -type f -exec cp -n -t "$work" {} +
 tail -n 20 "$build"/fuzz-*.log
-findings=$(cd "$build" && ls -d crash-* leak-* timeout-* oom-* 2>/dev/null || true)
 if [ -n "${FUZZ_ARCHIVE:-}" ]; then
   mkdir -p "$FUZZ_ARCHIVE"
   {
-    echo "target: $fuzzer; jobs: $jobs; seconds: ${FUZZ_SECONDS:-1800}"
-    grep -h "stat::number_of_executed_units" "$build"/fuzz-*.log | awk '{s += $2} END {print "executions:", s + 0, "over", NR, "jobs"}'
+    echo "target: $fuzzer; jobs: $jobs; seconds: $seconds${FUZZ_RESTART:+; restarted every $restart s, $ran of $rounds rounds run}"
+    # A job's last count: a job sent SIGINT twice prints its statistics twice.
+    awk '/^stat::number_of_executed_units/ { if (!(FILENAME in n)) jobs++; n[FILENAME] = $2 }
+      END { for (f in n) s += n[f]; print "executions:", s + 0, "over", jobs + 0, "jobs" }' "$build"/fuzz-*.log
     echo "jobs that ended \"Done\": $(grep -l "^Done" "$build"/fuzz-*.log | wc -l) of $(ls "$build"/fuzz-*.log | wc -l)"
     echo "inputs kept: $(ls "$work" | wc -l)"
     echo "findings: ${findings:-none}"

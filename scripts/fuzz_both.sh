@@ -14,6 +14,7 @@
 #   FUZZ_CORPUS_DIR a folder holding check.tar.gz and/or all.tar.gz, corpus.tar.gz files an earlier
 #                  archive wrote: each target goes on from its own kept inputs (FUZZ_CORPUS_IN)
 #   FUZZ_TIMEOUT   as fuzz.sh (default here 30)
+#   FUZZ_RESTART   as fuzz.sh: fresh jobs every so many seconds, for each target
 # Every 30 s FUZZ_ARCHIVE/progress.txt gets each target's executions so far (the sum of its jobs'
 # last status lines): a call cut off by its limit, before fuzz.sh writes the summaries, still
 # brings back what ran (run 209 came back with nothing: the device budget ran out first).
