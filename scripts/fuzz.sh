@@ -29,7 +29,7 @@
 #                 quarter of their rate after 60-80 minutes on the development machine (runs 297,
 #                 302); fresh jobs ran at the first rate again (run 303). Each round keeps its
 #                 inputs apart (corpus, corpus-r2, ...; the first round alone also reads the
-#                 inputs FUZZ_CORPUS_IN brought), its logs are named fuzz-rN-*.log, and the
+#                 inputs FUZZ_CORPUS_IN brought or an earlier run left in corpus), its logs are named fuzz-rN-*.log, and the
 #                 summary counts every round; a finding or an interruption ends the rounds.
 #                 Do not edit this script while it runs: bash reads it as it goes (run 304)
 # Figures for docs/reliability.md are in build/fuzz/fuzz-*.log ("stat::" lines).
